@@ -1,0 +1,133 @@
+# baremon: one `make` builds the loader, the kernel and the EFI system
+# partition; `make run` boots it; `make test` runs every test.
+# Dependencies are installed on first use by tools/deps.sh.
+
+BUILD      := build
+ESP        := $(BUILD)/esp
+GCC_INC    := $(shell gcc -print-file-name=include)
+UAPI_INC   := -idirafter /usr/include -idirafter /usr/include/x86_64-linux-gnu
+WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
+
+# Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
+# kept for the panic backtrace.
+KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
+	      -isystem $(GCC_INC) -Ilibc-lite/include -Icore -Iboot $(UAPI_INC) \
+	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
+	      -fno-stack-protector -fno-omit-frame-pointer \
+	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
+	      -MMD -MP
+KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
+	      --no-warn-rwx-segments -z noexecstack
+NASMFLAGS  := -f elf64 -g -F dwarf
+
+# Loader: a GNU-EFI application (PE32+ made from a PIC shared object).
+EFI_INC    := -I/usr/include/efi -I/usr/include/efi/x86_64
+LCFLAGS    := -std=c11 -O2 $(WARN) -ffreestanding -nostdinc -isystem $(GCC_INC) \
+	      $(EFI_INC) -Ilibc-lite/include -Iboot $(UAPI_INC) \
+	      -fpic -fshort-wchar -mno-red-zone -maccumulate-outgoing-args \
+	      -fno-stack-protector -fno-strict-aliasing -DGNU_EFI_USE_MS_ABI \
+	      -MMD -MP
+LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
+	      -T /usr/lib/elf_x86_64_efi.lds /usr/lib/crt0-efi-x86_64.o
+
+LIBC_SRCS  := $(wildcard libc-lite/*.c)
+CORE_SRCS  := $(wildcard core/*.c)
+CORE_ASM   := $(wildcard core/*.asm)
+KOBJS      := $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
+	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
+	      $(LIBC_SRCS:%.c=$(BUILD)/kernel/%.o)
+LOADER_SRCS := boot/loader.c boot/memmap.c boot/pagetables.c \
+	       libc-lite/string.c libc-lite/elf64.c
+LOBJS      := $(LOADER_SRCS:%.c=$(BUILD)/loader/%.o)
+
+DEPS_OK    := $(BUILD)/.deps-ok
+
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean
+all: esp
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/deps.sh
+	@sh tools/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+# --- kernel ----------------------------------------------------------------
+$(BUILD)/kernel/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	gcc $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/%.o: %.asm | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	nasm $(NASMFLAGS) $< -o $@
+
+# Two link passes: the first has an empty symbol table; the second embeds
+# the first's function symbols. linker.ld keeps text addresses identical,
+# which the last step checks.
+$(BUILD)/kernel/ksyms0.asm: tools/gen-ksyms.sh | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	sh tools/gen-ksyms.sh > $@
+$(BUILD)/kernel/pass1.elf: $(KOBJS) $(BUILD)/kernel/ksyms0.o linker.ld
+	ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms0.o
+$(BUILD)/kernel/ksyms.asm: $(BUILD)/kernel/pass1.elf tools/gen-ksyms.sh
+	sh tools/gen-ksyms.sh $< > $@
+$(BUILD)/kernel/ksyms%.o: $(BUILD)/kernel/ksyms%.asm
+	nasm $(NASMFLAGS) $< -o $@
+$(BUILD)/kernel/ksyms.o: $(BUILD)/kernel/ksyms.asm
+	nasm $(NASMFLAGS) $< -o $@
+$(BUILD)/kernel.elf: $(BUILD)/kernel/pass1.elf $(BUILD)/kernel/ksyms.o
+	ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms.o
+	@sh tools/gen-ksyms.sh $(BUILD)/kernel/pass1.elf | grep '^	dq' > $@.syms1
+	@sh tools/gen-ksyms.sh $@ | grep '^	dq' > $@.syms2
+	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: text moved between link passes" >&2; rm -f $@; exit 1; }
+kernel: $(BUILD)/kernel.elf
+
+# --- loader ----------------------------------------------------------------
+$(BUILD)/loader/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	gcc $(LCFLAGS) -c $< -o $@
+# libefi defines memcpy and memset itself (init.o): weaken libc-lite's copies
+# in the loader so the linker takes one definition without complaint.
+$(BUILD)/loader/libc-lite/string.o: libc-lite/string.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	gcc $(LCFLAGS) -c $< -o $@
+	objcopy -W memcpy -W memset $@
+$(BUILD)/loader/loader.so: $(LOBJS)
+	ld $(LLDFLAGS) $(LOBJS) -o $@ -lgnuefi -lefi
+$(BUILD)/BOOTX64.EFI: $(BUILD)/loader/loader.so
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		--target efi-app-x86_64 --subsystem=10 $< $@
+loader: $(BUILD)/BOOTX64.EFI
+
+# --- EFI system partition (a directory for QEMU's fat: drive) -------------
+$(BUILD)/initrd.cpio: tools/mkinitrd.sh | $(DEPS_OK)
+	sh tools/mkinitrd.sh $@
+$(ESP)/.stamp: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
+	@mkdir -p $(ESP)/EFI/BOOT $(ESP)/baremon
+	cp $(BUILD)/BOOTX64.EFI $(ESP)/EFI/BOOT/BOOTX64.EFI
+	cp $(BUILD)/kernel.elf $(ESP)/baremon/kernel.elf
+	cp $(BUILD)/initrd.cpio $(ESP)/baremon/initrd.cpio
+	@touch $@
+esp: $(ESP)/.stamp
+
+# A FAT image of the same ESP for real disks (dd it to a USB stick).
+$(BUILD)/baremon-esp.img: $(ESP)/.stamp tools/mkimage.sh
+	sh tools/mkimage.sh $(ESP) $@
+image: $(BUILD)/baremon-esp.img
+
+# --- running and testing -----------------------------------------------------
+run: esp
+	./run-qemu.sh --session sessions/default.session
+
+unit: | $(DEPS_OK)
+	$(MAKE) -C tests/unit check
+
+qemu-test: esp
+	sh tests/qemu/run-all.sh
+
+test: esp
+	sh tests/run-tests.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,65 @@
+/*
+ * ACPI tables the kernel reads at boot: MADT (CPUs, LAPIC, IOAPICs,
+ * interrupt overrides), FADT (PM timer, S5 power-off, DSDT) and HPET.
+ * Parsed once by the boot CPU; the results are read-only afterwards.
+ */
+#ifndef BAREMON_ACPI_H
+#define BAREMON_ACPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "gdt.h"
+
+#define ACPI_MAX_IOAPICS 8
+#define ACPI_MAX_OVERRIDES 16
+
+struct acpi_cpu {
+	uint32_t apic_id;
+	uint32_t acpi_uid;
+	bool enabled;         /* usable now (or online-capable) */
+};
+
+struct acpi_ioapic {
+	uint32_t id, phys, gsi_base;
+};
+
+struct acpi_override {        /* ISA IRQ -> global system interrupt */
+	uint8_t irq;
+	uint32_t gsi;
+	uint16_t flags;
+};
+
+struct acpi_info {
+	bool present;
+	char oem[7];
+	uint8_t revision;          /* RSDP revision: 0 = ACPI 1.0, 2+ = XSDT */
+	unsigned ncpus;
+	struct acpi_cpu cpus[MAX_CPUS];
+	uint64_t lapic_phys;
+	bool pic_present;          /* MADT PCAT_COMPAT: legacy 8259s present */
+	unsigned nioapics;
+	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
+	unsigned noverrides;
+	struct acpi_override overrides[ACPI_MAX_OVERRIDES];
+	/* FADT */
+	uint32_t pm_timer_port;    /* 0 if none */
+	bool pm_timer_32bit;
+	uint32_t pm1a_cnt, pm1b_cnt;
+	bool s5_known;
+	uint8_t s5_typa, s5_typb;
+	uint32_t smi_cmd;
+	uint8_t acpi_enable;
+	/* HPET */
+	uint64_t hpet_phys;        /* 0 if none */
+};
+
+extern struct acpi_info acpi;
+
+/* Parse from the RSDP the loader found; logs what was found. */
+void acpi_init(uint64_t rsdp_phys);
+/* Find a table by signature; NULL if absent or its checksum is bad. */
+const void *acpi_find_table(const char sig[4]);
+/* Enter S5 (soft off). Returns only if that failed. */
+void acpi_poweroff(void);
+
+#endif

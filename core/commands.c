@@ -1,0 +1,147 @@
+/* Built-in session commands that report on the machine and the kernel. */
+#include <stdlib.h>
+#include <string.h>
+#include "acpi.h"
+#include "apic.h"
+#include "cmdline.h"
+#include "cpu.h"
+#include "fault.h"
+#include "initrd.h"
+#include "log.h"
+#include "mm.h"
+#include "percpu.h"
+#include "selftest.h"
+#include "shell.h"
+#include "trap.h"
+#include "tsc.h"
+#include "x86.h"
+
+SHELL_CMD(cat, "cat FILE...: print initrd files")
+{
+	int st = 0;
+	for (int i = 1; i < argc; i++) {
+		struct cpio_entry e;
+		if (!initrd_find(argv[i], &e)) {
+			kprintf("cat: %s: No such file or directory\n", argv[i]);
+			st = 1;
+			continue;
+		}
+		console_write(e.data, e.size);
+	}
+	return st;
+}
+
+static bool list_entry(const struct cpio_entry *e, void *ctx)
+{
+	(void)ctx;
+	kprintf("%c%03o %8zu %s\n", (e->mode & 0170000) == 0040000 ? 'd' : '-',
+		e->mode & 0777, e->size, e->name);
+	return true;
+}
+
+SHELL_CMD(ls, "ls: list the initrd")
+{
+	initrd_foreach(list_entry, 0);
+	return 0;
+}
+
+SHELL_CMD(cpus, "cpus: CPUs from ACPI and what the PMU offers")
+{
+	kprintf("cpus: %u in MADT, apic %s\n", acpi.ncpus,
+		apic_x2apic_mode() ? "x2apic" : "xapic");
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		kprintf("  cpu%u apic-id %u%s\n", i, acpi.cpus[i].apic_id,
+			acpi.cpus[i].apic_id == this_cpu()->apic_id ? " (boot cpu)" : "");
+	kprintf("cpu: %s \"%s\" family %u model %u stepping %u\n", cpu.vendor,
+		cpu.brand, cpu.family, cpu.model, cpu.stepping);
+	if (cpu.pmu_version)
+		kprintf("pmu: intel arch perfmon v%u, %u gp x %u bits, %u fixed x %u bits\n",
+			cpu.pmu_version, cpu.pmu_gp_counters, cpu.pmu_gp_width,
+			cpu.pmu_fixed_counters, cpu.pmu_fixed_width);
+	else if (cpu.amd_perfctr_core)
+		kprintf("pmu: amd perfctr-core (6 counters)%s\n",
+			cpu.amd_perfmon_v2_counters ? ", perfmon v2" : "");
+	else
+		kprintf("pmu: none (cpuid 0ah eax=0, no amd perfctr-core)\n");
+	kprintf("tsc: %llu Hz from %s\n", (unsigned long long)tsc_hz(), tsc_source());
+	return 0;
+}
+
+SHELL_CMD(mem, "mem: physical memory and heap use")
+{
+	kprintf("mem: %zu KiB free of %zu KiB usable, heap %zu bytes in use\n",
+		pmm_free_count() * 4, pmm_total_count() * 4, heap_in_use());
+	return 0;
+}
+
+SHELL_CMD(dmesg, "dmesg: print the kernel log")
+{
+	char *buf = kmalloc(LOG_RING_SIZE);
+	if (!buf)
+		return 1;
+	size_t n = log_read(buf, LOG_RING_SIZE);
+	console_write(buf, n);
+	kfree(buf);
+	return 0;
+}
+
+SHELL_CMD(uptime, "uptime: time since the loader handed over")
+{
+	uint64_t us = time_since_boot_ns() / 1000;
+	kprintf("up %llu.%06llu s\n", (unsigned long long)(us / 1000000),
+		(unsigned long long)(us % 1000000));
+	return 0;
+}
+
+SHELL_CMD(cmdline, "cmdline: print the kernel command line")
+{
+	kprintf("%s\n", cmdline_text());
+	return 0;
+}
+
+SHELL_CMD(interrupts, "interrupts: per-CPU interrupt counts by vector")
+{
+	for (unsigned v = 0; v < 256; v++) {
+		uint64_t total = 0;
+		for (unsigned c = 0; c < MAX_CPUS; c++)
+			total += trap_count(c, v);
+		if (total)
+			kprintf("%3u: %10llu  %s\n", v, (unsigned long long)total,
+				trap_name(v));
+	}
+	return 0;
+}
+
+SHELL_CMD(sleep, "sleep MS: wait MS milliseconds")
+{
+	if (argc != 2) {
+		kprintf("sleep: usage: sleep MS\n");
+		return 2;
+	}
+	char *end;
+	unsigned long ms = strtoul(argv[1], &end, 10);
+	if (*end) {
+		kprintf("sleep: bad number '%s'\n", argv[1]);
+		return 2;
+	}
+	uint64_t until = time_since_boot_ns() + ms * 1000000ULL;
+	while (time_since_boot_ns() < until)
+		halt();
+	return 0;
+}
+
+SHELL_CMD(selftest, "selftest [FILTER]: run kernel self-tests; status = failures")
+{
+	int failed = selftest_run(argc > 1 ? argv[1] : 0);
+	return failed > 255 ? 255 : failed;
+}
+
+SHELL_CMD(fault, "fault KIND: trigger a kernel fault (pagefault, gp, ud, divide, panic)")
+{
+	if (argc != 2 || !fault_kind_valid(argv[1])) {
+		kprintf("fault: usage: fault %s\n", FAULT_KINDS);
+		return 2;
+	}
+	fault_inject(argv[1]);
+	return 1; /* not reached */
+}

@@ -1,0 +1,30 @@
+/* Segments, the TSS and its interrupt stacks. See gdt.c. */
+#ifndef BAREMON_GDT_H
+#define BAREMON_GDT_H
+
+#include <stdint.h>
+
+/* Selector values; user ones fit SYSRET's layout (STAR base 0x10). */
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define USER_DS   0x1b
+#define USER_CS   0x23
+#define TSS_SEL   0x28
+
+/* IST slots (1-based, as the IDT encodes them). */
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI          2
+#define IST_MACHINE_CHECK 3
+#define IST_COUNT        3
+#define IST_STACK_SIZE   (16 * 1024)
+
+#define MAX_CPUS 64
+
+/* Load GDT and TSS for CPU `cpu` (0 = the boot CPU). */
+void gdt_init_cpu(unsigned cpu);
+/* Ring-0 stack used on entry from user mode (TSS.rsp0). */
+void tss_set_rsp0(unsigned cpu, uint64_t rsp0);
+/* Bounds of an IST stack, for the panic report and self-tests. */
+uint64_t ist_stack_top(unsigned cpu, unsigned ist);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * Kernel heap. Every block starts with a 16-byte header recording its
+ * size class, so kfree needs no size. Blocks up to 2 KiB come from
+ * power-of-two size classes carved out of whole pages (never returned to
+ * the page allocator); larger ones are whole contiguous pages.
+ *
+ * Locking: heap_lock (irqsave) protects the free lists and counters.
+ */
+#include <string.h>
+#include "kernel.h"
+#include "mm.h"
+#include "spinlock.h"
+
+#define HEADER 16
+#define MIN_SHIFT 5   /* 32-byte blocks (16 of them usable) */
+#define MAX_SHIFT 12  /* 4 KiB blocks */
+#define NCLASSES (MAX_SHIFT - MIN_SHIFT + 1)
+#define MAGIC_SMALL 0x68656170736d6c6cULL
+#define MAGIC_LARGE 0x686561706c617267ULL
+
+struct header {
+	uint64_t magic;
+	uint64_t size; /* class shift for small blocks, page count for large */
+};
+
+struct free_block {
+	struct free_block *next;
+};
+
+static struct spinlock heap_lock = SPINLOCK_INIT("heap");
+static struct free_block *free_lists[NCLASSES];
+static size_t bytes_in_use;
+
+static int class_for(size_t total)
+{
+	for (int s = MIN_SHIFT; s <= MAX_SHIFT; s++)
+		if (total <= (1ULL << s))
+			return s;
+	return -1;
+}
+
+/* Split a fresh page into blocks of class `shift`. Caller holds heap_lock. */
+static bool refill(int shift)
+{
+	uint64_t page = pmm_alloc_page();
+	if (!page)
+		return false;
+	char *p = phys_to_virt(page);
+	size_t size = 1ULL << shift;
+	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
+		struct free_block *b = (void *)(p + off);
+		b->next = free_lists[shift - MIN_SHIFT];
+		free_lists[shift - MIN_SHIFT] = b;
+	}
+	return true;
+}
+
+static void *alloc_large(size_t size)
+{
+	size_t pages = ALIGN_UP(size + HEADER, PAGE_SIZE) / PAGE_SIZE;
+	uint64_t phys = pmm_alloc_pages(pages);
+	if (!phys)
+		return NULL;
+	struct header *h = phys_to_virt(phys);
+	h->magic = MAGIC_LARGE;
+	h->size = pages;
+	uint64_t f = spin_lock_irqsave(&heap_lock);
+	bytes_in_use += pages * PAGE_SIZE;
+	spin_unlock_irqrestore(&heap_lock, f);
+	return (char *)h + HEADER;
+}
+
+void *kmalloc(size_t size)
+{
+	int shift = class_for(size + HEADER);
+	if (shift < 0)
+		return alloc_large(size);
+	uint64_t f = spin_lock_irqsave(&heap_lock);
+	struct free_block **list = &free_lists[shift - MIN_SHIFT];
+	if (!*list && !refill(shift)) {
+		spin_unlock_irqrestore(&heap_lock, f);
+		return NULL;
+	}
+	struct free_block *b = *list;
+	*list = b->next;
+	bytes_in_use += 1ULL << shift;
+	spin_unlock_irqrestore(&heap_lock, f);
+	struct header *h = (void *)b;
+	h->magic = MAGIC_SMALL;
+	h->size = (uint64_t)shift;
+	return (char *)h + HEADER;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void kfree(void *p)
+{
+	if (!p)
+		return;
+	struct header *h = (void *)((char *)p - HEADER);
+	if (h->magic == MAGIC_LARGE) {
+		size_t pages = h->size;
+		h->magic = 0;
+		uint64_t f = spin_lock_irqsave(&heap_lock);
+		bytes_in_use -= pages * PAGE_SIZE;
+		spin_unlock_irqrestore(&heap_lock, f);
+		pmm_free_pages(virt_to_phys(h), pages);
+		return;
+	}
+	if (h->magic != MAGIC_SMALL || h->size < MIN_SHIFT || h->size > MAX_SHIFT)
+		panic("kfree: %p is not a heap block (double free or corruption)", p);
+	int shift = (int)h->size;
+	h->magic = 0;
+	struct free_block *b = (void *)h;
+	uint64_t f = spin_lock_irqsave(&heap_lock);
+	b->next = free_lists[shift - MIN_SHIFT];
+	free_lists[shift - MIN_SHIFT] = b;
+	bytes_in_use -= 1ULL << shift;
+	spin_unlock_irqrestore(&heap_lock, f);
+}
+
+size_t heap_in_use(void)
+{
+	return bytes_in_use;
+}

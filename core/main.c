@@ -1,0 +1,117 @@
+/*
+ * kmain: bring the boot CPU up, one subsystem at a time, then hand over to
+ * the session shell. The order matters: per-CPU data before anything that
+ * can trap, console before anything that logs, page tables before MMIO,
+ * ACPI before the timers it describes.
+ */
+#include <string.h>
+#include "acpi.h"
+#include "apic.h"
+#include "cmdline.h"
+#include "cpu.h"
+#include "fault.h"
+#include "gdt.h"
+#include "hpet.h"
+#include "initrd.h"
+#include "mm.h"
+#include "percpu.h"
+#include "power.h"
+#include "selftest.h"
+#include "serial.h"
+#include "shell.h"
+#include "trap.h"
+#include "tsc.h"
+#include "x86.h"
+
+#ifndef BAREMON_VERSION
+#define BAREMON_VERSION "dev"
+#endif
+
+#define TICK_HZ 100
+
+static void check_boot_info(const struct boot_info *bi)
+{
+	if (bi->magic != BOOT_INFO_MAGIC)
+		panic("boot_info at %p has bad magic %#llx", (const void *)bi,
+		      (unsigned long long)bi->magic);
+	if (bi->version != BOOT_INFO_VERSION || bi->size < sizeof(*bi))
+		panic("boot_info version %u size %u; this kernel needs version %u size %zu",
+		      bi->version, bi->size, BOOT_INFO_VERSION, sizeof(*bi));
+}
+
+static void early_init(struct boot_info *bi)
+{
+	serial_init(115200);
+	gdt_init_cpu(0);     /* reloading GS clears its base: percpu after */
+	percpu_init(0, 0);
+	idt_init();
+	check_boot_info(bi);
+	cmdline_parse(bi->cmdline);
+	serial_init((uint32_t)cmdline_get_u64("baud", 115200));
+	tsc_set_boot(bi->handoff_tsc);
+	kprintf("\nbaremon %s booting (boot-info v%u from %s)\n", BAREMON_VERSION,
+		bi->version, bi->loader_name);
+	klog("cmdline: %s", cmdline_text());
+}
+
+static void memory_init(struct boot_info *bi)
+{
+	pmm_init(bi);
+	vm_init(bi);
+}
+
+static void platform_init(struct boot_info *bi)
+{
+	cpu_detect();
+	cpu_report();
+	acpi_init(bi->rsdp_phys);
+	hpet_init();
+	tsc_calibrate();
+	apic_init_cpu();
+	this_cpu()->apic_id = apic_current_id();
+	this_cpu()->online = 1;
+	timer_start(TICK_HZ);
+	irq_enable();
+	klog("apic: %s mode, boot cpu apic id %u, timer %s at %u Hz",
+	     apic_x2apic_mode() ? "x2apic" : "xapic", this_cpu()->apic_id,
+	     timer_mode(), TICK_HZ);
+	initrd_init(bi->initrd_phys, bi->initrd_size);
+}
+
+static int run_session(void)
+{
+	const char *path = cmdline_get("session");
+	if (!path || !*path)
+		return -1;
+	struct cpio_entry e;
+	if (!initrd_find(path, &e)) {
+		kprintf("sh: session script %s: No such file in the initrd\n", path);
+		return 127;
+	}
+	return shell_run_script(e.data, e.size);
+}
+
+void kmain(struct boot_info *bi)
+{
+	early_init(bi);
+	memory_init(bi);
+	platform_init(bi);
+
+	uint64_t cycles = rdtsc() - tsc_boot();
+	klog("init: done in %llu us (%llu TSC cycles since the loader's hand-off)",
+	     (unsigned long long)(tsc_to_ns(cycles) / 1000), (unsigned long long)cycles);
+
+	const char *fault = cmdline_get("fault");
+	if (fault)
+		fault_inject(fault);
+	if (cmdline_has("selftest")) {
+		int failed = selftest_run(cmdline_get("selftest"));
+		if (!cmdline_has("session"))
+			machine_exit(failed > 255 ? 255 : failed);
+	}
+
+	int status = run_session();
+	if (status >= 0 && !cmdline_has("stay"))
+		machine_exit(status);
+	machine_exit(shell_interactive());
+}

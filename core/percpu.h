@@ -1,0 +1,40 @@
+/*
+ * Per-CPU data, reached through GS (MSR_GS_BASE points at the CPU's struct
+ * percpu while in the kernel). Each field is written only by its own CPU
+ * unless its comment says otherwise.
+ */
+#ifndef BAREMON_PERCPU_H
+#define BAREMON_PERCPU_H
+
+#include <stdint.h>
+#include "gdt.h"
+
+#define MSR_GS_BASE        0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
+
+struct percpu {
+	struct percpu *self;   /* must stay first: this_cpu() reads gs:0 */
+	unsigned id;           /* 0 = boot CPU, dense */
+	uint32_t apic_id;
+	uint64_t ticks;        /* LAPIC timer interrupts taken */
+	int online;            /* set by the CPU itself, read by others */
+};
+
+extern struct percpu percpu_area[MAX_CPUS];
+
+/* Point GS at percpu_area[id] on the calling CPU. */
+void percpu_init(unsigned id, uint32_t apic_id);
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+static inline unsigned this_cpu_id(void)
+{
+	return this_cpu()->id;
+}
+
+#endif

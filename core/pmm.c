@@ -1,0 +1,129 @@
+/*
+ * Physical page allocator: one bit per 4 KiB page up to the highest usable
+ * address (1 = in use). The bitmap itself lives in the first usable region
+ * large enough. Next-fit search from a rotating hint.
+ *
+ * Locking: pmm_lock (irqsave) protects the bitmap, the hint and the count.
+ */
+#include <string.h>
+#include "kernel.h"
+#include "mm.h"
+#include "spinlock.h"
+
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+static uint64_t *bitmap;
+static size_t npages;      /* pages the bitmap covers */
+static size_t nfree, ntotal;
+static size_t hint;
+
+static inline bool page_used(size_t i) { return bitmap[i / 64] >> (i % 64) & 1; }
+static inline void mark_used(size_t i) { bitmap[i / 64] |= 1ULL << (i % 64); }
+static inline void mark_free(size_t i) { bitmap[i / 64] &= ~(1ULL << (i % 64)); }
+
+static uint64_t usable_top(const struct boot_info *bi)
+{
+	uint64_t top = 0;
+	for (uint32_t i = 0; i < bi->mmap_count; i++) {
+		const struct boot_mem_region *r = &bi->mmap[i];
+		if (r->type == BOOT_MEM_USABLE && r->base + r->pages * PAGE_SIZE > top)
+			top = r->base + r->pages * PAGE_SIZE;
+	}
+	return top;
+}
+
+void pmm_init(const struct boot_info *bi)
+{
+	npages = usable_top(bi) / PAGE_SIZE;
+	size_t bytes = ALIGN_UP((npages + 63) / 64 * 8, PAGE_SIZE);
+	uint64_t where = 0;
+	for (uint32_t i = 0; i < bi->mmap_count && !where; i++) {
+		const struct boot_mem_region *r = &bi->mmap[i];
+		/* Skip page 0 and low memory: leave below 1 MiB alone (SMP
+		 * trampoline and firmware habits). */
+		uint64_t base = r->base < MiB(1) ? MiB(1) : r->base;
+		uint64_t end = r->base + r->pages * PAGE_SIZE;
+		if (r->type == BOOT_MEM_USABLE && end > base && end - base >= bytes)
+			where = base;
+	}
+	if (!where)
+		panic("pmm: no room for a %zu-byte page bitmap", bytes);
+	bitmap = phys_to_virt(where);
+	memset(bitmap, 0xff, bytes);
+	for (uint32_t i = 0; i < bi->mmap_count; i++) {
+		const struct boot_mem_region *r = &bi->mmap[i];
+		if (r->type != BOOT_MEM_USABLE)
+			continue;
+		for (uint64_t p = r->base / PAGE_SIZE; p < r->base / PAGE_SIZE + r->pages; p++) {
+			if (p * PAGE_SIZE < MiB(1))
+				continue;
+			if (p * PAGE_SIZE >= where && p * PAGE_SIZE < where + bytes)
+				continue;
+			mark_free(p);
+			nfree++;
+		}
+	}
+	ntotal = nfree;
+	hint = MiB(1) / PAGE_SIZE;
+	klog("pmm: %zu MiB usable in %u regions, bitmap %zu KiB at %#llx",
+	     nfree / 256, bi->mmap_count, bytes / 1024, (unsigned long long)where);
+}
+
+/* First index of a run of n free pages at or after `from`, or npages. */
+static size_t find_run(size_t from, size_t n)
+{
+	size_t run = 0;
+	for (size_t i = from; i < npages; i++) {
+		if (page_used(i)) {
+			run = 0;
+			continue;
+		}
+		if (++run == n)
+			return i + 1 - n;
+	}
+	return npages;
+}
+
+uint64_t pmm_alloc_pages(size_t n)
+{
+	if (n == 0)
+		return 0;
+	uint64_t f = spin_lock_irqsave(&pmm_lock);
+	size_t at = find_run(hint, n);
+	if (at == npages)
+		at = find_run(0, n);
+	if (at == npages) {
+		spin_unlock_irqrestore(&pmm_lock, f);
+		return 0;
+	}
+	for (size_t i = at; i < at + n; i++)
+		mark_used(i);
+	nfree -= n;
+	hint = at + n;
+	spin_unlock_irqrestore(&pmm_lock, f);
+	uint64_t phys = at * PAGE_SIZE;
+	memset(phys_to_virt(phys), 0, n * PAGE_SIZE);
+	return phys;
+}
+
+void pmm_free_pages(uint64_t phys, size_t n)
+{
+	uint64_t f = spin_lock_irqsave(&pmm_lock);
+	for (size_t i = phys / PAGE_SIZE; i < phys / PAGE_SIZE + n; i++) {
+		if (i >= npages || !page_used(i))
+			panic("pmm: freeing page %#llx that is not allocated",
+			      (unsigned long long)(i * PAGE_SIZE));
+		mark_free(i);
+	}
+	nfree += n;
+	spin_unlock_irqrestore(&pmm_lock, f);
+}
+
+size_t pmm_free_count(void)
+{
+	return nfree;
+}
+
+size_t pmm_total_count(void)
+{
+	return ntotal;
+}

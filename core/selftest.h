@@ -1,0 +1,45 @@
+/*
+ * In-kernel self-tests. A test is a function registered with SELFTEST();
+ * it records failures with ST_CHECK / ST_FAIL and keeps going. Results go
+ * to the serial console one line per test, parseable by tests/qemu:
+ *   selftest: <name>: PASS
+ *   selftest: <name>: FAIL (<where>: <what>)
+ *   selftest: N passed, N failed
+ */
+#ifndef BAREMON_SELFTEST_H
+#define BAREMON_SELFTEST_H
+
+#include "kernel.h"
+
+struct selftest_ctx {
+	const char *name;
+	int failures;
+};
+
+struct selftest {
+	const char *name;
+	void (*fn)(struct selftest_ctx *t);
+};
+
+#define SELFTEST(id)                                                      \
+	static void selftest_##id(struct selftest_ctx *t);                \
+	static const struct selftest selftest_entry_##id                  \
+		__attribute__((section(".selftests"), used, aligned(8))) = \
+			{ #id, selftest_##id };                            \
+	static void selftest_##id(struct selftest_ctx *t)
+
+void selftest_fail(struct selftest_ctx *t, const char *file, int line,
+		   const char *fmt, ...) __printf(4, 5);
+
+#define ST_FAIL(t, ...) selftest_fail(t, __FILE__, __LINE__, __VA_ARGS__)
+#define ST_CHECK(t, cond)                                                 \
+	do {                                                              \
+		if (!(cond))                                              \
+			ST_FAIL(t, "%s", #cond);                          \
+	} while (0)
+
+/* Run every test whose name contains `filter` (NULL or "" = all).
+ * Returns the number that failed. */
+int selftest_run(const char *filter);
+
+#endif

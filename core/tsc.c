@@ -1,0 +1,115 @@
+/*
+ * TSC frequency. Sources in order of trust: CPUID 15H (crystal ratio),
+ * CPUID 16H (base MHz), then calibration over 20 ms against the HPET, the
+ * ACPI PM timer, or PIT channel 2. Under QEMU -icount the TSC counts
+ * instructions, so the "frequency" is instructions per virtual second.
+ * Written once at boot; read-only afterwards.
+ */
+#include "tsc.h"
+#include "acpi.h"
+#include "cpu.h"
+#include "hpet.h"
+#include "kernel.h"
+#include "x86.h"
+
+#define CALIBRATE_MS 20
+#define PM_TIMER_HZ 3579545ULL
+#define PIT_HZ 1193182ULL
+
+static uint64_t boot_tsc;
+static uint64_t hz;
+static const char *source = "none";
+
+void tsc_set_boot(uint64_t tsc) { boot_tsc = tsc; }
+uint64_t tsc_boot(void) { return boot_tsc; }
+uint64_t tsc_hz(void) { return hz; }
+const char *tsc_source(void) { return source; }
+
+uint64_t tsc_to_ns(uint64_t cycles)
+{
+	if (!hz)
+		return 0;
+	/* Split to stay within 64 bits for any hz below 18 GHz. */
+	return cycles / hz * 1000000000ULL + cycles % hz * 1000000000ULL / hz;
+}
+
+uint64_t time_since_boot_ns(void)
+{
+	return tsc_to_ns(rdtsc() - boot_tsc);
+}
+
+void udelay(uint64_t us)
+{
+	uint64_t end = rdtsc() + hz / 1000000 * us;
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+/* TSC ticks over `ref_ticks` of a reference counter read by `read`,
+ * which wraps at `mask`. */
+static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_ticks)
+{
+	uint64_t r0 = read(), t0 = rdtsc(), r;
+	do
+		r = read();
+	while (((r - r0) & mask) < ref_ticks);
+	return rdtsc() - t0;
+}
+
+static uint64_t read_pm_timer(void)
+{
+	return inl((uint16_t)acpi.pm_timer_port);
+}
+
+static bool from_cpuid(void)
+{
+	if (cpu.tsc_ratio_den && cpu.tsc_ratio_num && cpu.crystal_hz) {
+		hz = (uint64_t)cpu.crystal_hz * cpu.tsc_ratio_num / cpu.tsc_ratio_den;
+		source = "cpuid 15h";
+		return true;
+	}
+	if (cpu.base_mhz) {
+		hz = (uint64_t)cpu.base_mhz * 1000000ULL;
+		source = "cpuid 16h";
+		return true;
+	}
+	return false;
+}
+
+/* PIT channel 2, gated through port 0x61, one-shot countdown. */
+static uint64_t calibrate_pit(void)
+{
+	uint16_t count = (uint16_t)(PIT_HZ * CALIBRATE_MS / 1000);
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
+	outb(0x43, 0xb0);                        /* ch2, lo/hi, mode 0 */
+	outb(0x42, count & 0xff);
+	outb(0x42, count >> 8);
+	uint64_t t0 = rdtsc();
+	for (uint64_t spins = 0; !(inb(0x61) & 0x20); spins++)
+		if (spins > 100000000ULL)
+			return 0; /* no PIT */
+	return (rdtsc() - t0) * 1000 / CALIBRATE_MS;
+}
+
+void tsc_calibrate(void)
+{
+	if (!from_cpuid()) {
+		if (hpet_present()) {
+			uint64_t ref = hpet_hz() * CALIBRATE_MS / 1000;
+			hz = measure(hpet_read, ~0ULL, ref) * 1000 / CALIBRATE_MS;
+			source = "hpet";
+		} else if (acpi.pm_timer_port) {
+			uint64_t mask = acpi.pm_timer_32bit ? 0xffffffffULL : 0xffffffULL;
+			hz = measure(read_pm_timer, mask, PM_TIMER_HZ * CALIBRATE_MS / 1000) *
+			     1000 / CALIBRATE_MS;
+			source = "acpi pm timer";
+		} else {
+			hz = calibrate_pit();
+			source = "pit";
+		}
+	}
+	if (!hz)
+		panic("tsc: could not determine the TSC frequency");
+	klog("tsc: %llu.%03llu MHz (from %s)", (unsigned long long)(hz / 1000000),
+	     (unsigned long long)(hz / 1000 % 1000), source);
+}

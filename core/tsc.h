@@ -1,0 +1,27 @@
+/*
+ * The TSC as the kernel's clock. Its frequency comes from CPUID 15H/16H,
+ * else is calibrated against the HPET, the ACPI PM timer or the PIT (in
+ * that order), see tsc.c. Before calibration, times read as 0.
+ */
+#ifndef BAREMON_TSC_H
+#define BAREMON_TSC_H
+
+#include <stdint.h>
+
+/* Record the TSC value that counts as "boot" (the loader's hand-off). */
+void tsc_set_boot(uint64_t tsc);
+uint64_t tsc_boot(void);
+
+/* Find the TSC frequency; logs the source. Needs ACPI parsed (HPET/PM). */
+void tsc_calibrate(void);
+uint64_t tsc_hz(void);
+const char *tsc_source(void);
+
+/* Nanoseconds between two TSC values / since boot (0 if uncalibrated). */
+uint64_t tsc_to_ns(uint64_t cycles);
+uint64_t time_since_boot_ns(void);
+
+/* Busy-wait (only valid after calibration). */
+void udelay(uint64_t us);
+
+#endif

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Boot baremon under OVMF in QEMU. See `./run-qemu.sh --help` and README.md.
+#
+# Exit status: the guest's status (from "baremon: exit status N" on serial,
+# or QEMU's isa-debug-exit code), or
+#   124 timeout, 125 kernel panic, 126 boot failure, 127 QEMU failed / bad
+#   usage; each with a one-line reason on stderr ("run-qemu: ...").
+set -u
+
+top=$(cd "$(dirname "$0")" && pwd)
+build=${BAREMON_BUILD:-$top/build}
+ovmf=${OVMF:-/usr/share/ovmf/OVMF.fd}
+qemu=${QEMU:-qemu-system-x86_64}
+
+smp=2
+mem=512M
+accel=auto
+icount=""
+cmdline=""
+timeout=""
+gdb=0
+serial=stdio
+session=""
+run_cmd=""
+adds=()
+kernel=""
+loader=""
+log=""
+stay=0
+quiet=0
+panic_mode=""
+
+usage() {
+	cat <<'EOF'
+usage: ./run-qemu.sh [options]
+  --smp N            CPUs (default 2)
+  --mem SIZE         memory, e.g. 512M, 2G (default 512M)
+  --kvm | --tcg      force an accelerator (default: KVM when /dev/kvm works)
+  --icount [N]       -icount shift=N,sleep=off (default N=0): RDTSC counts
+                     guest instructions exactly (implies TCG)
+  --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
+  --timeout S        kill the guest after S seconds (exit 124)
+  --gdb              wait for gdb on localhost:1234 before booting
+  --serial stdio|pty|socket:PATH   where the console goes (default stdio)
+  --session FILE     run the commands in FILE at the session prompt; the
+                     exit status is the session's
+  --run 'CMD ARGS'   run one command and power off with its status
+  --add FILE[:DEST]  put FILE in the initrd (default /bin/NAME); repeatable
+  --stay             after --session/--run, stay at the prompt
+  --kernel FILE      boot this kernel ELF instead of build/kernel.elf
+  --loader FILE      use this BOOTX64.EFI instead of build/BOOTX64.EFI
+  --log FILE         also write the serial output to FILE
+  --panic halt       halt after a panic instead of exiting (for inspection)
+  --quiet            do not echo the console (the log still has it)
+  -h, --help         this text
+EOF
+}
+
+die() {
+	echo "run-qemu: $*" >&2
+	exit 127
+}
+
+need_arg() {
+	[ $# -ge 2 ] || die "$1 needs an argument (see --help)"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smp) need_arg "$@"; smp=$2; shift ;;
+	--mem) need_arg "$@"; mem=$2; shift ;;
+	--kvm) accel=kvm ;;
+	--tcg) accel=tcg ;;
+	--icount)
+		icount=0
+		if [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]]; then icount=$2; shift; fi ;;
+	--icount=*) icount=${1#--icount=} ;;
+	--cmdline) need_arg "$@"; cmdline="$cmdline $2"; shift ;;
+	--timeout) need_arg "$@"; timeout=$2; shift ;;
+	--gdb) gdb=1 ;;
+	--serial) need_arg "$@"; serial=$2; shift ;;
+	--session) need_arg "$@"; session=$2; shift ;;
+	--run) need_arg "$@"; run_cmd=$2; shift ;;
+	--add) need_arg "$@"; adds+=("$2"); shift ;;
+	--stay) stay=1 ;;
+	--kernel) need_arg "$@"; kernel=$2; shift ;;
+	--loader) need_arg "$@"; loader=$2; shift ;;
+	--log) need_arg "$@"; log=$2; shift ;;
+	--panic) need_arg "$@"; panic_mode=$2; shift ;;
+	--quiet) quiet=1 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option '$1'" ;;
+	esac
+	shift
+done
+
+[[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 1 ] || die "--smp wants a number >= 1"
+[ -z "$timeout" ] || [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
+[ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
+[ -z "$session" ] || [ -f "$session" ] || die "session file '$session' not found"
+case $serial in stdio|pty|socket:*) ;; *) die "--serial stdio|pty|socket:PATH" ;; esac
+kernel=${kernel:-$build/kernel.elf}
+loader=${loader:-$build/BOOTX64.EFI}
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make' first"
+[ -f "$loader" ] || die "no loader at $loader: run 'make' first"
+[ -f "$ovmf" ] || die "no OVMF firmware at $ovmf: run 'make deps' (Debian package ovmf)"
+command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (Debian package qemu-system-x86)"
+
+# --- accelerator -----------------------------------------------------------
+kvm_usable() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	# Opening /dev/kvm is not enough: nested setups may refuse -cpu host.
+	(echo quit | "$qemu" -enable-kvm -cpu host -machine q35 -nodefaults \
+		-display none -S -monitor stdio) >/dev/null 2>&1
+}
+if [ -n "$icount" ] && [ "$accel" = kvm ]; then
+	die "--icount needs TCG; drop --kvm"
+fi
+if [ "$accel" = auto ]; then
+	if [ -z "$icount" ] && kvm_usable; then accel=kvm; else accel=tcg; fi
+fi
+if [ "$accel" = kvm ]; then
+	accel_args=(-enable-kvm -cpu host)
+	accel_note="KVM (-cpu host)"
+else
+	accel_args=(-accel tcg -cpu max)
+	accel_note="TCG (-cpu max, no PMU: the kernel's software PMU model stands in)"
+	if [ -n "$icount" ]; then
+		accel_args+=(-icount "shift=$icount,sleep=off")
+		accel_note="$accel_note, -icount shift=$icount,sleep=off"
+	fi
+fi
+
+# --- the EFI system partition for this run ---------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/baremon-run.XXXXXX")
+qemu_pid=""
+cleanup() {
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+esp=$work/esp
+mkdir -p "$esp/EFI/BOOT" "$esp/baremon"
+cp "$loader" "$esp/EFI/BOOT/BOOTX64.EFI"
+cp "$kernel" "$esp/baremon/kernel.elf"
+
+files=()
+for a in ${adds[@]+"${adds[@]}"}; do files+=("$a"); done
+kargs="qemu_exit=0xf4"
+if [ -n "$run_cmd" ]; then
+	printf '%s\n' "$run_cmd" > "$work/run.session"
+	files+=("$work/run.session:/etc/session")
+	kargs="$kargs session=/etc/session"
+elif [ -n "$session" ]; then
+	files+=("$session:/etc/session")
+	kargs="$kargs session=/etc/session"
+fi
+[ "$stay" = 1 ] && kargs="$kargs stay"
+[ -n "$panic_mode" ] && kargs="$kargs panic=$panic_mode"
+kargs="$kargs$cmdline"
+sh "$top/tools/mkinitrd.sh" "$esp/baremon/initrd.cpio" ${files[@]+"${files[@]}"} ||
+	die "could not build the initrd"
+printf '%s\n' "$kargs" > "$esp/baremon/cmdline.txt"
+
+# --- QEMU --------------------------------------------------------------------
+serial_log=$work/serial.log
+case $serial in
+stdio) chardev="stdio,id=con,signal=off,logfile=$serial_log" ;;
+pty) chardev="pty,id=con,logfile=$serial_log" ;;
+socket:*) chardev="socket,id=con,path=${serial#socket:},server=on,wait=off,logfile=$serial_log" ;;
+esac
+
+args=(-machine q35 -m "$mem" -smp "$smp" "${accel_args[@]}"
+	-bios "$ovmf" -nodefaults -display none -no-reboot
+	-drive "format=raw,file=fat:rw:$esp,if=ide,media=disk"
+	-chardev "$chardev" -serial chardev:con
+	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
+[ "$gdb" = 1 ] && args+=(-s -S)
+
+echo "run-qemu: $accel_note, $smp CPU(s), $mem, cmdline: $kargs" >&2
+[ "$gdb" = 1 ] && echo "run-qemu: waiting for gdb: gdb $kernel -ex 'target remote :1234'" >&2
+
+interactive=0
+if [ "$serial" = stdio ] && [ -t 0 ] && { [ -z "$session$run_cmd" ] || [ "$stay" = 1 ]; }; then
+	interactive=1
+fi
+
+start=$SECONDS
+reason=""
+if [ "$interactive" = 1 ]; then
+	# QEMU owns the terminal; no watcher (it would steal the tty).
+	if [ -n "$timeout" ]; then
+		timeout --foreground "$timeout" "$qemu" "${args[@]}"
+	else
+		"$qemu" "${args[@]}"
+	fi
+	rc=$?
+	[ -n "$timeout" ] && [ "$rc" = 124 ] && reason=timeout
+else
+	if [ "$quiet" = 1 ]; then
+		"$qemu" "${args[@]}" </dev/null >/dev/null 2>"$work/qemu.err" &
+	else
+		"$qemu" "${args[@]}" </dev/null 2>"$work/qemu.err" &
+	fi
+	qemu_pid=$!
+	# Watch the console: stop early on a loader failure or a timeout.
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		if [ -n "$timeout" ] && [ $((SECONDS - start)) -ge "$timeout" ]; then
+			reason=timeout
+			kill "$qemu_pid" 2>/dev/null
+			break
+		fi
+		if grep -q 'baremon-loader: error' "$serial_log" 2>/dev/null; then
+			sleep 0.3 # let the rest of the message arrive
+			reason=loader
+			kill "$qemu_pid" 2>/dev/null
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$qemu_pid"
+	rc=$?
+	qemu_pid=""
+fi
+elapsed=$((SECONDS - start))
+
+[ -n "$log" ] && cp "$serial_log" "$log"
+
+# --- verdict -------------------------------------------------------------------
+say() { echo "run-qemu: $*" >&2; }
+clean() { tr -d '\r' < "$serial_log" 2>/dev/null; }
+
+if [ "$reason" = timeout ]; then
+	say "timeout after ${timeout}s"
+	exit 124
+fi
+if [ "$reason" = loader ]; then
+	say "boot failure: $(clean | grep -m1 'baremon-loader: error' | sed 's/.*baremon-loader: error: //')"
+	exit 126
+fi
+if clean | grep -q '^PANIC: '; then
+	say "kernel panic: $(clean | grep -m1 '^PANIC: ' | sed 's/^PANIC: //')"
+	exit 125
+fi
+if ! clean | grep -q '^baremon .* booting'; then
+	if [ -s "$work/qemu.err" ]; then
+		say "QEMU failed: $(head -n 3 "$work/qemu.err" | tr '\n' ' ')"
+		exit 127
+	fi
+	say "boot failure: the kernel never started (QEMU exit code $rc after ${elapsed}s)"
+	exit 126
+fi
+status_line=$(clean | grep '^baremon: exit status ' | tail -n 1)
+if [ -n "$status_line" ]; then
+	status=${status_line#baremon: exit status }
+	say "guest exit status $status (${elapsed}s)"
+	exit "$status"
+fi
+if [ $((rc & 1)) = 1 ]; then
+	status=$((rc >> 1))
+	say "guest exit status $status (from isa-debug-exit, ${elapsed}s)"
+	exit "$status"
+fi
+say "guest stopped without an exit status (QEMU exit code $rc)"
+exit 126
