@@ -6,6 +6,7 @@ BUILD      := build
 ESP        := $(BUILD)/esp
 GCC_INC    := $(shell gcc -print-file-name=include)
 UAPI_INC   := -idirafter /usr/include -idirafter /usr/include/x86_64-linux-gnu
+VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 
 # Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
@@ -13,9 +14,9 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
 	      -isystem $(GCC_INC) -Ilibc-lite/include -Icore -Iboot $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
-	      -fno-stack-protector -fno-omit-frame-pointer \
+	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
-	      -MMD -MP
+	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
 NASMFLAGS  := -f elf64 -g -F dwarf
@@ -42,6 +43,15 @@ LOBJS      := $(LOADER_SRCS:%.c=$(BUILD)/loader/%.o)
 
 DEPS_OK    := $(BUILD)/.deps-ok
 
+# `make V=1` shows full commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @echo "  $(1)	$(2)"
+endif
+
 .PHONY: all deps kernel loader esp image run test unit qemu-test clean
 all: esp
 
@@ -51,61 +61,74 @@ $(DEPS_OK): tools/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 
 # --- kernel ----------------------------------------------------------------
-$(BUILD)/kernel/%.o: %.c | $(DEPS_OK)
+$(BUILD)/kernel/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	gcc $(KCFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)gcc $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/kernel/%.o: %.asm | $(DEPS_OK)
+$(BUILD)/kernel/%.o: %.asm Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	nasm $(NASMFLAGS) $< -o $@
+	$(call say,NASM,$<)
+	$(Q)nasm $(NASMFLAGS) $< -o $@
 
 # Two link passes: the first has an empty symbol table; the second embeds
 # the first's function symbols. linker.ld keeps text addresses identical,
 # which the last step checks.
 $(BUILD)/kernel/ksyms0.asm: tools/gen-ksyms.sh | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	sh tools/gen-ksyms.sh > $@
+	$(Q)sh tools/gen-ksyms.sh > $@
 $(BUILD)/kernel/pass1.elf: $(KOBJS) $(BUILD)/kernel/ksyms0.o linker.ld
-	ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms0.o
+	$(call say,LD,$@)
+	$(Q)ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms0.o
 $(BUILD)/kernel/ksyms.asm: $(BUILD)/kernel/pass1.elf tools/gen-ksyms.sh
-	sh tools/gen-ksyms.sh $< > $@
+	$(call say,KSYMS,$@)
+	$(Q)sh tools/gen-ksyms.sh $< > $@
 $(BUILD)/kernel/ksyms%.o: $(BUILD)/kernel/ksyms%.asm
-	nasm $(NASMFLAGS) $< -o $@
+	$(call say,NASM,$<)
+	$(Q)nasm $(NASMFLAGS) $< -o $@
 $(BUILD)/kernel/ksyms.o: $(BUILD)/kernel/ksyms.asm
-	nasm $(NASMFLAGS) $< -o $@
+	$(call say,NASM,$<)
+	$(Q)nasm $(NASMFLAGS) $< -o $@
 $(BUILD)/kernel.elf: $(BUILD)/kernel/pass1.elf $(BUILD)/kernel/ksyms.o
-	ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms.o
+	$(call say,LD,$@)
+	$(Q)ld $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/kernel/ksyms.o
 	@sh tools/gen-ksyms.sh $(BUILD)/kernel/pass1.elf | grep '^	dq' > $@.syms1
 	@sh tools/gen-ksyms.sh $@ | grep '^	dq' > $@.syms2
 	@cmp -s $@.syms1 $@.syms2 || { echo "ksyms: text moved between link passes" >&2; rm -f $@; exit 1; }
 kernel: $(BUILD)/kernel.elf
 
 # --- loader ----------------------------------------------------------------
-$(BUILD)/loader/%.o: %.c | $(DEPS_OK)
+$(BUILD)/loader/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	gcc $(LCFLAGS) -c $< -o $@
+	$(call say,CC,$< [loader])
+	$(Q)gcc $(LCFLAGS) -c $< -o $@
 # libefi defines memcpy and memset itself (init.o): weaken libc-lite's copies
 # in the loader so the linker takes one definition without complaint.
 $(BUILD)/loader/libc-lite/string.o: libc-lite/string.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	gcc $(LCFLAGS) -c $< -o $@
-	objcopy -W memcpy -W memset $@
+	$(call say,CC,$< [loader])
+	$(Q)gcc $(LCFLAGS) -c $< -o $@
+	$(Q)objcopy -W memcpy -W memset $@
 $(BUILD)/loader/loader.so: $(LOBJS)
-	ld $(LLDFLAGS) $(LOBJS) -o $@ -lgnuefi -lefi
+	$(call say,LD,$@)
+	$(Q)ld $(LLDFLAGS) $(LOBJS) -o $@ -lgnuefi -lefi
 $(BUILD)/BOOTX64.EFI: $(BUILD)/loader/loader.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
+	$(call say,EFI,$@)
+	$(Q)objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
 		--target efi-app-x86_64 --subsystem=10 $< $@
 loader: $(BUILD)/BOOTX64.EFI
 
 # --- EFI system partition (a directory for QEMU's fat: drive) -------------
-$(BUILD)/initrd.cpio: tools/mkinitrd.sh | $(DEPS_OK)
-	sh tools/mkinitrd.sh $@
+$(BUILD)/initrd.cpio: tools/mkinitrd.sh $(shell find initrd -type f 2>/dev/null) | $(DEPS_OK)
+	$(call say,INITRD,$@)
+	$(Q)sh tools/mkinitrd.sh $@
 $(ESP)/.stamp: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
 	@mkdir -p $(ESP)/EFI/BOOT $(ESP)/baremon
-	cp $(BUILD)/BOOTX64.EFI $(ESP)/EFI/BOOT/BOOTX64.EFI
-	cp $(BUILD)/kernel.elf $(ESP)/baremon/kernel.elf
-	cp $(BUILD)/initrd.cpio $(ESP)/baremon/initrd.cpio
+	$(call say,ESP,$(ESP))
+	$(Q)cp $(BUILD)/BOOTX64.EFI $(ESP)/EFI/BOOT/BOOTX64.EFI
+	$(Q)cp $(BUILD)/kernel.elf $(ESP)/baremon/kernel.elf
+	$(Q)cp $(BUILD)/initrd.cpio $(ESP)/baremon/initrd.cpio
 	@touch $@
 esp: $(ESP)/.stamp
 

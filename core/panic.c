@@ -39,11 +39,38 @@ static void print_addr(int n, uint64_t addr)
 		kprintf("  #%d 0x%016llx ?\n", n, (unsigned long long)addr);
 }
 
-void backtrace_print(uint64_t rip, uint64_t rbp)
+extern const char __text_start[], __text_end[];
+
+static bool in_text(uint64_t a)
+{
+	return a >= (uint64_t)__text_start && a < (uint64_t)__text_end;
+}
+
+/*
+ * Whether rip's function has already pushed its frame: it starts with
+ * "push %rbp; mov %rsp,%rbp" and rip is past those 4 bytes. GCC leaves the
+ * frame out of small leaf functions even with -fno-omit-frame-pointer.
+ */
+static bool frame_set_up(uint64_t rip)
+{
+	uint64_t off;
+	if (!ksym_lookup(rip, &off))
+		return true;
+	const uint8_t *fn = (const uint8_t *)(rip - off);
+	bool prologue = fn[0] == 0x55 && fn[1] == 0x48 && fn[2] == 0x89 && fn[3] == 0xe5;
+	return prologue && off >= 4;
+}
+
+void backtrace_print(uint64_t rip, uint64_t rbp, uint64_t rsp)
 {
 	kprintf("backtrace:\n");
 	int n = 0;
 	print_addr(n++, rip);
+	/* A frameless function: its caller's address is still on top of
+	 * the stack, and rbp already belongs to that caller. */
+	if (rsp && !frame_set_up(rip) && plausible_frame(rsp) &&
+	    in_text(*(uint64_t *)rsp))
+		print_addr(n++, *(uint64_t *)rsp - 1);
 	while (n < 32 && plausible_frame(rbp)) {
 		uint64_t ret = ((uint64_t *)rbp)[1];
 		uint64_t next = ((uint64_t *)rbp)[0];
@@ -132,7 +159,7 @@ void panic_frame(struct trap_frame *f, const char *fmt, ...)
 	va_end(ap);
 	print_registers(f);
 	print_control_registers();
-	backtrace_print(f->rip, f->rbp);
+	backtrace_print(f->rip, f->rbp, f->rsp);
 	panic_end();
 }
 
@@ -145,6 +172,6 @@ void panic(const char *fmt, ...)
 	va_end(ap);
 	print_control_registers();
 	uint64_t *fp = __builtin_frame_address(0);
-	backtrace_print(fp[1] - 1, fp[0]);
+	backtrace_print(fp[1] - 1, fp[0], 0);
 	panic_end();
 }

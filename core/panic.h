@@ -12,7 +12,8 @@
 void panic_frame(struct trap_frame *f, const char *fmt, ...) __printf(2, 3)
 	__noreturn;
 
-/* Print "  #N addr name+off" lines walking the frame-pointer chain. */
-void backtrace_print(uint64_t rip, uint64_t rbp);
+/* Print "  #N addr name+off" lines walking the frame-pointer chain from
+ * rip/rbp; rsp (or 0) lets it recover the caller of a frameless leaf. */
+void backtrace_print(uint64_t rip, uint64_t rbp, uint64_t rsp);
 
 #endif

@@ -1,0 +1,71 @@
+/* Self-tests: exception dispatch, IST stacks, the timer interrupt. */
+#include "apic.h"
+#include "gdt.h"
+#include "percpu.h"
+#include "selftest.h"
+#include "trap.h"
+#include "tsc.h"
+#include "x86.h"
+
+static volatile int hits;
+static volatile uint64_t seen_rsp;
+
+static void count_and_skip_ud2(struct trap_frame *f)
+{
+	hits++;
+	f->rip += 2; /* ud2 is two bytes */
+}
+
+static void count_breakpoint(struct trap_frame *f)
+{
+	(void)f;
+	hits++;
+}
+
+SELFTEST(trap_resume)
+{
+	hits = 0;
+	trap_set_handler(VEC_BREAKPOINT, count_breakpoint);
+	__asm__ volatile("int3");
+	trap_set_handler(VEC_BREAKPOINT, 0);
+	ST_CHECK(t, hits == 1);
+
+	trap_set_handler(VEC_INVALID_OP, count_and_skip_ud2);
+	__asm__ volatile("ud2");
+	__asm__ volatile("ud2");
+	trap_set_handler(VEC_INVALID_OP, 0);
+	ST_CHECK(t, hits == 3);
+}
+
+static void record_nmi(struct trap_frame *f)
+{
+	hits++;
+	seen_rsp = (uint64_t)&f;
+}
+
+SELFTEST(nmi_uses_ist)
+{
+	hits = 0;
+	trap_set_handler(VEC_NMI, record_nmi);
+	apic_send_ipi(this_cpu()->apic_id, 4u << 8 /* NMI */);
+	for (int i = 0; i < 1000000 && !hits; i++)
+		cpu_relax();
+	trap_set_handler(VEC_NMI, 0);
+	uint64_t top = ist_stack_top(this_cpu_id(), IST_NMI);
+	ST_CHECK(t, hits == 1);
+	ST_CHECK(t, seen_rsp < top && seen_rsp > top - IST_STACK_SIZE);
+}
+
+SELFTEST(timer_ticks)
+{
+	uint64_t ticks = this_cpu()->ticks;
+	uint64_t counted = trap_count(this_cpu_id(), VEC_TIMER);
+	uint64_t until = time_since_boot_ns() + 100000000ULL; /* 100 ms */
+	while (time_since_boot_ns() < until)
+		halt();
+	uint64_t got = this_cpu()->ticks - ticks;
+	ST_CHECK(t, got >= 5 && got <= 20); /* 10 expected at 100 Hz */
+	ST_CHECK(t, trap_count(this_cpu_id(), VEC_TIMER) - counted == got);
+	if (got < 5 || got > 20)
+		ST_FAIL(t, "%llu ticks in 100 ms", (unsigned long long)got);
+}
