@@ -25,6 +25,7 @@ run_cmd=""
 adds=()
 kernel=""
 loader=""
+disk=""
 log=""
 stay=0
 quiet=0
@@ -47,6 +48,8 @@ usage: ./run-qemu.sh [options]
   --run 'CMD ARGS'   run one command and power off with its status
   --add FILE[:DEST]  put FILE in the initrd (default /bin/NAME); repeatable
   --stay             after --session/--run, stay at the prompt
+  --disk IMG         boot a disk image (make image) instead of the build's
+                     ESP; its GRUB menu decides the command line
   --kernel FILE      boot this kernel ELF instead of build/kernel.elf
   --loader FILE      use this BOOTX64.EFI instead of build/BOOTX64.EFI
   --log FILE         also write the serial output to FILE
@@ -83,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--run) need_arg "$@"; run_cmd=$2; shift ;;
 	--add) need_arg "$@"; adds+=("$2"); shift ;;
 	--stay) stay=1 ;;
+	--disk) need_arg "$@"; disk=$2; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift ;;
 	--loader) need_arg "$@"; loader=$2; shift ;;
 	--log) need_arg "$@"; log=$2; shift ;;
@@ -103,6 +107,10 @@ kernel=${kernel:-$build/kernel.elf}
 loader=${loader:-$build/BOOTX64.EFI}
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make' first"
 [ -f "$loader" ] || die "no loader at $loader: run 'make' first"
+[ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
+if [ -n "$disk" ] && [ -n "$session$run_cmd$cmdline${adds[*]+x}" ]; then
+	die "--disk boots the image as it is: its GRUB menu sets the command line"
+fi
 [ -f "$ovmf" ] || die "no OVMF firmware at $ovmf: run 'make deps' (Debian package ovmf)"
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (Debian package qemu-system-x86)"
 
@@ -174,9 +182,15 @@ esac
 
 args=(-machine q35 -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-bios "$ovmf" -nodefaults -display none -no-reboot
-	-drive "format=raw,file=fat:rw:$esp,if=ide,media=disk"
 	-chardev "$chardev" -serial chardev:con
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
+if [ -n "$disk" ]; then
+	# snapshot=on: the image file is never written.
+	args+=(-drive "format=raw,file=$disk,if=ide,media=disk,snapshot=on")
+	kargs="(from the image's GRUB menu)"
+else
+	args+=(-drive "format=raw,file=fat:rw:$esp,if=ide,media=disk")
+fi
 [ "$gdb" = 1 ] && args+=(-s -S)
 
 echo "run-qemu: $accel_note, $smp CPU(s), $mem, cmdline: $kargs" >&2

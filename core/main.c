@@ -106,7 +106,7 @@ void kmain(struct boot_info *bi)
 		fault_inject(fault);
 	if (cmdline_has("selftest")) {
 		int failed = selftest_run(cmdline_get("selftest"));
-		if (!cmdline_has("session"))
+		if (!cmdline_has("session") && !cmdline_has("stay"))
 			machine_exit(failed > 255 ? 255 : failed);
 	}
 

@@ -17,7 +17,7 @@ mtools:/usr/bin/mcopy
 dosfstools:/sbin/mkfs.fat
 grub-efi-amd64-bin:/usr/lib/grub/x86_64-efi/modinfo.sh
 grub-common:/usr/bin/grub-mkstandalone
-xorriso:/usr/bin/xorriso
+gdisk:/usr/sbin/sgdisk
 linux-libc-dev:/usr/include/linux/perf_event.h
 musl-tools:/usr/bin/musl-gcc
 cpio:/usr/bin/cpio
