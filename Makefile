@@ -132,14 +132,16 @@ $(ESP)/.stamp: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
 	@touch $@
 esp: $(ESP)/.stamp
 
-# A FAT image of the same ESP for real disks (dd it to a USB stick).
-$(BUILD)/baremon-esp.img: $(ESP)/.stamp tools/mkimage.sh
-	sh tools/mkimage.sh $(ESP) $@
-image: $(BUILD)/baremon-esp.img
+# A GPT disk image with GRUB and the same files (dd it to a USB stick).
+$(BUILD)/baremon.img: $(ESP)/.stamp tools/mkimage.sh boot/grub.cfg.in
+	$(call say,IMAGE,$@)
+	$(Q)sh tools/mkimage.sh $(ESP) $@
+image: $(BUILD)/baremon.img
 
 # --- running and testing -----------------------------------------------------
+# From a terminal, stay at the prompt after the default session.
 run: esp
-	./run-qemu.sh --session sessions/default.session
+	./run-qemu.sh --session sessions/default.session $$([ -t 0 ] && echo --stay)
 
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
