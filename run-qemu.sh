@@ -13,6 +13,8 @@ ovmf=${OVMF:-/usr/share/ovmf/OVMF.fd}
 qemu=${QEMU:-qemu-system-x86_64}
 
 smp=2
+cpu_model=""
+machine=q35
 mem=512M
 accel=auto
 icount=""
@@ -37,6 +39,8 @@ usage: ./run-qemu.sh [options]
   --smp N            CPUs (default 2)
   --mem SIZE         memory, e.g. 512M, 2G (default 512M)
   --kvm | --tcg      force an accelerator (default: KVM when /dev/kvm works)
+  --cpu MODEL        QEMU CPU model (default: host with KVM, max with TCG)
+  --machine OPTS     QEMU machine (default q35), e.g. q35,hpet=off
   --icount [N]       -icount shift=N,sleep=off (default N=0): RDTSC counts
                      guest instructions exactly (implies TCG)
   --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
@@ -73,6 +77,8 @@ while [ $# -gt 0 ]; do
 	--smp) need_arg "$@"; smp=$2; shift ;;
 	--mem) need_arg "$@"; mem=$2; shift ;;
 	--kvm) accel=kvm ;;
+	--cpu) need_arg "$@"; cpu_model=$2; shift ;;
+	--machine) need_arg "$@"; machine=$2; shift ;;
 	--tcg) accel=tcg ;;
 	--icount)
 		icount=0
@@ -128,11 +134,11 @@ if [ "$accel" = auto ]; then
 	if [ -z "$icount" ] && kvm_usable; then accel=kvm; else accel=tcg; fi
 fi
 if [ "$accel" = kvm ]; then
-	accel_args=(-enable-kvm -cpu host)
-	accel_note="KVM (-cpu host)"
+	accel_args=(-enable-kvm -cpu "${cpu_model:-host}")
+	accel_note="KVM (-cpu ${cpu_model:-host})"
 else
-	accel_args=(-accel tcg -cpu max)
-	accel_note="TCG (-cpu max, no PMU: the kernel's software PMU model stands in)"
+	accel_args=(-accel tcg -cpu "${cpu_model:-max}")
+	accel_note="TCG (-cpu ${cpu_model:-max}; QEMU emulates no PMU here)"
 	if [ -n "$icount" ]; then
 		accel_args+=(-icount "shift=$icount,sleep=off")
 		accel_note="$accel_note, -icount shift=$icount,sleep=off"
@@ -180,7 +186,7 @@ pty) chardev="pty,id=con,logfile=$serial_log" ;;
 socket:*) chardev="socket,id=con,path=${serial#socket:},server=on,wait=off,logfile=$serial_log" ;;
 esac
 
-args=(-machine q35 -m "$mem" -smp "$smp" "${accel_args[@]}"
+args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-bios "$ovmf" -nodefaults -display none -no-reboot
 	-chardev "$chardev" -serial chardev:con
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)

@@ -5,8 +5,10 @@
  * instructions, so the "frequency" is instructions per virtual second.
  * Written once at boot; read-only afterwards.
  */
+#include <string.h>
 #include "tsc.h"
 #include "acpi.h"
+#include "cmdline.h"
 #include "cpu.h"
 #include "hpet.h"
 #include "kernel.h"
@@ -91,19 +93,50 @@ static uint64_t calibrate_pit(void)
 	return (rdtsc() - t0) * 1000 / CALIBRATE_MS;
 }
 
+static void calibrate_hpet(void)
+{
+	uint64_t ref = hpet_hz() * CALIBRATE_MS / 1000;
+	hz = measure(hpet_read, ~0ULL, ref) * 1000 / CALIBRATE_MS;
+	source = "hpet";
+}
+
+static void calibrate_pm_timer(void)
+{
+	uint64_t mask = acpi.pm_timer_32bit ? 0xffffffffULL : 0xffffffULL;
+	hz = measure(read_pm_timer, mask, PM_TIMER_HZ * CALIBRATE_MS / 1000) *
+	     1000 / CALIBRATE_MS;
+	source = "acpi pm timer";
+}
+
+/* tsc_ref=cpuid|hpet|pmtimer|pit forces one source (for testing them, or
+ * to distrust a firmware's CPUID values). Returns false if it is absent. */
+static bool forced_source(const char *ref)
+{
+	if (strcmp(ref, "cpuid") == 0)
+		return from_cpuid();
+	if (strcmp(ref, "hpet") == 0 && hpet_present())
+		calibrate_hpet();
+	else if (strcmp(ref, "pmtimer") == 0 && acpi.pm_timer_port)
+		calibrate_pm_timer();
+	else if (strcmp(ref, "pit") == 0) {
+		hz = calibrate_pit();
+		source = "pit";
+	} else
+		return false;
+	return true;
+}
+
 void tsc_calibrate(void)
 {
-	if (!from_cpuid()) {
-		if (hpet_present()) {
-			uint64_t ref = hpet_hz() * CALIBRATE_MS / 1000;
-			hz = measure(hpet_read, ~0ULL, ref) * 1000 / CALIBRATE_MS;
-			source = "hpet";
-		} else if (acpi.pm_timer_port) {
-			uint64_t mask = acpi.pm_timer_32bit ? 0xffffffffULL : 0xffffffULL;
-			hz = measure(read_pm_timer, mask, PM_TIMER_HZ * CALIBRATE_MS / 1000) *
-			     1000 / CALIBRATE_MS;
-			source = "acpi pm timer";
-		} else {
+	const char *ref = cmdline_get("tsc_ref");
+	if (ref && !forced_source(ref))
+		klog("tsc: tsc_ref=%s is not available here; choosing another", ref);
+	if (!hz && !from_cpuid()) {
+		if (hpet_present())
+			calibrate_hpet();
+		else if (acpi.pm_timer_port)
+			calibrate_pm_timer();
+		else {
 			hz = calibrate_pit();
 			source = "pit";
 		}
