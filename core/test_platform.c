@@ -28,18 +28,32 @@ SELFTEST(acpi_madt)
 	ST_CHECK(t, acpi_find_table("NOPE") == NULL);
 }
 
+/* |TSC ticks - expected| over 20 ms of HPET, in parts per thousand. */
+static uint64_t tsc_error_permille(void)
+{
+	uint64_t h0 = hpet_read(), t0 = rdtsc();
+	while (hpet_read() - h0 < hpet_hz() / 50)
+		cpu_relax();
+	uint64_t dt = rdtsc() - t0, dh = hpet_read() - h0;
+	uint64_t expect = dh * (tsc_hz() / 1000) / (hpet_hz() / 1000);
+	uint64_t diff = dt > expect ? dt - expect : expect - dt;
+	return diff * 1000 / expect;
+}
+
 SELFTEST(tsc_matches_reference)
 {
 	ST_CHECK(t, tsc_hz() > 0);
 	if (!hpet_present())
 		return; /* nothing independent to compare with */
-	uint64_t h0 = hpet_read(), t0 = rdtsc();
-	while (hpet_read() - h0 < hpet_hz() / 50) /* 20 ms */
-		cpu_relax();
-	uint64_t dt = rdtsc() - t0, dh = hpet_read() - h0;
-	uint64_t expect = dh * (tsc_hz() / 1000) / (hpet_hz() / 1000);
-	uint64_t diff = dt > expect ? dt - expect : expect - dt;
-	ST_CHECK(t, diff * 20 < expect); /* within 5% */
+	/* A vCPU descheduled mid-window skews one try: take the best of 5. */
+	uint64_t best = ~0ULL;
+	for (int i = 0; i < 5 && best > 50; i++) {
+		uint64_t e = tsc_error_permille();
+		if (e < best)
+			best = e;
+	}
+	if (best > 50)
+		ST_FAIL(t, "TSC is %llu/1000 off the HPET", (unsigned long long)best);
 }
 
 SELFTEST(ksyms_lookup)

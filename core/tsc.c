@@ -14,7 +14,7 @@
 #include "kernel.h"
 #include "x86.h"
 
-#define CALIBRATE_MS 20
+#define CALIBRATE_MS 10
 #define PM_TIMER_HZ 3579545ULL
 #define PIT_HZ 1193182ULL
 
@@ -47,15 +47,46 @@ void udelay(uint64_t us)
 		cpu_relax();
 }
 
-/* TSC ticks over `ref_ticks` of a reference counter read by `read`,
- * which wraps at `mask`. */
-static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_ticks)
+/*
+ * One calibration sample: TSC ticks per second against a reference counter
+ * of `ref_hz` read by `read` (wrapping at `mask`), over `ref_ticks`. Each end
+ * is bracketed by two reference reads; when they lie far apart (the vCPU
+ * was descheduled, or an SMI hit), the sample is refused (returns 0).
+ */
+static uint64_t sample(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz,
+		       uint64_t ref_ticks)
 {
-	uint64_t r0 = read(), t0 = rdtsc(), r;
+	uint64_t slack = ref_hz / 20000 + 2; /* 50 us */
+	uint64_t a0 = read(), t0 = rdtsc(), b0 = read();
+	uint64_t r;
 	do
 		r = read();
-	while (((r - r0) & mask) < ref_ticks);
-	return rdtsc() - t0;
+	while (((r - a0) & mask) < ref_ticks);
+	uint64_t a1 = read(), t1 = rdtsc(), b1 = read();
+	if (((b0 - a0) & mask) > slack || ((b1 - a1) & mask) > slack)
+		return 0;
+	/* Reference time between the midpoints of the two brackets. */
+	uint64_t ref = ((a1 - a0) & mask) + (((b1 - a1) & mask) - ((b0 - a0) & mask)) / 2;
+	return ref ? (t1 - t0) / ref * ref_hz + (t1 - t0) % ref * ref_hz / ref : 0;
+}
+
+/* The median of up to 5 accepted samples of CALIBRATE_MS each. */
+static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz)
+{
+	uint64_t got[5];
+	unsigned n = 0;
+	for (unsigned tries = 0; tries < 15 && n < 5; tries++) {
+		uint64_t v = sample(read, mask, ref_hz, ref_hz * CALIBRATE_MS / 1000);
+		if (v)
+			got[n++] = v;
+	}
+	for (unsigned i = 1; i < n; i++) /* insertion sort */
+		for (unsigned j = i; j > 0 && got[j - 1] > got[j]; j--) {
+			uint64_t x = got[j];
+			got[j] = got[j - 1];
+			got[j - 1] = x;
+		}
+	return n ? got[n / 2] : 0;
 }
 
 static uint64_t read_pm_timer(void)
@@ -95,16 +126,14 @@ static uint64_t calibrate_pit(void)
 
 static void calibrate_hpet(void)
 {
-	uint64_t ref = hpet_hz() * CALIBRATE_MS / 1000;
-	hz = measure(hpet_read, ~0ULL, ref) * 1000 / CALIBRATE_MS;
+	hz = measure(hpet_read, ~0ULL, hpet_hz());
 	source = "hpet";
 }
 
 static void calibrate_pm_timer(void)
 {
 	uint64_t mask = acpi.pm_timer_32bit ? 0xffffffffULL : 0xffffffULL;
-	hz = measure(read_pm_timer, mask, PM_TIMER_HZ * CALIBRATE_MS / 1000) *
-	     1000 / CALIBRATE_MS;
+	hz = measure(read_pm_timer, mask, PM_TIMER_HZ);
 	source = "acpi pm timer";
 }
 

@@ -1,0 +1,106 @@
+# shellcheck shell=bash
+# lib.sh: helpers for the QEMU integration tests; source it from a test.
+#
+# A test boots guests with `guest NAME OPTIONS...` and checks the last one
+# with the expect_* helpers. Each check prints one line, "ok - NAME: WHAT"
+# or "not ok - NAME: WHAT"; the first failure of a guest adds "#"-prefixed
+# context (run-qemu's messages and the tail of the serial log). `finish`
+# ends the test; its status is non-zero if any check failed.
+#
+# Logs go to $QEMU_TEST_LOGS/<test>/ (run-all.sh sets it and cleans up) or,
+# when a test runs alone, to a fresh build/qemu-tests.XXXXXX removed when
+# every check passed. A private directory per run lets runs overlap.
+# GUEST_TIMEOUT (seconds, default 30) bounds every boot; BAREMON_BUILD
+# (default build/) is where the kernel and ESP are, as for run-qemu.sh.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck disable=SC2034 # the tests use it
+build=${BAREMON_BUILD:-$top/build}
+suite=$(basename "$0" .sh)
+guest_timeout=${GUEST_TIMEOUT:-30}
+own_logs=0
+if [ -z "${QEMU_TEST_LOGS:-}" ]; then
+	mkdir -p "$top/build" &&
+		QEMU_TEST_LOGS=$(mktemp -d "$top/build/qemu-tests.XXXXXX") || exit 1
+	own_logs=1
+fi
+logs=$QEMU_TEST_LOGS/$suite
+mkdir -p "$logs" || exit 1
+
+passed=0
+failed=0
+name=$suite rc=none log=/dev/null err=/dev/null secs=0 shown=0
+
+# guest NAME [RUN-QEMU OPTION...]: boot a guest and wait for it to stop.
+# Sets rc (run-qemu's exit status), log (the serial console with CRs and
+# the firmware's escape codes removed), err (run-qemu's own messages) and
+# secs (wall time).
+guest() {
+	name=$1
+	shift
+	log=$logs/$name.log
+	err=$logs/$name.err
+	local start=$SECONDS
+	"$top/run-qemu.sh" --quiet --timeout "$guest_timeout" \
+		--log "$log.raw" "$@" 2>"$err"
+	rc=$?
+	secs=$((SECONDS - start))
+	shown=0
+	sed 's/\r//g; s/\x1b\[[0-9;=?]*[A-Za-z]//g' "$log.raw" > "$log" 2>/dev/null
+}
+
+ok() {
+	echo "ok - $name: $1"
+	passed=$((passed + 1))
+}
+
+not_ok() {
+	echo "not ok - $name: $1"
+	failed=$((failed + 1))
+	[ "$shown" = 1 ] && return
+	shown=1 # the context once per guest
+	echo "#   run-qemu exit status $rc after ${secs}s; it said:"
+	awk '{ print "#   | " $0 }' "$err"
+	echo "#   last lines of the serial log $log:"
+	tail -n 15 "$log" | awk '{ print "#   | " $0 }'
+}
+
+# check WHAT COMMAND...: ok if COMMAND succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# has REGEX: the serial log has a line matching the extended REGEX.
+has() { grep -Eq -- "$1" "$log"; }
+
+# lacks REGEX: no line matches.
+lacks() { ! has "$1"; }
+
+# count REGEX: how many lines of the serial log match.
+count() { grep -Ec -- "$1" "$log"; }
+
+expect_rc() {
+	if [ "$rc" = "$1" ]; then
+		ok "exit status $1"
+	else
+		not_ok "exit status $1 (got $rc)"
+	fi
+}
+
+# expect_line REGEX [WHAT] / expect_no_line REGEX [WHAT]
+expect_line() { check "${2:-serial has /$1/}" has "$1"; }
+expect_no_line() { check "${2:-serial lacks /$1/}" lacks "$1"; }
+
+# expect_err REGEX [WHAT]: run-qemu said something matching REGEX.
+expect_err() { check "${2:-run-qemu says /$1/}" grep -Eq -- "$1" "$err"; }
+
+finish() {
+	if [ "$failed" -gt 0 ]; then
+		echo "# logs kept in $logs"
+		exit 1
+	fi
+	[ "$own_logs" = 0 ] || rm -rf "$QEMU_TEST_LOGS"
+	exit 0
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# selftest.sh: the in-kernel self-tests all pass on 1 and 2 CPUs, and at
+# least MIN_SELFTESTS of them ran (so losing tests does not go unnoticed).
+. "$(dirname "$0")/lib.sh"
+
+min=${MIN_SELFTESTS:-10}
+result='^selftest: [^ ]+: '
+summary='^selftest: [0-9]+ passed, [0-9]+ failed$'
+
+for n in 1 2; do
+	guest selftest-smp$n --smp $n --run selftest
+	expect_rc 0
+	ran=$(count "$result(PASS|FAIL)")
+	check "at least $min self-tests ran (ran $ran)" [ "$ran" -ge "$min" ]
+	# Every selftest line but the summary must be a PASS.
+	bad=$(grep -E "$result" "$log" | grep -v ': PASS$')
+	if [ -z "$bad" ]; then
+		ok "all $ran self-test lines say PASS"
+	else
+		not_ok "self-tests failed: $(echo "$bad" | cut -d: -f2 | sort -u | xargs)"
+	fi
+	expect_line "$summary" "summary line"
+	pass=$(count "${result}PASS$")
+	expect_line "^selftest: $pass passed, 0 failed\$" "summary says $pass passed, 0 failed"
+done
+
+finish

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# session.sh: the session shell's exit statuses reach run-qemu's exit
+# status; $?, comments, set -e and unknown commands behave like sh.
+. "$(dirname "$0")/lib.sh"
+
+script=$logs/script
+
+guest run-false --run false
+expect_rc 1
+
+guest run-echo --run 'echo hi'
+expect_rc 0
+expect_line '^hi$' "echo output"
+
+cat > "$script" <<'END'
+echo one
+exit 7
+echo never
+END
+guest exit-7 --session "$script"
+expect_rc 7
+expect_line '^one$' "commands before exit ran"
+expect_no_line '^never$' "nothing ran after exit"
+expect_line '^baremon: exit status 7$' "exit status line"
+
+# Without set -e a script goes on after failures, and its status is its
+# last command's.
+cat > "$script" <<'END'
+# a comment line; the next one has a comment after the words
+echo visible # echo hidden
+false
+echo status=$?
+no-such-command
+echo status=$?
+no-such-command
+END
+guest script --session "$script"
+expect_rc 127
+expect_line '^visible$' "a trailing comment is ignored"
+check "a comment line runs nothing" [ "$(count 'command not found')" = 2 ]
+expect_line '^status=1$' "\$? after false is 1"
+expect_line '^sh: no-such-command: command not found$' "unknown command message"
+expect_line '^status=127$' "\$? after an unknown command is 127"
+
+cat > "$script" <<'END'
+set -e
+echo before
+false
+echo after
+END
+guest set-e --session "$script"
+expect_rc 1
+expect_line '^before$' "commands before the failure ran"
+expect_line '^sh: stopping: status 1 with set -e$' "set -e says why it stops"
+expect_no_line '^after$' "set -e stops at the first failure"
+
+finish
