@@ -16,4 +16,22 @@ for n in 1 2; do
 	expect_line '^baremon: exit status 0$' "exit status line"
 done
 
+# Without QEMU's exit port the kernel powers off through ACPI S5; QEMU
+# then exits 0 and run-qemu.sh takes the status from the console.
+guest poweroff-s5 --cmdline qemu_exit=0 --run 'exit 3'
+expect_rc 3
+expect_line '^baremon: exit status 3$' "exit status line"
+expect_no_line 'power-off failed' "ACPI S5 powered the machine off"
+
+# Each TSC reference gives a frequency (tsc_ref=); without an HPET the
+# ACPI PM timer is the automatic choice.
+for ref in "pmtimer:acpi pm timer" "pit:pit"; do
+	guest "tsc-${ref%%:*}" --cmdline "tsc_ref=${ref%%:*}" --run cpus
+	expect_rc 0
+	expect_line "^tsc: [0-9]+ Hz from ${ref#*:}\$" "calibrated against ${ref#*:}"
+done
+guest no-hpet --machine q35,hpet=off --run cpus
+expect_rc 0
+expect_line '^tsc: [0-9]+ Hz from acpi pm timer$' "PM timer used when there is no HPET"
+
 finish
