@@ -32,8 +32,10 @@ LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
 	      -T /usr/lib/elf_x86_64_efi.lds /usr/lib/crt0-efi-x86_64.o
 
 LIBC_SRCS  := $(wildcard libc-lite/*.c)
-CORE_SRCS  := $(wildcard core/*.c)
-CORE_ASM   := $(wildcard core/*.asm)
+# EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
+# private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
+CORE_SRCS  := $(wildcard core/*.c core/fs/*.c) $(EXTRA_SRCS)
+CORE_ASM   := $(wildcard core/*.asm) $(EXTRA_ASM)
 KOBJS      := $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
 	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
 	      $(LIBC_SRCS:%.c=$(BUILD)/kernel/%.o)
