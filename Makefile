@@ -36,7 +36,8 @@ LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
 CORE_SRCS  := $(wildcard core/*.c core/fs/*.c) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*.asm) $(EXTRA_ASM)
-KOBJS      := $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
+KOBJS      := $(BUILD)/kernel/trampoline.o \
+	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
 	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
 	      $(LIBC_SRCS:%.c=$(BUILD)/kernel/%.o)
 LOADER_SRCS := boot/loader.c boot/memmap.c boot/pagetables.c \
@@ -72,6 +73,15 @@ $(BUILD)/kernel/%.o: %.asm Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,NASM,$<)
 	$(Q)nasm $(NASMFLAGS) $< -o $@
+
+# The SMP trampoline is a flat binary for physical 0x8000, embedded as data.
+$(BUILD)/kernel/trampoline.bin: core/trampoline.nasm | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,NASM,$<)
+	$(Q)nasm -f bin $< -o $@
+$(BUILD)/kernel/trampoline.o: $(BUILD)/kernel/trampoline.bin
+	$(Q)printf 'section .rodata\nglobal trampoline_start, trampoline_end\ntrampoline_start:\nincbin "%s"\ntrampoline_end:\n' $< > $@.asm
+	$(Q)nasm $(NASMFLAGS) $@.asm -o $@
 
 # Two link passes: the first has an empty symbol table; the second embeds
 # the first's function symbols. linker.ld keeps text addresses identical,

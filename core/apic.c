@@ -3,6 +3,8 @@
  * mapping and mode, fixed by the boot CPU before others start.
  */
 #include "apic.h"
+#include "sched.h"
+#include "timekeeping.h"
 #include "acpi.h"
 #include "cpu.h"
 #include "kernel.h"
@@ -131,6 +133,11 @@ static void timer_tick(struct trap_frame *f)
 	this_cpu()->ticks++;
 	arm_next();
 	apic_eoi();
+	if (this_cpu()->running) {
+		sched_tick();
+		if (this_cpu_id() == 0)
+			timers_tick();
+	}
 }
 
 /* APIC timer ticks (divide 16) per TSC second, measured over 10 ms. */

@@ -22,6 +22,18 @@
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
+#include "exec.h"
+#include "process.h"
+#include "sched.h"
+#include "smp.h"
+#include "syscall.h"
+#include "tasks.h"
+#include "timekeeping.h"
+#include "vfs.h"
+
+extern uint8_t boot_stack[];
+extern bool smap_enabled;
+void exceptions_init(void);
 
 #ifndef BAREMON_VERSION
 #define BAREMON_VERSION "dev"
@@ -78,6 +90,53 @@ static void platform_init(struct boot_info *bi)
 	initrd_init(bi->initrd_phys, bi->initrd_size);
 }
 
+/* Protection the CPU offers against the kernel touching user memory. */
+static void user_protection_init(void)
+{
+	if (cpu.smep)
+		write_cr4(read_cr4() | CR4_SMEP);
+	if (cpu.smap) {
+		write_cr4(read_cr4() | CR4_SMAP);
+		smap_enabled = true;
+	}
+	klog("cpu: smep %s, smap %s", cpu.smep ? "on" : "off", cpu.smap ? "on" : "off");
+}
+
+static void tasks_init(void)
+{
+	fpu_init_cpu();
+	exceptions_init();
+	user_protection_init();
+	syscall_init();
+	syscall_init_cpu();
+	timekeeping_init();
+	sched_init_cpu(task_create_idle(0, (uint64_t)boot_stack));
+	vfs_init();
+	smp_init();
+}
+
+
+/* Start /bin/sh as pid 1 when the initrd has it (and kshell is not
+ * asked for); it runs the session script if there is one. */
+static bool start_user_init(void)
+{
+	const char *init = cmdline_get("init");
+	struct cpio_entry e;
+	if (cmdline_has("kshell") || (!init && !initrd_find("/bin/sh", &e)))
+		return false;
+	static char *argv[4];
+	argv[0] = (char *)(init && *init ? init : "/bin/sh");
+	const char *session = cmdline_get("session");
+	argv[1] = session && *session ? (char *)session : NULL;
+	argv[2] = NULL;
+	int pid = process_spawn_init(argv[0], argv);
+	if (pid < 0)
+		panic("cannot create init: %d", pid);
+	klog("init: started %s%s%s as pid %d", argv[0], argv[1] ? " " : "",
+	     argv[1] ? argv[1] : "", pid);
+	return true;
+}
+
 static int run_session(void)
 {
 	const char *path = cmdline_get("session");
@@ -96,6 +155,7 @@ void kmain(struct boot_info *bi)
 	early_init(bi);
 	memory_init(bi);
 	platform_init(bi);
+	tasks_init();
 
 	uint64_t cycles = rdtsc() - tsc_boot();
 	klog("init: done in %llu us (%llu TSC cycles since the loader's hand-off)",
@@ -110,6 +170,8 @@ void kmain(struct boot_info *bi)
 			machine_exit(failed > 255 ? 255 : failed);
 	}
 
+	if (start_user_init())
+		sched_idle_loop();
 	int status = run_session();
 	if (status >= 0 && !cmdline_has("stay"))
 		machine_exit(status);

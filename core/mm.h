@@ -36,6 +36,10 @@ void *vm_map_mmio(uint64_t phys, size_t size);
 /* The page-table entry flags for a kernel virtual address (0 if unmapped). */
 uint64_t vm_lookup_flags(uint64_t virt);
 uint64_t vm_kernel_pml4(void);
+/* Map/unmap [phys, phys+size) at the same virtual address (SMP start-up);
+ * unmapping drops the whole lower half of the kernel's tables. */
+void vm_map_identity(uint64_t phys, size_t size);
+void vm_unmap_identity(uint64_t phys, size_t size);
 
 #define PTE_PRESENT  (1ULL << 0)
 #define PTE_WRITE    (1ULL << 1)

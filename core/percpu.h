@@ -12,8 +12,13 @@
 #define MSR_GS_BASE        0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
+struct task;
+
 struct percpu {
 	struct percpu *self;   /* must stay first: this_cpu() reads gs:0 */
+	struct task *running;  /* the task running here (read via `current`) */
+	uint64_t kernel_rsp;   /* syscall entry: top of current's kernel stack */
+	uint64_t user_rsp;     /* syscall entry: scratch for the user rsp */
 	unsigned id;           /* 0 = boot CPU, dense */
 	uint32_t apic_id;
 	uint64_t ticks;        /* LAPIC timer interrupts taken */

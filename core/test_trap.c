@@ -25,15 +25,17 @@ static void count_breakpoint(struct trap_frame *f)
 SELFTEST(trap_resume)
 {
 	hits = 0;
+	trap_handler old_bp = trap_get_handler(VEC_BREAKPOINT);
+	trap_handler old_ud = trap_get_handler(VEC_INVALID_OP);
 	trap_set_handler(VEC_BREAKPOINT, count_breakpoint);
 	__asm__ volatile("int3");
-	trap_set_handler(VEC_BREAKPOINT, 0);
+	trap_set_handler(VEC_BREAKPOINT, old_bp);
 	ST_CHECK(t, hits == 1);
 
 	trap_set_handler(VEC_INVALID_OP, count_and_skip_ud2);
 	__asm__ volatile("ud2");
 	__asm__ volatile("ud2");
-	trap_set_handler(VEC_INVALID_OP, 0);
+	trap_set_handler(VEC_INVALID_OP, old_ud);
 	ST_CHECK(t, hits == 3);
 }
 
@@ -46,11 +48,12 @@ static void record_nmi(struct trap_frame *f)
 SELFTEST(nmi_uses_ist)
 {
 	hits = 0;
+	trap_handler old_nmi = trap_get_handler(VEC_NMI);
 	trap_set_handler(VEC_NMI, record_nmi);
 	apic_send_ipi(this_cpu()->apic_id, 4u << 8 /* NMI */);
 	for (int i = 0; i < 1000000 && !hits; i++)
 		cpu_relax();
-	trap_set_handler(VEC_NMI, 0);
+	trap_set_handler(VEC_NMI, old_nmi);
 	uint64_t top = ist_stack_top(this_cpu_id(), IST_NMI);
 	ST_CHECK(t, hits == 1);
 	ST_CHECK(t, seen_rsp < top && seen_rsp > top - IST_STACK_SIZE);

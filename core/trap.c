@@ -9,6 +9,8 @@
 #include "kernel.h"
 #include "panic.h"
 #include "percpu.h"
+#include "task.h"
+#include "userret.h"
 
 struct idt_entry {
 	uint16_t offset_lo;
@@ -90,6 +92,11 @@ void trap_set_handler(unsigned vector, trap_handler h)
 	handlers[vector] = h;
 }
 
+trap_handler trap_get_handler(unsigned vector)
+{
+	return handlers[vector];
+}
+
 uint64_t trap_count(unsigned cpu, unsigned vector)
 {
 	return counts[cpu][vector];
@@ -98,12 +105,17 @@ uint64_t trap_count(unsigned cpu, unsigned vector)
 void trap_dispatch(struct trap_frame *f)
 {
 	unsigned v = (unsigned)f->vector;
+	bool user = (f->cs & 3) == 3;
 	counts[this_cpu_id()][v]++;
-	if (handlers[v]) {
-		handlers[v](f);
-		return;
+	if (user) {
+		current->frame = f;
+		account_user_to_kernel(current);
 	}
-	if (v < 32 || v == VEC_NMI)
+	if (handlers[v])
+		handlers[v](f);
+	else if (v < 32 || v == VEC_NMI)
 		panic_frame(f, "unhandled %s", trap_name(v));
-	/* An unexpected device interrupt: count it and carry on. */
+	/* else: an unexpected device interrupt, counted and ignored. */
+	if (user)
+		return_to_user(f);
 }

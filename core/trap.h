@@ -37,6 +37,7 @@ void idt_init(void);
 void idt_load(void);
 /* Route a vector to a handler. Handlers run with interrupts off. */
 void trap_set_handler(unsigned vector, trap_handler h);
+trap_handler trap_get_handler(unsigned vector);
 /* Per-CPU count of interrupts taken on `vector` (for /proc/interrupts). */
 uint64_t trap_count(unsigned cpu, unsigned vector);
 const char *trap_name(unsigned vector);

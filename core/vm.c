@@ -137,6 +137,42 @@ void *vm_map_mmio(uint64_t phys, size_t size)
 	return phys_to_virt(phys);
 }
 
+/* Identity mappings in the lower half, for the SMP trampoline only: the
+ * tables they create are freed again by vm_unmap_identity. */
+void vm_map_identity(uint64_t phys, size_t size)
+{
+	uint64_t f = spin_lock_irqsave(&vm_lock);
+	for (uint64_t p = ALIGN_DOWN(phys, PAGE_SIZE); p < phys + size; p += PAGE_SIZE)
+		map_one(p, p, PTE_WRITE, 0);
+	spin_unlock_irqrestore(&vm_lock, f);
+}
+
+void vm_unmap_identity(uint64_t phys, size_t size)
+{
+	(void)phys;
+	(void)size;
+	uint64_t f = spin_lock_irqsave(&vm_lock);
+	uint64_t *pml4 = table_at(kernel_pml4);
+	uint64_t pdpt = pml4[0];
+	pml4[0] = 0;
+	write_cr3(kernel_pml4); /* flush the whole lower half */
+	spin_unlock_irqrestore(&vm_lock, f);
+	if (!(pdpt & PTE_PRESENT))
+		return;
+	/* Free the three levels of tables below slot 0. */
+	uint64_t *l3 = table_at(pdpt);
+	for (int i = 0; i < 512; i++) {
+		if (!(l3[i] & PTE_PRESENT))
+			continue;
+		uint64_t *l2 = table_at(l3[i]);
+		for (int j = 0; j < 512; j++)
+			if (l2[j] & PTE_PRESENT)
+				pmm_free_pages(l2[j] & PTE_ADDR, 1);
+		pmm_free_pages(l3[i] & PTE_ADDR, 1);
+	}
+	pmm_free_pages(pdpt & PTE_ADDR, 1);
+}
+
 uint64_t vm_lookup_flags(uint64_t virt)
 {
 	uint64_t *t = table_at(kernel_pml4);

@@ -1,0 +1,42 @@
+/*
+ * The scheduler: one run queue per CPU, round robin with a time slice,
+ * preemption when an interrupt or system call returns to user mode.
+ *
+ * Locking: rq->lock (irqsave) protects a run queue and the state and
+ * on_rq fields of the tasks assigned to that CPU. It is held across
+ * context_switch and released by the task switched to (sched_finish).
+ * A task only changes CPU while it is not running (sched_migrate).
+ */
+#ifndef BAREMON_SCHED_H
+#define BAREMON_SCHED_H
+
+#include <stdbool.h>
+#include "task.h"
+
+#define SLICE_TICKS 4   /* 40 ms at 100 Hz */
+
+void sched_init_cpu(struct task *idle);   /* the calling context becomes idle */
+/* Make a new task runnable on a CPU its affinity allows. */
+void sched_start(struct task *t);
+/* Wake a sleeping task (no effect on a runnable or dead one). */
+void sched_wake(struct task *t);
+/* Called from the timer interrupt on each CPU. */
+void sched_tick(void);
+/* If a reschedule is due, switch now (only on the way back to user). */
+void sched_preempt_point(void);
+void sched_yield_now(void);
+bool sched_need_resched(void);
+void sched_idle_loop(void) __attribute__((noreturn));
+/* Move t to another allowed CPU when its affinity no longer allows its
+ * current one (t may be the caller). */
+void sched_apply_affinity(struct task *t);
+unsigned sched_nr_running(unsigned cpu);
+bool sched_cpu_isolated(unsigned cpu);
+void sched_set_isolated(uint64_t mask);
+uint64_t sched_online_mask(void);
+void sched_set_cpu_online(unsigned cpu);
+
+/* Sleepers with a deadline (schedule_until), checked every tick. */
+void sched_timer_check(void);
+
+#endif

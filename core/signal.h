@@ -1,0 +1,71 @@
+/*
+ * POSIX signals with Linux's x86-64 frames. Handlers and flags live in a
+ * struct signal_state shared by the threads of a process (CLONE_SIGHAND);
+ * pending sets and masks are per thread. Process-directed signals are
+ * queued on one thread that does not block them (the leader if all do).
+ *
+ * Locking: sig->lock (irqsave) protects actions and every pending set and
+ * siginfo record of the tasks sharing it. Delivery happens only on the
+ * way back to user mode (userret.c), by the receiving thread itself.
+ */
+#ifndef BAREMON_SIGNAL_H
+#define BAREMON_SIGNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <asm/signal.h>
+#include "spinlock.h"
+#include "trap.h"
+
+#define NSIGNALS 64
+#define ERESTARTNOHAND 514   /* restart only when no handler ran */
+
+struct task;
+
+/* What the kernel keeps of a pending signal (siginfo fields we fill). */
+struct ksiginfo {
+	int signo, code, errno_;
+	int pid;
+	uint32_t uid;
+	int status;
+	uint64_t addr;
+	int fd;
+	long band;
+	uint64_t value;
+};
+
+struct signal_state {
+	int refs;
+	struct spinlock lock;
+	struct sigaction action[NSIGNALS + 1];   /* 1-based, as signals are */
+	bool group_exiting;                      /* exit_group or fatal signal */
+	int group_exit_code;
+	bool group_stopped;
+};
+
+struct signal_state *signal_state_new(void);
+struct signal_state *signal_state_copy(struct signal_state *src);
+void signal_state_put(struct signal_state *s);
+/* execve: handled signals go back to SIG_DFL (ignored ones stay). */
+void signal_reset_for_exec(struct signal_state *s);
+
+/* Queue a signal for one thread / a process / every process in a group.
+ * Return 0 or -ESRCH/-EINVAL. info may be NULL (SI_KERNEL). */
+int signal_send_thread(struct task *t, const struct ksiginfo *info);
+int signal_send_process(int tgid, const struct ksiginfo *info);
+/* signal_send_thread in the shape process_for_each_thread wants. */
+void signal_send_thread_cb(struct task *t, void *info);
+void signal_send_pgrp(int pgid, int sig);
+void signal_send_current(int sig);
+/* A synchronous fault (SIGSEGV, SIGILL, ...): delivered even if blocked
+ * or ignored (then it is fatal), like Linux's force_sig. */
+void signal_force(int sig, int code, uint64_t addr);
+
+bool signal_pending_current(void);
+/* Deliver what is pending to `self` via frame f (userret.c calls it). */
+void signal_deliver(struct trap_frame *f);
+/* Wait status of a death by signal. */
+bool signal_dumps_core(int sig);
+const char *signal_name(int sig);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * Clocks and sleeping. All kernel time is TSC nanoseconds since the
+ * loader's hand-off ("boot"); wall-clock time adds the CMOS RTC reading
+ * taken at boot. Timed sleeps are checked on the boot CPU's tick, so their
+ * resolution is one tick (10 ms).
+ */
+#ifndef BAREMON_TIMEKEEPING_H
+#define BAREMON_TIMEKEEPING_H
+
+#include <stdint.h>
+
+/* Linux clock ids (<linux/time.h>), named here to avoid libc clashes. */
+#define CLOCK_REALTIME_ID  0
+#define CLOCK_MONOTONIC_ID 1
+#define CLOCK_PROCESS_CPUTIME 2
+#define CLOCK_THREAD_CPUTIME 3
+#define CLOCK_MONOTONIC_RAW_ID 4
+#define CLOCK_REALTIME_COARSE_ID 5
+#define CLOCK_MONOTONIC_COARSE_ID 6
+#define CLOCK_BOOTTIME_ID 7
+#define CLOCK_TAI_ID 11
+
+void timekeeping_init(void);           /* read the RTC */
+uint64_t realtime_ns(void);
+/* Current value of a clock; -EINVAL when the id is not supported. */
+int clock_now(int clock, uint64_t *ns);
+/* Boot-relative deadline for an absolute time on `clock` (0 if past). */
+uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns);
+/* Called on every tick of the boot CPU: wakes expired sleepers, fires
+ * interval timers. */
+void timers_tick(void);
+
+#endif

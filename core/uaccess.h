@@ -1,0 +1,40 @@
+/*
+ * Access to user memory from the kernel. Every pointer a user program
+ * passes is checked here: an address outside the user half, or one the
+ * program has not mapped, yields -EFAULT, never a kernel fault. Pages of
+ * a valid mapping that are not present yet are faulted in on the way.
+ * With SMAP on, these are the only places the kernel touches user pages.
+ */
+#ifndef BAREMON_UACCESS_H
+#define BAREMON_UACCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Top of the user half (exclusive): canonical lower half, last page kept
+ * unmapped as Linux does. */
+#define USER_TOP 0x00007ffffffff000ULL
+
+static inline bool user_range_ok(uint64_t addr, size_t n)
+{
+	return addr < USER_TOP && n <= USER_TOP - addr;
+}
+
+/* 0 on success, -EFAULT if any byte is inaccessible. */
+int copy_from_user(void *dst, const void *usrc, size_t n);
+int copy_to_user(void *udst, const void *src, size_t n);
+int clear_user(void *udst, size_t n);
+/* Copy a NUL-terminated string of at most max-1 bytes. Returns its length,
+ * -EFAULT, or -ENAMETOOLONG when no NUL comes within max bytes. */
+long strncpy_from_user(char *dst, const char *usrc, size_t max);
+
+/* Convenience for single values. */
+#define get_user(var, uptr) copy_from_user(&(var), (uptr), sizeof(var))
+#define put_user(val, uptr)                                   \
+	({                                                    \
+		__typeof__(*(uptr)) __v = (val);              \
+		copy_to_user((uptr), &__v, sizeof(__v));      \
+	})
+
+#endif

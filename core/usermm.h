@@ -1,0 +1,85 @@
+/*
+ * User address spaces: a page table per process and the list of mapped
+ * areas (vmas) that says what may be mapped where. Pages are allocated on
+ * first touch (page faults), except with MAP_POPULATE.
+ *
+ * Locking: mm->lock (irqsave) protects the vma list and the user half of
+ * the page tables. Never copy to or from user memory with it held (a
+ * fault would take it again).
+ */
+#ifndef BAREMON_USERMM_H
+#define BAREMON_USERMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "list.h"
+#include "spinlock.h"
+
+#define USER_STACK_TOP   0x00007ffffffde000ULL
+#define USER_STACK_SIZE  (8ULL << 20)
+#define USER_MMAP_TOP    0x00007ffff7fff000ULL   /* mmap grows down from here */
+#define USER_PIE_BASE    0x0000555555554000ULL
+#define USER_MIN_ADDR    0x10000ULL              /* vm.mmap_min_addr */
+
+/* vma flags (prot uses PROT_* from <asm-generic/mman-common.h>) */
+#define VMA_SHARED   (1u << 0)
+#define VMA_STACK    (1u << 1)
+#define VMA_HEAP     (1u << 2)
+
+struct shared_anon;
+
+struct vma {
+	struct list node;         /* in mm->vmas, sorted by start */
+	uint64_t start, end;      /* page aligned, end exclusive */
+	int prot;
+	unsigned flags;
+	struct shared_anon *shm;  /* VMA_SHARED: the pages both sides see */
+	uint64_t shm_pgoff;       /* first page of shm this vma maps */
+	char name[64];            /* path for file mappings, "" for anon */
+};
+
+struct mm {
+	int refs;                 /* tasks using it (atomic) */
+	uint64_t pml4;            /* physical */
+	struct spinlock lock;
+	struct list vmas;
+	uint64_t brk_start, brk;
+	uint64_t arg_start, arg_end, env_start, env_end;
+	char exe[256];
+	uint64_t rss_pages;
+};
+
+struct mm *mm_create(void);
+struct mm *mm_clone(struct mm *src);    /* fork: private pages copied */
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);
+void mm_activate(struct mm *mm);         /* load CR3 */
+
+/* Map [start, start+len) (page aligned) anonymous; replaces what was there. */
+int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
+		unsigned flags, const char *name);
+/* An unused, page aligned range of len bytes, or 0. */
+uint64_t mm_find_free(struct mm *mm, uint64_t len);
+int mm_unmap(struct mm *mm, uint64_t start, uint64_t len);
+int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot);
+/* MADV_DONTNEED: private pages of the range read as zero again. */
+int mm_discard(struct mm *mm, uint64_t start, uint64_t len);
+/* Is any page of the range mapped? */
+bool mm_range_overlaps(struct mm *mm, uint64_t start, uint64_t len);
+/* Every page of [start, start+len) must be inside a vma. */
+bool mm_range_mapped(struct mm *mm, uint64_t start, uint64_t len);
+/* Fault in every page of the range now (MAP_POPULATE, exec). */
+int mm_populate(struct mm *mm, uint64_t start, uint64_t len);
+/* Copy into another address space (exec builds the new one this way). */
+int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len);
+/* The physical address behind a user address (faulting it in), or 0. */
+uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write);
+
+/* Page-fault entry: 0 when the fault was resolved by mapping a page,
+ * -EFAULT (no mapping: SEGV_MAPERR) or -EACCES (SEGV_ACCERR) otherwise. */
+int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error);
+
+/* /proc/<pid>/maps text for mm. */
+int mm_format_maps(struct mm *mm, char *buf, size_t max);
+
+#endif
