@@ -26,6 +26,7 @@
 #include "process.h"
 #include "sched.h"
 #include "smp.h"
+#include "ioapic.h"
 #include "syscall.h"
 #include "tasks.h"
 #include "timekeeping.h"
@@ -116,6 +117,23 @@ static void tasks_init(void)
 }
 
 
+static void uart_interrupt(struct trap_frame *f)
+{
+	(void)f;
+	console_poll_serial();
+	apic_eoi();
+}
+
+/* From now on console input goes to the tty (user programs), by IRQ 4. */
+static void console_input_init(void)
+{
+	trap_set_handler(VEC_IRQ_BASE + 4, uart_interrupt);
+	if (ioapic_route_isa(4, VEC_IRQ_BASE + 4) == 0)
+		serial_enable_rx_irq();
+	else
+		klog("console: no I/O APIC route for the UART; input is polled");
+}
+
 /* Start /bin/sh as pid 1 when the initrd has it (and kshell is not
  * asked for); it runs the session script if there is one. */
 static bool start_user_init(void)
@@ -129,6 +147,7 @@ static bool start_user_init(void)
 	const char *session = cmdline_get("session");
 	argv[1] = session && *session ? (char *)session : NULL;
 	argv[2] = NULL;
+	console_input_init();
 	int pid = process_spawn_init(argv[0], argv);
 	if (pid < 0)
 		panic("cannot create init: %d", pid);

@@ -373,6 +373,16 @@ void process_die_by_signal(int sig, struct trap_frame *f)
 	process_exit_group_now(sig | (core ? 0x80 : 0));
 }
 
+void process_zombie_switched_out(struct task *t)
+{
+	if (t->leader != t || !t->parent || t->nr_live != 0)
+		return;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	t->parent->child_events++;
+	spin_unlock_irqrestore(&task_lock, f);
+	waitq_wake_all(&t->parent->child_exit);
+}
+
 /* ---- stop and continue ---- */
 
 void process_stop(int sig)

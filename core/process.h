@@ -22,6 +22,8 @@ void process_die_by_signal(int sig, struct trap_frame *f) __attribute__((noretur
 /* SIGSTOP & co: stop every thread and tell the parent. */
 void process_stop(int sig);
 void process_continue(struct task *t);
+/* A zombie is off its CPU at last: a parent waiting for it may reap it. */
+void process_zombie_switched_out(struct task *t);
 /* CLONE_VFORK: let the parent go on (at exec or exit). */
 void process_release_vfork(struct task *t);
 

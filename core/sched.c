@@ -10,6 +10,7 @@
 #include "sched.h"
 #include "spinlock.h"
 #include "tasks.h"
+#include "process.h"
 #include "tsc.h"
 #include "x86.h"
 
@@ -22,6 +23,7 @@ struct runqueue {
 	bool need_resched;
 	struct task *migrating; /* switched out, to be queued elsewhere */
 	struct task *prev;      /* the task the last switch left */
+	bool tick_stopped;      /* isolated CPU running one task: no timer */
 };
 
 static struct runqueue rqs[MAX_CPUS];
@@ -148,6 +150,26 @@ static struct task *pick_next(struct runqueue *rq)
 	return list_entry(n, struct task, run_node);
 }
 
+/*
+ * An isolated CPU with a single task (or none) needs no tick: nothing to
+ * slice, and timed sleeps are the boot CPU's job. The tick comes back as
+ * soon as a second task is queued (the enqueuer's IPI brings us here).
+ * Caller holds rq->lock.
+ */
+static void tick_update(struct runqueue *rq, struct task *next)
+{
+	bool alone = rq->nr_queued == 0;
+	bool want_stop = sched_cpu_isolated(this_cpu_id()) && alone;
+	if (want_stop && !rq->tick_stopped) {
+		timer_stop();
+		rq->tick_stopped = true;
+	} else if (!want_stop && rq->tick_stopped) {
+		timer_start(100);
+		rq->tick_stopped = false;
+	}
+	(void)next;
+}
+
 void fpu_save(struct task *t);
 void fpu_restore(struct task *t);
 void task_switch_user_state(struct task *prev, struct task *next);
@@ -165,10 +187,17 @@ static void sched_finish(struct runqueue *rq)
 	spin_unlock(&rq->lock);
 	if (m)
 		enqueue_remote(m, (unsigned)m->migrate_to);
-	if (prev && prev->state == TASK_ZOMBIE)
+	if (!prev)
+		return;
+	/* Read once: a parent may reap (and free) a zombie as soon as
+	 * switched_out is set. */
+	int state = prev->state;
+	if (state == TASK_ZOMBIE) {
 		__atomic_store_n(&prev->switched_out, true, __ATOMIC_RELEASE);
-	if (prev && prev->state == TASK_DEAD)
+		process_zombie_switched_out(prev);
+	} else if (state == TASK_DEAD) {
 		task_free(prev);
+	}
 }
 
 void task_first_run(void)
@@ -189,6 +218,7 @@ void schedule(void)
 	else if (prev != rq->idle && prev->state == TASK_RUNNABLE)
 		enqueue(rq, prev);
 	struct task *next = pick_next(rq);
+	tick_update(rq, next);
 	if (next == prev) {
 		rq->migrating = 0;
 		spin_unlock(&rq->lock);

@@ -63,3 +63,11 @@ int serial_getc(void)
 		return -1;
 	return inb(COM1_PORT + REG_DATA);
 }
+
+/* Receive interrupts (IRQ 4 through the I/O APIC): IER bit 0, and OUT2,
+ * which gates the UART's interrupt line on PC hardware. */
+void serial_enable_rx_irq(void)
+{
+	outb(COM1_PORT + REG_MCR, 0x0b); /* DTR, RTS, OUT2 */
+	outb(COM1_PORT + REG_IER, 0x01);
+}

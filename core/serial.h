@@ -14,5 +14,6 @@ uint32_t serial_baud(void);
 void serial_write(const char *s, size_t n);
 /* A received byte, or -1 when none is waiting. */
 int serial_getc(void);
+void serial_enable_rx_irq(void);
 
 #endif

@@ -7,6 +7,7 @@
  * The page at 0x8000 is mapped 1:1 in the kernel's tables only while
  * CPUs start, and low memory is never handed out by the page allocator.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "acpi.h"
 #include "apic.h"
@@ -99,8 +100,33 @@ static bool start_cpu(unsigned cpu, uint32_t apic_id)
 	return false;
 }
 
+/* "1-3,5" -> bits 1, 2, 3, 5. Malformed parts are ignored. */
+static uint64_t parse_cpu_list(const char *s)
+{
+	uint64_t mask = 0;
+	while (*s) {
+		char *end;
+		unsigned long lo = strtoul(s, &end, 10), hi = lo;
+		if (end == s)
+			break;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		for (unsigned long c = lo; c <= hi && c < MAX_CPUS; c++)
+			mask |= 1ULL << c;
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',' )
+			break;
+	}
+	return mask & ~1ULL; /* CPU 0 keeps the housekeeping */
+}
+
 unsigned smp_init(void)
 {
+	const char *iso = cmdline_get("isolcpus");
+	if (iso) {
+		sched_set_isolated(parse_cpu_list(iso));
+		klog("smp: isolated cpus %s (tickless when running one task)", iso);
+	}
 	if (cmdline_has("nosmp") || acpi.ncpus <= 1)
 		return online_count;
 	BUG_ON(vm_kernel_pml4() >= GiB(4)); /* the trampoline loads it in 32-bit mode */

@@ -595,5 +595,23 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 			n += (size_t)w;
 	}
 	spin_unlock_irqrestore(&mm->lock, f);
-	return (int)(n < max ? n : max);
+	return (int)n; /* like snprintf: the length the whole text needs */
+}
+
+int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len)
+{
+	uint8_t *d = dst;
+	while (len) {
+		uint64_t phys = mm_translate(mm, addr, false);
+		if (!phys)
+			return -EFAULT;
+		uint64_t chunk = PAGE_SIZE - (addr & (PAGE_SIZE - 1));
+		if (chunk > len)
+			chunk = len;
+		memcpy(d, phys_to_virt(phys), chunk);
+		d += chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return 0;
 }

@@ -79,7 +79,9 @@ uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write);
  * -EFAULT (no mapping: SEGV_MAPERR) or -EACCES (SEGV_ACCERR) otherwise. */
 int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error);
 
-/* /proc/<pid>/maps text for mm. */
+/* Copy out of another address space (for /proc). */
+int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len);
+/* /proc/<pid>/maps text for mm; returns the length it needs. */
 int mm_format_maps(struct mm *mm, char *buf, size_t max);
 
 #endif

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		char arg[16];
 		snprintf(arg, sizeof arg, "%d", depth - 1);
-		execl(argv[0], argv[0], arg, (char *)NULL);
+		execl("/proc/self/exe", argv[0], arg, (char *)NULL);
 		perror("execl");
 		_exit(127);
 	}
