@@ -1,0 +1,169 @@
+/*
+ * The files in /proc/<pid>/: status, stat and comm from struct task in
+ * Linux's formats; cmdline, maps and exe from the task code
+ * (task_format_cmdline, task_format_maps, task_exe_path); cwd from the
+ * task's fs_context. Fields baremon does not track (memory sizes, signal
+ * dispositions, capabilities beyond root's) read as Linux shows an idle
+ * task: zeros, or root's full set.
+ *
+ * A task's fields are read without its lock: the text is a snapshot
+ * that may mix values from moments apart, as on Linux.
+ */
+#include "procfs.h"
+#include "task.h"
+
+#define CLOCK_TICK_NS 10000000ULL   /* USER_HZ = 100 */
+
+static char state_char(const struct task *t)
+{
+	static const char s[] = { 'R', 'S', 'D', 'T', 'Z', 'X' };
+	return t->state >= 0 && t->state < (int)sizeof(s) ? s[t->state] : '?';
+}
+
+static const char *state_name(const struct task *t)
+{
+	static const char *const n[] = { "running", "sleeping", "disk sleep",
+					 "stopped", "zombie", "dead" };
+	return t->state >= 0 && t->state < 6 ? n[t->state] : "unknown";
+}
+
+static int ppid_of(const struct task *t)
+{
+	return t->parent ? t->parent->tgid : 0;
+}
+
+static void cpu_list(struct seqbuf *out, uint64_t mask)
+{
+	const char *sep = "";
+	for (int i = 0; i < 64; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		int j = i;
+		while (j < 63 && (mask >> (j + 1) & 1))
+			j++;
+		if (j > i)
+			sb_printf(out, "%s%d-%d", sep, i, j);
+		else
+			sb_printf(out, "%s%d", sep, i);
+		sep = ",";
+		i = j;
+	}
+	sb_printf(out, "\n");
+}
+
+static void status_ids(struct seqbuf *out, struct task *t)
+{
+	struct task *leader = task_find(t->tgid);
+	sb_printf(out, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		  "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\n"
+		  "Groups:\t\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n"
+		  "Threads:\t%d\n",
+		  t->tgid, t->tid, ppid_of(t), t->uid, t->euid, t->euid, t->euid,
+		  t->gid, t->egid, t->egid, t->egid, MAX_FDS, t->tgid, t->tid,
+		  t->pgid, t->sid, leader ? task_nr_threads(leader) : 1);
+}
+
+static int gen_status(struct seqbuf *out, struct task *t)
+{
+	uint64_t caps = t->euid == 0 ? 0x1ffffffffffULL : 0;
+	sb_printf(out, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\n", t->comm,
+		  t->fs ? t->fs->umask : 022, state_char(t), state_name(t));
+	status_ids(out, t);
+	sb_printf(out, "SigQ:\t0/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n"
+		  "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
+		  MAX_TASKS, (unsigned long long)t->sigpending, 0ULL,
+		  (unsigned long long)t->sigmask, 0ULL, 0ULL);
+	sb_printf(out, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
+		  "CapBnd:\t%016llx\nCapAmb:\t%016llx\nNoNewPrivs:\t0\n"
+		  "Seccomp:\t0\nSeccomp_filters:\t0\n",
+		  0ULL, (unsigned long long)caps, (unsigned long long)caps,
+		  0x1ffffffffffULL, 0ULL);
+	sb_printf(out, "Cpus_allowed:\t%llx\nCpus_allowed_list:\t",
+		  (unsigned long long)t->affinity);
+	cpu_list(out, t->affinity);
+	sb_printf(out, "voluntary_ctxt_switches:\t%llu\n"
+		  "nonvoluntary_ctxt_switches:\t%llu\n",
+		  (unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
+	return 0;
+}
+
+static unsigned long long ticks(uint64_t ns)
+{
+	return ns / CLOCK_TICK_NS;
+}
+
+/* The 52 fields of /proc/<pid>/stat (proc(5)); memory fields are 0. */
+static int gen_stat(struct seqbuf *out, struct task *t)
+{
+	struct task *leader = task_find(t->tgid);
+	sb_printf(out, "%d (%s) %c %d %d %d 0 -1 %u %llu 0 %llu 0 ",
+		  t->tid, t->comm, state_char(t), ppid_of(t), t->pgid, t->sid,
+		  t->mm ? 0x400000u : 0x200000u, (unsigned long long)t->minflt,
+		  (unsigned long long)t->majflt);
+	sb_printf(out, "%llu %llu 0 0 20 0 %d 0 %llu 0 0 18446744073709551615 ",
+		  ticks(t->utime_ns), ticks(t->stime_ns),
+		  leader ? task_nr_threads(leader) : 1, ticks(t->start_ns));
+	sb_printf(out, "0 0 0 0 0 %llu %llu 0 0 0 0 0 %d %d 0 0 0 0 0 ",
+		  (unsigned long long)t->sigpending, (unsigned long long)t->sigmask,
+		  t->exit_signal, t->on_cpu);
+	sb_printf(out, "0 0 0 0 0 0 0 %d\n", t->state == TASK_ZOMBIE ? t->exit_code : 0);
+	return 0;
+}
+
+static int gen_comm(struct seqbuf *out, struct task *t)
+{
+	sb_printf(out, "%.*s\n", TASK_COMM_LEN, t->comm);
+	return 0;
+}
+
+/* Text from a task_format_* function that reports the length it needs. */
+static int gen_via(struct seqbuf *out, struct task *t,
+		   int (*fn)(struct task *, char *, size_t))
+{
+	size_t want = 4096;
+	for (int tries = 0; tries < 8; tries++) {
+		size_t room = sb_reserve(out, want);
+		if (!room)
+			return out->err;
+		int n = fn(t, out->buf + out->len, room);
+		if (n < 0)
+			return n;
+		if ((size_t)n <= room) {
+			out->len += (size_t)n;
+			return 0;
+		}
+		want = (size_t)n + 1;
+	}
+	return -EFBIG;
+}
+
+static int gen_cmdline(struct seqbuf *out, struct task *t)
+{
+	return gen_via(out, t, task_format_cmdline);
+}
+
+static int gen_maps(struct seqbuf *out, struct task *t)
+{
+	return gen_via(out, t, task_format_maps);
+}
+
+static int cwd_link(struct task *t, char *buf, size_t max)
+{
+	if (!t->fs)
+		return -ENOENT;
+	long n = vfs_getcwd(t->fs, buf, max);
+	if (n == -ERANGE)
+		return (int)max;
+	return n < 0 ? (int)n : (int)n - 1;
+}
+
+void proc_task_files_init(void)
+{
+	procfs_register_task_file("stat", gen_stat);
+	procfs_register_task_file("status", gen_status);
+	procfs_register_task_file("comm", gen_comm);
+	procfs_register_task_file("cmdline", gen_cmdline);
+	procfs_register_task_file("maps", gen_maps);
+	procfs_register_task_link("exe", task_exe_path);
+	procfs_register_task_link("cwd", cwd_link);
+}

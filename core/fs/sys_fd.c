@@ -1,0 +1,243 @@
+/*
+ * Descriptor system calls: dup, dup2, dup3, fcntl, ioctl, pipe, pipe2.
+ *
+ * fcntl's owner and signal settings (F_SETOWN, F_SETOWN_EX, F_SETSIG)
+ * are stored on the file for whoever delivers SIGIO later; record locks
+ * are accepted and checked but not enforced (F_GETLK always finds the
+ * range unlocked): processes here do not share files on disk.
+ */
+#include <asm/ioctls.h>
+#include "sys.h"
+
+SYSCALL_DEFINE(dup)
+{
+	struct file *f = task_file(a0);
+	if (!f)
+		return -EBADF;
+	int fd = fd_install_from(current->files, f, 0, false);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+SYSCALL_DEFINE(dup2)
+{
+	uint32_t oldfd = (uint32_t)a0, newfd = (uint32_t)a1;
+	if (oldfd == newfd) {
+		struct file *f = task_file(oldfd);
+		file_put(f);
+		return f ? (long)newfd : -EBADF;
+	}
+	if (oldfd > INT32_MAX || newfd > INT32_MAX)
+		return -EBADF;
+	return fd_dup2(current->files, (int)oldfd, (int)newfd, false);
+}
+
+SYSCALL_DEFINE(dup3)
+{
+	int flags = (int)a2;
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	uint32_t oldfd = (uint32_t)a0, newfd = (uint32_t)a1;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (oldfd > INT32_MAX || newfd > INT32_MAX)
+		return -EBADF;
+	return fd_dup2(current->files, (int)oldfd, (int)newfd, flags & O_CLOEXEC);
+}
+
+/* ---- fcntl ---- */
+
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
+
+/* Replace the bits of f->flags in mask (other bits are kept). */
+static void set_flags(struct file *f, unsigned mask, unsigned val)
+{
+	unsigned old = __atomic_load_n(&f->flags, __ATOMIC_RELAXED), nv;
+	do {
+		nv = (old & ~mask) | (val & mask);
+	} while (!__atomic_compare_exchange_n(&f->flags, &old, nv, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+static long fcntl_owner(struct file *f, unsigned cmd, uint64_t arg)
+{
+	struct f_owner_ex ex;
+	switch (cmd) {
+	case F_GETOWN:
+		return f->owner_type == F_OWNER_PGRP ? -f->owner_pid : f->owner_pid;
+	case F_SETOWN:
+		if ((int)arg == INT32_MIN)
+			return -EINVAL;
+		f->owner_type = (int)arg < 0 ? F_OWNER_PGRP : F_OWNER_PID;
+		f->owner_pid = (int)arg < 0 ? -(int)arg : (int)arg;
+		return 0;
+	case F_GETOWN_EX:
+		ex.type = f->owner_type;
+		ex.pid = f->owner_pid;
+		return copy_to_user((void *)arg, &ex, sizeof(ex));
+	default: /* F_SETOWN_EX */
+		if (copy_from_user(&ex, (void *)arg, sizeof(ex)))
+			return -EFAULT;
+		if (ex.type != F_OWNER_TID && ex.type != F_OWNER_PID &&
+		    ex.type != F_OWNER_PGRP)
+			return -EINVAL;
+		f->owner_type = ex.type;
+		f->owner_pid = ex.pid;
+		return 0;
+	}
+}
+
+static long fcntl_lock(struct file *f, unsigned cmd, uint64_t arg)
+{
+	struct flock fl;
+	if (copy_from_user(&fl, (void *)arg, sizeof(fl)))
+		return -EFAULT;
+	if (fl.l_type != F_RDLCK && fl.l_type != F_WRLCK && fl.l_type != F_UNLCK)
+		return -EINVAL;
+	if (cmd == F_GETLK || cmd == F_OFD_GETLK) {
+		if (fl.l_type == F_UNLCK)
+			return -EINVAL;
+		fl.l_type = F_UNLCK;
+		return copy_to_user((void *)arg, &fl, sizeof(fl));
+	}
+	if ((fl.l_type == F_RDLCK && !(f->fmode & FMODE_READ)) ||
+	    (fl.l_type == F_WRLCK && !(f->fmode & FMODE_WRITE)))
+		return -EBADF;
+	return 0;
+}
+
+static long fcntl_file(struct file *f, unsigned cmd, uint64_t arg)
+{
+	switch (cmd) {
+	case F_GETFL:
+		return f->flags;
+	case F_SETFL:
+		set_flags(f, SETFL_MASK, (unsigned)arg);
+		return 0;
+	case F_GETOWN: case F_SETOWN: case F_GETOWN_EX: case F_SETOWN_EX:
+		return fcntl_owner(f, cmd, arg);
+	case F_GETSIG:
+		return f->owner_sig;
+	case F_SETSIG:
+		if (arg > 64)
+			return -EINVAL;
+		f->owner_sig = (int)arg;
+		return 0;
+	case F_GETPIPE_SZ: case F_SETPIPE_SZ:
+		return pipe_fcntl_size(f, cmd == F_SETPIPE_SZ, arg);
+	case F_GETLK: case F_SETLK: case F_SETLKW:
+	case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+		return fcntl_lock(f, cmd, arg);
+	case F_GETLEASE:
+		return F_UNLCK;
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE(fcntl)
+{
+	unsigned cmd = (unsigned)a1;
+	struct file *f = task_file(a0);
+	if (!f)
+		return -EBADF;
+	struct files *files = current->files;
+	int fd = (int)a0;
+	long r;
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
+		r = a2 >= MAX_FDS ? -EINVAL :
+		    fd_install_from(files, f, (int)a2, cmd == F_DUPFD_CLOEXEC);
+		if (r >= 0)
+			return r;       /* the table took our reference */
+	} else if (cmd == F_GETFD) {
+		r = fd_get_cloexec(files, fd) > 0 ? FD_CLOEXEC : 0;
+	} else if (cmd == F_SETFD) {
+		r = fd_set_cloexec(files, fd, a2 & FD_CLOEXEC);
+	} else if (f->fmode & FMODE_PATH) {
+		r = -EBADF;
+	} else {
+		r = fcntl_file(f, cmd, a2);
+	}
+	file_put(f);
+	return r;
+}
+
+/* ---- ioctl ---- */
+
+/* The commands every descriptor understands; -ENOIOCTLCMD for others. */
+#define ENOIOCTLCMD 515
+static long ioctl_generic(int fd, struct file *f, unsigned cmd, uint64_t arg)
+{
+	int on;
+	struct inode *ino = f->path.inode;
+	switch (cmd) {
+	case FIOCLEX: case FIONCLEX:
+		return fd_set_cloexec(current->files, fd, cmd == FIOCLEX);
+	case FIONBIO: case FIOASYNC:
+		if (get_user(on, (int *)arg))
+			return -EFAULT;
+		set_flags(f, cmd == FIONBIO ? O_NONBLOCK : FASYNC,
+			  on ? ~0u : 0);
+		return 0;
+	case FIONREAD:
+		if (!S_ISREG(ino->mode))
+			return -ENOIOCTLCMD;
+		return put_user((int)(ino->size > f->pos ? ino->size - f->pos : 0),
+				(int *)arg);
+	case FIOQSIZE:
+		if (!S_ISREG(ino->mode) && !S_ISDIR(ino->mode) && !S_ISLNK(ino->mode))
+			return -ENOTTY;
+		return put_user((int64_t)ino->size, (int64_t *)arg);
+	default:
+		return -ENOIOCTLCMD;
+	}
+}
+
+SYSCALL_DEFINE(ioctl)
+{
+	struct file *f = task_file_io(a0);
+	if (!f)
+		return -EBADF;
+	unsigned cmd = (unsigned)a1;
+	long r = ioctl_generic((int)a0, f, cmd, a2);
+	if (r == -ENOIOCTLCMD)
+		r = f->ops && f->ops->ioctl ? f->ops->ioctl(f, cmd, a2) : -ENOTTY;
+	file_put(f);
+	return r;
+}
+
+/* ---- pipes ---- */
+
+static long do_pipe2(uint64_t ufds, int flags)
+{
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+		return -EINVAL;
+	struct files *files = current->files;
+	struct file *rd, *wr;
+	int fds[2] = { fd_reserve(files, flags & O_CLOEXEC), -1 };
+	if (fds[0] >= 0)
+		fds[1] = fd_reserve(files, flags & O_CLOEXEC);
+	long r = fds[0] < 0 ? fds[0] : fds[1] < 0 ? fds[1] : 0;
+	if (!r)
+		r = pipe_create(&rd, &wr, flags);
+	if (!r && copy_to_user((void *)ufds, fds, sizeof(fds))) {
+		file_put(rd);
+		file_put(wr);
+		r = -EFAULT;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			fd_commit(files, fds[i], r ? NULL : i ? wr : rd);
+	return r;
+}
+
+SYSCALL_DEFINE(pipe)
+{
+	return do_pipe2(a0, 0);
+}
+
+SYSCALL_DEFINE(pipe2)
+{
+	return do_pipe2(a0, (int)a1);
+}

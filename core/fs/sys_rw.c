@@ -1,0 +1,134 @@
+/*
+ * read, write, pread64, pwrite64, readv, writev, preadv, pwritev, lseek.
+ * The vector forms copy the iovec array in and check it as Linux does:
+ * at most UIO_MAXIOV entries, no negative length, the total capped at
+ * MAX_RW_COUNT.
+ */
+#include "mm.h"
+#include "sys.h"
+
+static long rw_buf(uint64_t fd, uint64_t buf, uint64_t n, const uint64_t *at,
+		   bool write)
+{
+	if (at && (int64_t)*at < 0)
+		return -EINVAL;
+	struct file *f = task_file_io(fd);
+	if (!f)
+		return -EBADF;
+	struct iovec seg;
+	struct uio u;
+	uio_init(&u, &seg, (void *)buf, n, true);
+	long r = write ? vfs_write(f, &u, at) : vfs_read(f, &u, at);
+	file_put(f);
+	return r;
+}
+
+SYSCALL_DEFINE(read)
+{
+	return rw_buf(a0, a1, a2, NULL, false);
+}
+
+SYSCALL_DEFINE(write)
+{
+	return rw_buf(a0, a1, a2, NULL, true);
+}
+
+SYSCALL_DEFINE(pread64)
+{
+	return rw_buf(a0, a1, a2, &a3, false);
+}
+
+SYSCALL_DEFINE(pwrite64)
+{
+	return rw_buf(a0, a1, a2, &a3, true);
+}
+
+/* Copy and check a user iovec array; *out is kmalloc'd (NULL for 0). */
+static long iov_in(uint64_t uiov, uint64_t cnt, struct iovec **out)
+{
+	*out = NULL;
+	if (cnt > UIO_MAXIOV)
+		return -EINVAL;
+	if (cnt == 0)
+		return 0;
+	struct iovec *iov = kmalloc(cnt * sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	if (copy_from_user(iov, (void *)uiov, cnt * sizeof(*iov))) {
+		kfree(iov);
+		return -EFAULT;
+	}
+	size_t total = 0;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if ((int64_t)iov[i].iov_len < 0) {
+			kfree(iov);
+			return -EINVAL;
+		}
+		if (iov[i].iov_len > (size_t)MAX_RW_COUNT - total)
+			iov[i].iov_len = (size_t)MAX_RW_COUNT - total;
+		total += iov[i].iov_len;
+	}
+	*out = iov;
+	return (long)total;
+}
+
+static long rw_vec(uint64_t fd, uint64_t uiov, uint64_t cnt, const uint64_t *at,
+		   bool write)
+{
+	if (at && (int64_t)*at < 0)
+		return -EINVAL;
+	struct file *f = task_file_io(fd);
+	if (!f)
+		return -EBADF;
+	struct iovec *iov;
+	long r = iov_in(uiov, cnt, &iov);
+	if (r > 0 || (r == 0 && cnt > 0)) {
+		struct uio u = { iov, (unsigned)cnt, 0, (size_t)r, true };
+		r = write ? vfs_write(f, &u, at) : vfs_read(f, &u, at);
+	}
+	kfree(iov);
+	file_put(f);
+	return r;
+}
+
+SYSCALL_DEFINE(readv)
+{
+	return rw_vec(a0, a1, a2, NULL, false);
+}
+
+SYSCALL_DEFINE(writev)
+{
+	return rw_vec(a0, a1, a2, NULL, true);
+}
+
+SYSCALL_DEFINE(preadv)
+{
+	return rw_vec(a0, a1, a2, &a3, false);
+}
+
+SYSCALL_DEFINE(pwritev)
+{
+	return rw_vec(a0, a1, a2, &a3, true);
+}
+
+SYSCALL_DEFINE(lseek)
+{
+	int whence = (int)a2;
+	struct file *f = task_file_io(a0);
+	if (!f)
+		return -EBADF;
+	long r;
+	if (!f->ops || !f->ops->lseek)
+		r = -ESPIPE;
+	else if (whence < SEEK_SET || whence > SEEK_MAX)
+		r = -EINVAL;
+	else if (f->fmode & FMODE_POS) {
+		sleep_lock(&f->pos_lock);
+		r = f->ops->lseek(f, (int64_t)a1, whence);
+		sleep_unlock(&f->pos_lock);
+	} else {
+		r = f->ops->lseek(f, (int64_t)a1, whence);
+	}
+	file_put(f);
+	return r;
+}
