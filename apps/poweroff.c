@@ -6,7 +6,6 @@
 
 int main(void)
 {
-	sync();
 	syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 		LINUX_REBOOT_CMD_POWER_OFF, 0);
 	perror("poweroff");

@@ -1,0 +1,5 @@
+/* true: do nothing, successfully. */
+int main(void)
+{
+	return 0;
+}

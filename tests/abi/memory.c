@@ -1,0 +1,262 @@
+/*
+ * memory.c: ABI test of the address space: brk, anonymous mmap (private
+ * and shared), MAP_FIXED, mprotect, munmap, mremap, the SIGSEGV a bad
+ * access raises (si_code, si_addr, and returning from the handler after
+ * fixing the mapping), copy-on-write across fork, and the C library heap.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "abi.h"
+
+#define RW (PROT_READ | PROT_WRITE)
+#define ANON (MAP_PRIVATE | MAP_ANONYMOUS)
+
+static long page;
+
+static char *map(size_t len)
+{
+	char *p = mmap(NULL, len, RW, ANON, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int all_zero(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The raw brk system call (musl's brk() always fails, by design). The C
+ * library's heap lives there too, so nothing may allocate until the
+ * break is back where it was: results are printed afterwards.
+ */
+static void test_brk(void)
+{
+	unsigned long cur = syscall(SYS_brk, 0);
+	unsigned long grown = syscall(SYS_brk, cur + 64 * 1024);
+	int wrote = 0;
+
+	if (grown == cur + 64 * 1024) {
+		memset((void *)cur, 0x5a, 64 * 1024);
+		wrote = ((volatile char *)cur)[64 * 1024 - 1] == 0x5a;
+	}
+	unsigned long back = syscall(SYS_brk, cur);
+	unsigned long low = syscall(SYS_brk, 4096);
+
+	CHECK(cur != 0, "brk(0) gives the break (%#lx)", cur);
+	CHECK(grown == cur + 64 * 1024, "brk grows by 64 KiB");
+	CHECK(wrote, "the new break memory is writable");
+	CHECK(back == cur, "brk shrinks back");
+	CHECK(low == cur, "brk refuses to go below the data segment");
+}
+
+static void test_mmap(void)
+{
+	char *p = map(3 * page);
+
+	CHECK(p != NULL, "mmap 3 anonymous pages");
+	if (p == NULL)
+		return;
+	CHECK((uintptr_t)p % page == 0, "the mapping is page aligned");
+	CHECK(all_zero(p, 3 * page), "fresh anonymous memory is zero");
+	memset(p, 0xa5, 3 * page);
+	CHECK((unsigned char)p[3 * page - 1] == 0xa5, "and writable");
+	CHECK(munmap(p, 3 * page) == 0, "munmap");
+	CHECK(mmap(NULL, 0, RW, ANON, -1, 0) == MAP_FAILED && errno == EINVAL,
+	      "mmap of length 0 -> EINVAL");
+	CHECK(mmap(NULL, page, RW, MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	      errno == EINVAL, "mmap neither private nor shared -> EINVAL");
+	CHECK(mmap(NULL, page, RW, MAP_PRIVATE, -1, 0) == MAP_FAILED &&
+	      errno == EBADF, "mmap of fd -1 without MAP_ANONYMOUS -> EBADF");
+	CHECK(mmap((void *)(page + 1), page, RW, ANON | MAP_FIXED, -1, 0) ==
+	      MAP_FAILED && errno == EINVAL, "MAP_FIXED misaligned -> EINVAL");
+	CHECK_ERR(munmap((void *)(page + 1), page), EINVAL,
+	          "munmap misaligned");
+	/* raw: musl's mprotect() rounds the address down itself */
+	CHECK_ERR(syscall(SYS_mprotect, page + 1, page, PROT_READ), EINVAL,
+	          "mprotect misaligned");
+}
+
+static void test_fixed(void)
+{
+	char *p = map(3 * page), *q;
+
+	memset(p, 1, 3 * page);
+	CHECK(munmap(p + page, page) == 0, "munmap the middle page");
+	q = mmap(p + page, page, RW, ANON | MAP_FIXED, -1, 0);
+	CHECK(q == p + page, "MAP_FIXED maps exactly there");
+	CHECK(all_zero(q, page) && p[0] == 1 && p[2 * page] == 1,
+	      "the new page is zero, its neighbours kept");
+	q = mmap(p, page, RW, ANON | MAP_FIXED, -1, 0);
+	CHECK(q == p && p[0] == 0, "MAP_FIXED over a mapping replaces it");
+	munmap(p, 3 * page);
+}
+
+/* ---- SIGSEGV: record the fault, repair the page, return ---- */
+
+static volatile sig_atomic_t faults;
+static volatile int fault_code;
+static void *volatile fault_addr;
+static void *volatile repair_page;   /* page the handler makes RW */
+static volatile int repair_remap;    /* 1: mmap it afresh; 0: mprotect */
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	faults++;
+	fault_code = si->si_code;
+	fault_addr = si->si_addr;
+	if (repair_remap)
+		mmap(repair_page, page, RW, ANON | MAP_FIXED, -1, 0);
+	else
+		mprotect(repair_page, page, RW);
+}
+
+static void test_segv_handler(void)
+{
+	struct sigaction sa = { 0 };
+	volatile char *p = (volatile char *)map(page);
+
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "install a SIGSEGV handler");
+
+	p[10] = 1;
+	CHECK(mprotect((void *)p, page, PROT_READ) == 0, "mprotect PROT_READ");
+	CHECK(p[10] == 1, "a read-only page is still readable");
+	repair_page = (void *)p;
+	repair_remap = 0;
+	p[10] = 2;   /* faults; the handler makes the page writable */
+	CHECK(faults == 1, "writing a read-only page raises SIGSEGV");
+	CHECK(fault_code == SEGV_ACCERR, "si_code SEGV_ACCERR (got %d)",
+	      fault_code);
+	CHECK(fault_addr == p + 10, "si_addr is the address written");
+	CHECK(p[10] == 2, "the write completes after the handler returns");
+
+	CHECK(munmap((void *)p, page) == 0, "munmap the page");
+	repair_remap = 1;
+	char c = p[20];   /* faults; the handler maps a zero page there */
+	CHECK(faults == 2, "reading an unmapped page raises SIGSEGV");
+	CHECK(fault_code == SEGV_MAPERR, "si_code SEGV_MAPERR (got %d)",
+	      fault_code);
+	CHECK(fault_addr == p + 20, "si_addr is the address read");
+	CHECK(c == 0, "the read completes after the handler returns");
+	munmap((void *)p, page);
+	signal(SIGSEGV, SIG_DFL);
+}
+
+/* Run fn in a child; return its wait status. */
+static int in_child(void (*fn)(char *), char *arg)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+static void touch(char *p)  { *(volatile char *)p = 1; }
+static void scribble(char *p) { memset(p, 'c', page); }
+
+static void test_fork_memory(void)
+{
+	char *p = map(page), *s;
+	int st;
+
+	st = in_child(touch, p);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a child writes a page");
+	munmap(p, page);
+	st = in_child(touch, p);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a child touching an unmapped page dies of SIGSEGV (status %#x)",
+	      st);
+	p = map(page);
+	mprotect(p, page, PROT_READ);
+	st = in_child(touch, p);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a child writing a read-only page dies of SIGSEGV");
+	mprotect(p, page, RW);
+	memset(p, 'p', page);
+	st = in_child(scribble, p);
+	CHECK(WIFEXITED(st) && p[0] == 'p' && p[page - 1] == 'p',
+	      "a private page the child wrote is unchanged in the parent");
+	munmap(p, page);
+
+	s = mmap(NULL, page, RW, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(s != MAP_FAILED, "mmap MAP_SHARED|MAP_ANONYMOUS");
+	if (s != MAP_FAILED) {
+		st = in_child(scribble, s);
+		CHECK(WIFEXITED(st) && s[0] == 'c' && s[page - 1] == 'c',
+		      "a shared page the child wrote changed in the parent");
+		munmap(s, page);
+	}
+}
+
+static void test_mremap(void)
+{
+	char *p = map(page), *q;
+
+	memset(p, 'x', page);
+	q = mremap(p, page, 4 * page, MREMAP_MAYMOVE);
+	CHECK(q != MAP_FAILED, "mremap grows 1 -> 4 pages");
+	if (q == MAP_FAILED)
+		return;
+	CHECK(q[0] == 'x' && q[page - 1] == 'x', "the contents moved along");
+	q[4 * page - 1] = 'y';
+	CHECK(all_zero(q + page, 3 * page - 1), "the new pages are zero");
+	CHECK(mremap(q, 4 * page, page, 0) == q, "mremap shrinks in place");
+	CHECK(munmap(q, page) == 0, "munmap the result");
+}
+
+static void test_heap(void)
+{
+	char *a[64];
+	int ok = 1;
+
+	for (int i = 0; i < 64; i++) {
+		size_t n = (size_t)i * i * 97 + 1;   /* 1 byte .. 380 KiB */
+		a[i] = malloc(n);
+		ok &= a[i] != NULL && (uintptr_t)a[i] % 16 == 0;
+		if (a[i])
+			memset(a[i], i, n);
+	}
+	for (int i = 0; i < 64; i++) {
+		size_t n = (size_t)i * i * 97 + 1;
+		ok &= a[i][0] == i && a[i][n - 1] == i;
+		free(a[i]);
+	}
+	CHECK(ok, "malloc: 64 blocks, aligned, contents kept");
+	char *z = calloc(1000, 10);
+	CHECK(z && all_zero(z, 10000), "calloc is zeroed");
+	z = realloc(z, 200000);
+	CHECK(z && all_zero(z, 10000), "realloc keeps the contents");
+	free(z);
+}
+
+int main(void)
+{
+	page = sysconf(_SC_PAGESIZE);
+	CHECK(page == 4096, "page size is 4096");
+	test_brk();
+	test_mmap();
+	test_fixed();
+	test_segv_handler();
+	test_fork_memory();
+	test_mremap();
+	test_heap();
+	return abi_done("memory");
+}
