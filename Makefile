@@ -55,8 +55,21 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests
 all: esp
+
+# User programs (apps/, libc-lite's user side) and the ABI test programs.
+include apps/apps.mk
+include tests/abi/abi.mk
+
+# Unmodified musl programs for the process tests: build/musl/NAME.
+MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
+MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
+$(BUILD)/musl/%: tests/musl/%.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -o $@ $< -lpthread
+musl-tests: $(MUSL_BINS)
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/deps.sh
@@ -132,7 +145,8 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/loader/loader.so
 loader: $(BUILD)/BOOTX64.EFI
 
 # --- EFI system partition (a directory for QEMU's fat: drive) -------------
-$(BUILD)/initrd.cpio: tools/mkinitrd.sh $(shell find initrd -type f 2>/dev/null) | $(DEPS_OK)
+# Every initrd holds the apps under /bin (tools/mkinitrd.sh).
+$(BUILD)/initrd.cpio: tools/mkinitrd.sh $(shell find initrd -type f 2>/dev/null) $(APPS_BINS) | $(DEPS_OK)
 	$(call say,INITRD,$@)
 	$(Q)sh tools/mkinitrd.sh $@
 $(ESP)/.stamp: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
@@ -158,10 +172,10 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp
+qemu-test: esp abi musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp
+test: esp abi musl-tests
 	sh tests/run-tests.sh
 
 clean:

@@ -15,6 +15,8 @@
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
+#include "report.h"
+#include "vfs.h"
 
 SHELL_CMD(cat, "cat FILE...: print initrd files")
 {
@@ -31,7 +33,7 @@ SHELL_CMD(cat, "cat FILE...: print initrd files")
 	return st;
 }
 
-static bool list_entry(const struct cpio_entry *e, void *ctx)
+static bool print_initrd_entry(const struct cpio_entry *e, void *ctx)
 {
 	(void)ctx;
 	kprintf("%c%03o %8zu %s\n", (e->mode & 0170000) == 0040000 ? 'd' : '-',
@@ -41,30 +43,18 @@ static bool list_entry(const struct cpio_entry *e, void *ctx)
 
 SHELL_CMD(ls, "ls: list the initrd")
 {
-	initrd_foreach(list_entry, 0);
+	initrd_foreach(print_initrd_entry, 0);
 	return 0;
 }
 
 SHELL_CMD(cpus, "cpus: CPUs from ACPI and what the PMU offers")
 {
-	kprintf("cpus: %u in MADT, apic %s\n", acpi.ncpus,
-		apic_x2apic_mode() ? "x2apic" : "xapic");
-	for (unsigned i = 0; i < acpi.ncpus; i++)
-		kprintf("  cpu%u apic-id %u%s\n", i, acpi.cpus[i].apic_id,
-			acpi.cpus[i].apic_id == this_cpu()->apic_id ? " (boot cpu)" : "");
-	kprintf("cpu: %s \"%s\" family %u model %u stepping %u\n", cpu.vendor,
-		cpu.brand, cpu.family, cpu.model, cpu.stepping);
-	if (cpu.pmu_version)
-		kprintf("pmu: intel arch perfmon v%u, %u gp x %u bits, %u fixed x %u bits\n",
-			cpu.pmu_version, cpu.pmu_gp_counters, cpu.pmu_gp_width,
-			cpu.pmu_fixed_counters, cpu.pmu_fixed_width);
-	else if (cpu.amd_perfctr_core)
-		kprintf("pmu: amd perfctr-core (6 counters)%s\n",
-			cpu.amd_perfmon_v2_counters ? ", perfmon v2" : "");
-	else
-		kprintf("pmu: none (cpuid 0ah eax=0, no amd perfctr-core)\n");
-	kprintf("tsc: %llu Hz from %s\n", (unsigned long long)tsc_hz(), tsc_source());
-	return 0;
+	struct seqbuf sb = { 0 };
+	report_cpus(&sb, NULL);
+	if (sb.buf)
+		console_write(sb.buf, sb.len);
+	kfree(sb.buf);
+	return sb.err ? 1 : 0;
 }
 
 SHELL_CMD(mem, "mem: physical memory and heap use")

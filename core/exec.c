@@ -258,6 +258,74 @@ static int build_stack(struct mm *mm, const struct exec_args *a, const char *pat
 	return r ? -EFAULT : 0;
 }
 
+/* Collapse "//", "/./" and "dir/.." in an absolute path, in place. */
+static void normalize(char *p)
+{
+	char *out = p;
+	const char *in = p;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *end = strchr(in, '/');
+		size_t n = end ? (size_t)(end - in) : strlen(in);
+		if (n == 0)
+			break;
+		if (n == 1 && in[0] == '.') {
+			/* skip */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = 0;
+}
+
+/*
+ * The executable's path as /proc/<pid>/exe shows it: absolute, with
+ * symbolic links in the last component followed (so exec of
+ * /proc/self/exe records the real file, not a link to itself).
+ */
+static void resolve_exe_path(const char *path, char *out, size_t max)
+{
+	char *tmp = kmalloc(PATH_MAX_LEN);
+	if (!tmp) {
+		strlcpy(out, path, max);
+		return;
+	}
+	if (path[0] == '/') {
+		strlcpy(out, path, max);
+	} else {
+		long n = vfs_getcwd(current->fs, out, max);
+		if (n < 0)
+			out[0] = 0;
+		strlcat(out, "/", max);
+		strlcat(out, path, max);
+	}
+	for (int depth = 0; depth < 8; depth++) {
+		int n = vfs_readlink(out, tmp, PATH_MAX_LEN - 1);
+		if (n <= 0)
+			break;
+		tmp[n] = 0;
+		if (tmp[0] == '/') {
+			strlcpy(out, tmp, max);
+		} else {
+			char *slash = strrchr(out, '/');
+			if (slash)
+				slash[1] = 0;
+			strlcat(out, tmp, max);
+		}
+	}
+	normalize(out);
+	kfree(tmp);
+}
+
 static void set_comm(struct task *t, const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -300,7 +368,7 @@ static long do_exec(const char *path, struct exec_args *a)
 		kfree(img);
 		return -ENOMEM;
 	}
-	strlcpy(mm->exe, path, sizeof(mm->exe));
+	resolve_exe_path(path, mm->exe, sizeof(mm->exe));
 	struct loaded ld;
 	uint64_t sp = 0;
 	r = load_segments(mm, img, len, &ld);

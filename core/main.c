@@ -26,6 +26,7 @@
 #include "process.h"
 #include "sched.h"
 #include "smp.h"
+#include "report.h"
 #include "ioapic.h"
 #include "syscall.h"
 #include "tasks.h"
@@ -112,6 +113,7 @@ static void tasks_init(void)
 	syscall_init_cpu();
 	timekeeping_init();
 	sched_init_cpu(task_create_idle(0, (uint64_t)boot_stack));
+	report_init();
 	vfs_init();
 	smp_init();
 }

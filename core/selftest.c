@@ -20,6 +20,12 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line,
 
 int selftest_run(const char *filter)
 {
+	int passed;
+	return selftest_run_counted(filter, &passed);
+}
+
+int selftest_run_counted(const char *filter, int *passed_out)
+{
 	int passed = 0, failed = 0;
 	for (const struct selftest *s = __selftests_start; s < __selftests_end; s++) {
 		if (filter && *filter && !strstr(s->name, filter))
@@ -34,5 +40,6 @@ int selftest_run(const char *filter)
 		}
 	}
 	kprintf("selftest: %d passed, %d failed\n", passed, failed);
+	*passed_out = passed;
 	return failed;
 }

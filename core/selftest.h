@@ -41,5 +41,6 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line,
 /* Run every test whose name contains `filter` (NULL or "" = all).
  * Returns the number that failed. */
 int selftest_run(const char *filter);
+int selftest_run_counted(const char *filter, int *passed);
 
 #endif

@@ -3,7 +3,8 @@
 # Usage: mkinitrd.sh OUT [SRC[:DEST]]...
 #   Each SRC is copied to DEST inside the archive; DEST defaults to
 #   /bin/<name of SRC>. A DEST ending in / keeps SRC's name under it.
-# Every archive holds /etc/baremon-release and the files under initrd/.
+# Every archive holds /etc/baremon-release, the files under initrd/ and
+# the user programs in $BAREMON_BUILD/apps (default build/apps) as /bin/NAME.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUT [SRC[:DEST]]..." >&2; exit 2; }
 out=$1
@@ -16,6 +17,10 @@ mkdir -p "$stage/bin" "$stage/etc" "$stage/tmp"
 if [ -d "$top/initrd" ]; then
 	cp -R "$top/initrd/." "$stage/"
 fi
+apps=${BAREMON_BUILD:-$top/build}/apps
+for app in "$apps"/*; do
+	[ -f "$app" ] && [ -x "$app" ] && cp "$app" "$stage/bin/"
+done
 version=$(git -C "$top" describe --always --dirty 2>/dev/null || echo dev)
 echo "baremon $version" > "$stage/etc/baremon-release"
 

@@ -8,8 +8,10 @@ int main(int argc, char **argv)
 	const char *how = argc > 1 ? argv[1] : "null";
 	printf("crashing: %s\n", how);
 	fflush(stdout);
-	if (!strcmp(how, "null"))
-		return *(volatile int *)0;
+	if (!strcmp(how, "null")) {
+		volatile int *volatile null = 0;
+		return *null;
+	}
 	if (!strcmp(how, "privileged"))
 		__asm__ volatile("hlt");
 	if (!strcmp(how, "divide")) {

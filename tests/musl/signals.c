@@ -9,6 +9,7 @@
 
 static volatile sig_atomic_t got_usr1, got_chld, usr1_code;
 static sigjmp_buf env;
+static volatile int *volatile bad_pointer = (int *)8;
 
 static void on_usr1(int sig, siginfo_t *si, void *uc)
 {
@@ -51,7 +52,7 @@ int main(void)
 	signal(SIGSEGV, on_segv);
 	int recovered = 0;
 	if (sigsetjmp(env, 1) == 0)
-		*(volatile int *)8 = 1;
+		*bad_pointer = 1;
 	else
 		recovered = 1;
 	printf("segv recovered: %d\n", recovered);

@@ -1,0 +1,108 @@
+/*
+ * baremon's own /proc files, for the session programs that used to be
+ * kernel built-ins:
+ *   /proc/baremon/cpus      the CPUs found, APIC mode, PMU summary, TSC
+ *   /proc/baremon/selftest  write a filter to run self-tests; read the
+ *                           last summary ("N passed, N failed")
+ *   /proc/baremon/fault     write a kind to fault the kernel on purpose
+ */
+#include <stdio.h>
+#include <string.h>
+#include <linux/errno.h>
+#include "acpi.h"
+#include "apic.h"
+#include "cpu.h"
+#include "fault.h"
+#include "kernel.h"
+#include "log.h"
+#include "mm.h"
+#include "percpu.h"
+#include "report.h"
+#include "sched.h"
+#include "selftest.h"
+#include "tsc.h"
+#include "vfs.h"
+#include "signal.h"
+#include "task.h"
+
+static char selftest_summary[64] = "not run\n";
+
+int report_cpus(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	sb_printf(out, "cpus: %u in MADT, apic %s\n", acpi.ncpus,
+		  apic_x2apic_mode() ? "x2apic" : "xapic");
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (!(sched_online_mask() >> i & 1))
+			continue;
+		sb_printf(out, "  cpu%u apic-id %u%s%s\n", i, percpu_area[i].apic_id,
+			  i == 0 ? " (boot cpu)" : "",
+			  sched_cpu_isolated(i) ? " (isolated)" : "");
+	}
+	sb_printf(out, "cpu: %s \"%s\" family %u model %u stepping %u\n", cpu.vendor,
+		  cpu.brand, cpu.family, cpu.model, cpu.stepping);
+	if (cpu.pmu_version)
+		sb_printf(out, "pmu: intel arch perfmon v%u, %u gp x %u bits, %u fixed x %u bits\n",
+			  cpu.pmu_version, cpu.pmu_gp_counters, cpu.pmu_gp_width,
+			  cpu.pmu_fixed_counters, cpu.pmu_fixed_width);
+	else if (cpu.amd_perfctr_core)
+		sb_printf(out, "pmu: amd perfctr-core (6 counters)%s\n",
+			  cpu.amd_perfmon_v2_counters ? ", perfmon v2" : "");
+	else
+		sb_printf(out, "pmu: none (cpuid 0ah eax=0, no amd perfctr-core)\n");
+	sb_printf(out, "tsc: %llu Hz from %s\n", (unsigned long long)tsc_hz(), tsc_source());
+	return 0;
+}
+
+static int selftest_read(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	sb_printf(out, "%s", selftest_summary);
+	return 0;
+}
+
+/* Run the tests whose name holds the written text (empty: all). */
+static int selftest_write(const char *data, size_t len, void *arg)
+{
+	(void)arg;
+	char filter[64];
+	size_t n = len < sizeof(filter) - 1 ? len : sizeof(filter) - 1;
+	memcpy(filter, data, n);
+	while (n && (filter[n - 1] == '\n' || filter[n - 1] == ' '))
+		n--;
+	filter[n] = 0;
+	/* Signals the tests provoke (a pipe test's SIGPIPE) are theirs, not
+	 * the writer's: drop them afterwards. */
+	struct task *self = current;
+	uint64_t pending = self->sigpending;
+	int passed = 0;
+	int failed = selftest_run_counted(filter, &passed);
+	uint64_t f = spin_lock_irqsave(&self->sig->lock);
+	self->sigpending = pending;
+	spin_unlock_irqrestore(&self->sig->lock, f);
+	snprintf(selftest_summary, sizeof(selftest_summary), "%d passed, %d failed\n",
+		 passed, failed);
+	return 0;
+}
+
+static int fault_write(const char *data, size_t len, void *arg)
+{
+	(void)arg;
+	char kind[32];
+	size_t n = len < sizeof(kind) - 1 ? len : sizeof(kind) - 1;
+	memcpy(kind, data, n);
+	while (n && kind[n - 1] == '\n')
+		n--;
+	kind[n] = 0;
+	if (!fault_kind_valid(kind))
+		return -EINVAL;
+	fault_inject(kind);
+	return 0;
+}
+
+void report_init(void)
+{
+	procfs_register("baremon/cpus", report_cpus, NULL, NULL);
+	procfs_register("baremon/selftest", selftest_read, selftest_write, NULL);
+	procfs_register("baremon/fault", NULL, fault_write, NULL);
+}
