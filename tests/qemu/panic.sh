@@ -58,8 +58,9 @@ guest panic --smp 1 --run true --cmdline fault=panic
 expect_report '' fault_inject kmain
 expect_line '^PANIC: injected by request' "PANIC line gives the reason"
 
-# The shell command panics the same way, from the session.
-guest shell-fault --smp 2 --run 'fault ud'
-expect_report 'vector 6 invalid opcode \(#UD\)' fault_ud shell_cmd_fault
+# /bin/fault panics the same way from a user program: the backtrace runs
+# through its write(2) to /proc/baremon/fault.
+guest user-fault --smp 2 --run 'fault ud'
+expect_report 'vector 6 invalid opcode \(#UD\)' fault_ud fault_write sys_write syscall_dispatch
 
 finish
