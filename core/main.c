@@ -26,6 +26,7 @@
 #include "process.h"
 #include "sched.h"
 #include "smp.h"
+#include "tlb.h"
 #include "report.h"
 #include "ioapic.h"
 #include "syscall.h"
@@ -107,6 +108,7 @@ static void user_protection_init(void)
 static void tasks_init(void)
 {
 	fpu_init_cpu();
+	tlb_init_cpu();
 	exceptions_init();
 	user_protection_init();
 	syscall_init();

@@ -13,6 +13,7 @@
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
 struct task;
+struct mm;
 
 struct percpu {
 	struct percpu *self;   /* must stay first: this_cpu() reads gs:0 */
@@ -23,6 +24,7 @@ struct percpu {
 	uint32_t apic_id;
 	uint64_t ticks;        /* LAPIC timer interrupts taken */
 	int online;            /* set by the CPU itself, read by others */
+	struct mm *active_mm;  /* whose user tables CR3 holds (usermm.c) */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -53,6 +53,14 @@ const char *trap_name(unsigned vector)
 		return exception_names[vector];
 	if (vector == VEC_TIMER)
 		return "LAPIC timer";
+	if (vector == VEC_IPI_RESCHED)
+		return "rescheduling IPI";
+	if (vector == VEC_IPI_CALL)
+		return "TLB shootdown IPI";
+	if (vector == VEC_ERROR)
+		return "APIC error";
+	if (vector == VEC_IRQ_BASE + 4)
+		return "IRQ 4 (COM1)";
 	if (vector == VEC_SPURIOUS)
 		return "spurious";
 	return "interrupt";

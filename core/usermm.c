@@ -13,6 +13,8 @@
 #include "mm.h"
 #include "usermm.h"
 #include "x86.h"
+#include "percpu.h"
+#include "tlb.h"
 
 struct shared_anon {
 	int refs;            /* vmas referring to it (under their mm locks) */
@@ -72,9 +74,14 @@ static uint64_t pte_flags(int prot)
 	return f;
 }
 
-static void flush(uint64_t va)
+/* Forget va on every CPU that runs this address space (tlb.c). */
+static void flush(struct mm *mm, uint64_t va)
 {
-	invlpg(va); /* other CPUs: see docs/locking.md (TLB shootdown) */
+	uint64_t others = __atomic_load_n(&mm->active_cpus, __ATOMIC_ACQUIRE);
+	if (others & ~(1ULL << this_cpu_id()))
+		tlb_flush_others(others, va);
+	else
+		invlpg(va);
 }
 
 /* ---- shared anonymous objects ---- */
@@ -154,11 +161,12 @@ static void unmap_pages(struct mm *mm, struct vma *v, uint64_t start, uint64_t e
 		uint64_t *pte = pte_of(mm, va, false);
 		if (!pte || !pte_has_page(*pte))
 			continue;
-		if (!(v->flags & VMA_SHARED))
-			pmm_free_pages(*pte & PTE_ADDR, 1);
+		uint64_t page = *pte & PTE_ADDR;
 		*pte = 0;
 		mm->rss_pages--;
-		flush(va);
+		flush(mm, va); /* no CPU may still reach the page ... */
+		if (!(v->flags & VMA_SHARED))
+			pmm_free_pages(page, 1); /* ... before it is reused */
 	}
 }
 
@@ -258,11 +266,23 @@ void mm_put(struct mm *mm)
 	kfree(mm);
 }
 
+/*
+ * Load mm's tables on this CPU (the kernel's for NULL) and keep
+ * active_cpus true: set before the CR3 load, cleared after leaving.
+ */
 void mm_activate(struct mm *mm)
 {
+	struct percpu *cpu = this_cpu();
+	struct mm *old = cpu->active_mm;
+	uint64_t bit = 1ULL << cpu->id;
+	if (mm)
+		__atomic_or_fetch(&mm->active_cpus, bit, __ATOMIC_ACQ_REL);
 	uint64_t pml4 = mm ? mm->pml4 : vm_kernel_pml4();
 	if (read_cr3() != pml4)
 		write_cr3(pml4);
+	cpu->active_mm = mm;
+	if (old && old != mm)
+		__atomic_and_fetch(&old->active_cpus, ~bit, __ATOMIC_ACQ_REL);
 }
 
 static struct vma *new_vma(uint64_t start, uint64_t end, int prot,
@@ -415,7 +435,7 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 			if (!pte || !pte_has_page(*pte))
 				continue;
 			*pte = (*pte & PTE_ADDR) | pte_flags(prot);
-			flush(va);
+			flush(mm, va);
 		}
 	}
 	spin_unlock_irqrestore(&mm->lock, f);

@@ -47,6 +47,7 @@ struct mm {
 	uint64_t arg_start, arg_end, env_start, env_end;
 	char exe[256];
 	uint64_t rss_pages;
+	uint64_t active_cpus;     /* CPUs with this CR3 loaded (atomic bits) */
 };
 
 struct mm *mm_create(void);

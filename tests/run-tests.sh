@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-tests.sh: the `make test` driver. Runs the host unit tests, then the
-# QEMU integration tests (build the ESP first: `make test` does), and ends
+# ABI programs on the host, then the QEMU integration tests (build the
+# ESP first: `make test` does), and ends
 # with the one line "N passed, N failed", the sum of the suites' summary
 # lines ("unit: N passed, N failed", "qemu: N passed, N failed").
 # Exit status is non-zero if anything failed. A suite that prints no
@@ -34,6 +35,10 @@ suite() {
 }
 
 suite unit make --no-print-directory -C "$top/tests/unit" check
+# The ABI programs and the apps on the host Linux: the reference that
+# tests/qemu/abi.sh holds baremon to.
+suite abi-host sh "$top/tests/abi/run-host.sh"
+suite apps-host sh "$top/tests/abi/apps-host.sh"
 suite qemu sh "$top/tests/qemu/run-all.sh"
 
 echo "$passed passed, $failed failed"

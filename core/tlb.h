@@ -1,0 +1,16 @@
+/*
+ * TLB shootdown: after the kernel changes or removes a user mapping, every
+ * CPU that may cache it must forget it before the page is reused.
+ */
+#ifndef BAREMON_TLB_H
+#define BAREMON_TLB_H
+
+#include <stdint.h>
+
+/* Flush va on this CPU and on every other CPU in `cpus` (a mask of CPUs
+ * using the address space); returns once they all did. Safe with
+ * interrupts off: a CPU waiting here serves other CPUs' requests. */
+void tlb_flush_others(uint64_t cpus, uint64_t va);
+void tlb_init_cpu(void);
+
+#endif
