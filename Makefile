@@ -55,7 +55,7 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench
 all: esp
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -69,7 +69,17 @@ $(BUILD)/musl/%: tests/musl/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -o $@ $< -lpthread
-musl-tests: $(MUSL_BINS)
+# A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
+$(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,PIE,$<)
+	$(Q)gcc -static-pie -O2 -Wall -Wextra -Werror -o $@ $<
+musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie
+
+# Instruction counts of basic operations under -icount (DESIGN.md's table).
+bench: esp musl-tests
+	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 900 \
+		--add $(BUILD)/musl/bench --run 'bench 1'
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/deps.sh

@@ -300,6 +300,7 @@ static void process_gone(struct task *self, struct task *leader)
 	}
 	leader->state = TASK_ZOMBIE;
 	notify_parent(leader);
+	poll_wake_all(); /* pidfds */
 }
 
 void process_exit_thread(int code)

@@ -246,6 +246,8 @@ void sched_tick(void)
 	struct runqueue *rq = rq_of(this_cpu_id());
 	spin_lock(&rq->lock);
 	struct task *t = rq->curr;
+	/* The other tasks left this isolated CPU: the tick can stop now. */
+	tick_update(rq, t);
 	if (t == rq->idle ? rq->nr_queued > 0
 			  : (rq->nr_queued > 0 && this_cpu()->ticks >= t->slice_end_tick))
 		rq->need_resched = true;

@@ -29,7 +29,8 @@ static const char *state_name(const struct task *t)
 
 static int ppid_of(const struct task *t)
 {
-	return t->parent ? t->parent->tgid : 0;
+	/* init is its own parent internally; Linux shows 0 */
+	return t->parent && t->parent != t->leader ? t->parent->tgid : 0;
 }
 
 static void cpu_list(struct seqbuf *out, uint64_t mask)
