@@ -132,10 +132,13 @@ static void uart_interrupt(struct trap_frame *f)
 static void console_input_init(void)
 {
 	trap_set_handler(VEC_IRQ_BASE + 4, uart_interrupt);
-	if (ioapic_route_isa(4, VEC_IRQ_BASE + 4) == 0)
+	if (ioapic_route_isa(4, VEC_IRQ_BASE + 4) == 0) {
 		serial_enable_rx_irq();
-	else
+		sched_allow_tickless_idle();
+	} else {
 		klog("console: no I/O APIC route for the UART; input is polled");
+		timers_set_poll_hook(console_poll_serial);
+	}
 }
 
 /* Start /bin/sh as pid 1 when the initrd has it (and kshell is not
@@ -149,14 +152,19 @@ static bool start_user_init(void)
 	static char *argv[4];
 	argv[0] = (char *)(init && *init ? init : "/bin/sh");
 	const char *session = cmdline_get("session");
-	argv[1] = session && *session ? (char *)session : NULL;
-	argv[2] = NULL;
+	int n = 1;
+	if (session && *session) {
+		if (cmdline_has("stay"))
+			argv[n++] = "-i"; /* the session, then the prompt */
+		argv[n++] = (char *)session;
+	}
+	argv[n] = NULL;
 	console_input_init();
 	int pid = process_spawn_init(argv[0], argv);
 	if (pid < 0)
 		panic("cannot create init: %d", pid);
-	klog("init: started %s%s%s as pid %d", argv[0], argv[1] ? " " : "",
-	     argv[1] ? argv[1] : "", pid);
+	klog("init: started %s%s%s%s%s as pid %d", argv[0], argv[1] ? " " : "",
+	     argv[1] ? argv[1] : "", n > 2 ? " " : "", n > 2 ? argv[2] : "", pid);
 	return true;
 }
 

@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "process.h"
 #include "tsc.h"
+#include "timekeeping.h"
 #include "x86.h"
 
 struct runqueue {
@@ -151,23 +152,52 @@ static struct task *pick_next(struct runqueue *rq)
 }
 
 /*
- * An isolated CPU with a single task (or none) needs no tick: nothing to
- * slice, and timed sleeps are the boot CPU's job. The tick comes back as
- * soon as a second task is queued (the enqueuer's IPI brings us here).
- * Caller holds rq->lock.
+ * When a CPU needs no tick:
+ *  - an isolated CPU running one task (or none): nothing to slice;
+ *  - any CPU with nothing to run, once idle ticks are allowed (user space
+ *    runs with console input on its interrupt), except the boot CPU while
+ *    timed sleeps or interval timers are pending: its tick checks them.
+ * Whoever queues a task or a timer kicks the CPU (IPI), which comes back
+ * here through schedule(). Caller holds rq->lock.
  */
+static bool idle_tickless;
+
+void sched_allow_tickless_idle(void)
+{
+	idle_tickless = true;
+}
+
+static bool tick_needed(struct runqueue *rq, struct task *next)
+{
+	unsigned cpu = this_cpu_id();
+	if (rq->nr_queued > 0)
+		return true;
+	if (next == rq->idle)
+		return !idle_tickless || (cpu == 0 && timers_pending());
+	return !sched_cpu_isolated(cpu);
+}
+
 static void tick_update(struct runqueue *rq, struct task *next)
 {
-	bool alone = rq->nr_queued == 0;
-	bool want_stop = sched_cpu_isolated(this_cpu_id()) && alone;
-	if (want_stop && !rq->tick_stopped) {
+	bool stop = !tick_needed(rq, next);
+	if (stop && !rq->tick_stopped) {
 		timer_stop();
 		rq->tick_stopped = true;
-	} else if (!want_stop && rq->tick_stopped) {
+	} else if (!stop && rq->tick_stopped) {
 		timer_start(100);
 		rq->tick_stopped = false;
 	}
-	(void)next;
+}
+
+/* A timer was armed: make sure the boot CPU ticks to watch it. */
+void sched_kick_timekeeper(void)
+{
+	if (!rq_of(0)->tick_stopped)
+		return;
+	if (this_cpu_id() == 0)
+		rq_of(0)->need_resched = true; /* our next schedule() restarts it */
+	else
+		kick_cpu(0);
 }
 
 void fpu_save(struct task *t);

@@ -27,6 +27,10 @@ void sched_preempt_point(void);
 void sched_yield_now(void);
 bool sched_need_resched(void);
 void sched_idle_loop(void) __attribute__((noreturn));
+/* From now on an idle CPU may stop its tick (see tick_update). */
+void sched_allow_tickless_idle(void);
+/* A timed sleep or interval timer was armed (timekeeping.c). */
+void sched_kick_timekeeper(void);
 /* Move t to another allowed CPU when its affinity no longer allows its
  * current one (t may be the caller). */
 void sched_apply_affinity(struct task *t);

@@ -183,6 +183,13 @@ SYSCALL_DEFINE(time)
 
 /* ---- sleeping ---- */
 
+static int nr_itimers;
+
+bool timers_pending(void)
+{
+	return !list_empty(&sleepers) || nr_itimers > 0;
+}
+
 void schedule_until(uint64_t deadline_ns)
 {
 	if (!deadline_ns) {
@@ -193,6 +200,7 @@ void schedule_until(uint64_t deadline_ns)
 	uint64_t f = spin_lock_irqsave(&sleep_lock);
 	list_add_tail(&s.node, &sleepers);
 	spin_unlock_irqrestore(&sleep_lock, f);
+	sched_kick_timekeeper();
 	if (time_since_boot_ns() < deadline_ns)
 		schedule();
 	f = spin_lock_irqsave(&sleep_lock);
@@ -262,17 +270,23 @@ static void itimer_track(struct task *leader, bool on)
 	int free_slot = -1;
 	for (int i = 0; i < 64; i++) {
 		if (itimer_tasks[i] == leader) {
-			if (!on)
+			if (!on) {
 				itimer_tasks[i] = NULL;
+				nr_itimers--;
+			}
 			spin_unlock_irqrestore(&sleep_lock, f);
 			return;
 		}
 		if (!itimer_tasks[i] && free_slot < 0)
 			free_slot = i;
 	}
-	if (on && free_slot >= 0)
+	if (on && free_slot >= 0) {
 		itimer_tasks[free_slot] = leader;
+		nr_itimers++;
+	}
 	spin_unlock_irqrestore(&sleep_lock, f);
+	if (on)
+		sched_kick_timekeeper();
 }
 
 void itimer_forget(struct task *leader)
@@ -288,15 +302,26 @@ static void fire_itimers(uint64_t now)
 			continue;
 		t->itimer_real_ns = t->itimer_real_interval_ns
 			? now + t->itimer_real_interval_ns : 0;
-		if (!t->itimer_real_ns)
+		if (!t->itimer_real_ns) {
 			itimer_tasks[i] = NULL;
+			nr_itimers--;
+		}
 		struct ksiginfo info = { .signo = SIGALRM, .code = SI_TIMER };
 		signal_send_thread(t, &info);
 	}
 }
 
+static void (*poll_hook)(void);
+
+void timers_set_poll_hook(void (*fn)(void))
+{
+	poll_hook = fn;
+}
+
 void timers_tick(void)
 {
+	if (poll_hook)
+		poll_hook();
 	uint64_t now = time_since_boot_ns();
 	uint64_t f = spin_lock_irqsave(&sleep_lock);
 	list_for_each(n, &sleepers) {

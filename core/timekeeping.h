@@ -7,6 +7,7 @@
 #ifndef BAREMON_TIMEKEEPING_H
 #define BAREMON_TIMEKEEPING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Linux clock ids (<linux/time.h>), named here to avoid libc clashes. */
@@ -29,5 +30,10 @@ uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns);
 /* Called on every tick of the boot CPU: wakes expired sleepers, fires
  * interval timers. */
 void timers_tick(void);
+/* Any timed sleeper or armed interval timer? (the boot CPU's tick) */
+bool timers_pending(void);
+/* Something to run on every boot-CPU tick (console polling without an
+ * interrupt route). */
+void timers_set_poll_hook(void (*fn)(void));
 
 #endif

@@ -5,6 +5,8 @@
  *                   otherwise treat it as a script
  *   sh SCRIPT       read the file SCRIPT
  *   sh -c LINE      run one line
+ *   sh -i SCRIPT    run SCRIPT, then read standard input interactively
+ *                   (the kernel's `stay`: a session, then the prompt)
  *
  * A script's lines are echoed after the prompt ("baremon> LINE") so a log
  * reads like a session. With set -e, a script stops at the first line
@@ -115,6 +117,30 @@ static int run_input(struct input *in)
 	return sh.last_status;
 }
 
+/* Standard input as the shell's input; interactive on a terminal. */
+static void use_stdin(struct input *in)
+{
+	in->fd = 0;
+	in->by_byte = true;
+	in->pos = in->len = 0;
+	sh.interactive = isatty(0);
+	if (sh.interactive) {
+		/* Ctrl-C and Ctrl-\ are for the program running, not us. */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+	}
+}
+
+static int open_script(struct input *in, const char *path)
+{
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		fprintf(stderr, "sh: %s: %s\n", path, strerror(errno));
+		return 127;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct input in;
@@ -123,25 +149,27 @@ int main(int argc, char **argv)
 		sh_run_line(argv[2]);
 		return sh.exit_requested ? sh.exit_status : sh.last_status;
 	}
+	if (argc == 3 && strcmp(argv[1], "-i") == 0) {
+		int r = open_script(&in, argv[2]);
+		if (r == 0) {
+			r = run_input(&in);
+			close(in.fd);
+		}
+		if (sh.exit_requested)
+			return r;
+		use_stdin(&in);
+		return run_input(&in);
+	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: sh [SCRIPT | -c LINE]\n");
+		fprintf(stderr, "usage: sh [SCRIPT | -c LINE | -i SCRIPT]\n");
 		return 2;
 	}
 	if (argc == 2) {
-		in.fd = open(argv[1], O_RDONLY | O_CLOEXEC);
-		if (in.fd < 0) {
-			fprintf(stderr, "sh: %s: %s\n", argv[1], strerror(errno));
-			return 127;
-		}
+		int r = open_script(&in, argv[1]);
+		if (r)
+			return r;
 	} else {
-		in.fd = 0;
-		in.by_byte = true;
-		sh.interactive = isatty(0);
-	}
-	if (sh.interactive) {
-		/* Ctrl-C and Ctrl-\ are for the program running, not us. */
-		signal(SIGINT, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
+		use_stdin(&in);
 	}
 	return run_input(&in);
 }

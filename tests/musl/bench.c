@@ -94,8 +94,33 @@ static void bench_switch(int cpu)
 	       (unsigned long long)t[RUNS / 2]);
 }
 
-static void bench_loop(void)
+/* Interrupts (vectors >= 32) CPU `cpu` took so far, from /proc/interrupts. */
+static long interrupts_on(int cpu)
 {
+	FILE *f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	long sum = 0;
+	fgets(line, sizeof line, f);
+	while (fgets(line, sizeof line, f)) {
+		char *p = line;
+		long vector = strtol(p, &p, 10);
+		if (*p++ != ':' || vector < 32)
+			continue;
+		for (int c = 0; c <= cpu; c++) {
+			long v = strtol(p, &p, 10);
+			if (c == cpu)
+				sum += v;
+		}
+	}
+	fclose(f);
+	return sum;
+}
+
+static void bench_loop(int cpu)
+{
+	long irq_before = interrupts_on(cpu);
 	for (int i = 0; i < RUNS; i++) {
 		uint64_t a = __rdtsc();
 		for (volatile int k = 0; k < 100000; k++)
@@ -106,9 +131,11 @@ static void bench_loop(void)
 	int above = 0;
 	for (int i = 0; i < RUNS; i++)
 		above += t[i] > t[0];
-	printf("100k-iteration loop: min %llu max %llu spread %llu (%d of %d runs above min)\n",
+	long irqs = interrupts_on(cpu) - irq_before;
+	printf("100k-iteration loop: min %llu max %llu spread %llu (%d of %d runs above min, "
+	       "%ld interrupts on cpu %d)\n",
 	       (unsigned long long)t[0], (unsigned long long)t[RUNS - 1],
-	       (unsigned long long)(t[RUNS - 1] - t[0]), above, RUNS);
+	       (unsigned long long)(t[RUNS - 1] - t[0]), above, RUNS, irqs, cpu);
 }
 
 int main(int argc, char **argv)
@@ -119,6 +146,6 @@ int main(int argc, char **argv)
 	bench_getppid();
 	bench_switch(cpu);
 	bench_fork();
-	bench_loop();
+	bench_loop(cpu);
 	return 0;
 }
