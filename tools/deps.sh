@@ -22,6 +22,7 @@ linux-libc-dev:/usr/include/linux/perf_event.h
 musl-tools:/usr/bin/musl-gcc
 cpio:/usr/bin/cpio
 libcmocka-dev:/usr/include/cmocka.h
+libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 "
 
 missing=""
