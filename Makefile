@@ -19,7 +19,7 @@ KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
 	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
-NASMFLAGS  := -f elf64 -g -F dwarf
+NASMFLAGS  := -f elf64 -g -F dwarf -Icore/
 
 # Loader: a GNU-EFI application (PE32+ made from a PIC shared object).
 EFI_INC    := -I/usr/include/efi -I/usr/include/efi/x86_64
@@ -65,7 +65,7 @@ include tests/abi/abi.mk
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
 MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
-$(BUILD)/musl/%: tests/musl/%.c | $(DEPS_OK)
+$(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -o $@ $< -lpthread

@@ -5,6 +5,7 @@
 ; swap GS so the kernel's per-CPU base is active.
 
 bits 64
+%include "frame.inc"
 section .text
 extern trap_dispatch
 
@@ -33,41 +34,13 @@ isr_common:
 	jz .kernel_entry
 	swapgs
 .kernel_entry:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	mov rdi, rsp
 	cld
 	call trap_dispatch
 global trap_return
 trap_return:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_GPRS
 	test qword [rsp + 24], 3
 	jz .kernel_exit
 	swapgs

@@ -54,6 +54,16 @@ int report_cpus(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* The bytes of one write(2) as a string, without trailing blanks. */
+static void copy_trimmed(char *dst, size_t size, const char *data, size_t len)
+{
+	size_t n = len < size - 1 ? len : size - 1;
+	memcpy(dst, data, n);
+	while (n && (dst[n - 1] == '\n' || dst[n - 1] == ' '))
+		n--;
+	dst[n] = 0;
+}
+
 static int selftest_read(struct seqbuf *out, void *arg)
 {
 	(void)arg;
@@ -66,11 +76,7 @@ static int selftest_write(const char *data, size_t len, void *arg)
 {
 	(void)arg;
 	char filter[64];
-	size_t n = len < sizeof(filter) - 1 ? len : sizeof(filter) - 1;
-	memcpy(filter, data, n);
-	while (n && (filter[n - 1] == '\n' || filter[n - 1] == ' '))
-		n--;
-	filter[n] = 0;
+	copy_trimmed(filter, sizeof(filter), data, len);
 	/* Signals the tests provoke (a pipe test's SIGPIPE) are theirs, not
 	 * the writer's: drop them afterwards. */
 	struct task *self = current;
@@ -89,11 +95,7 @@ static int fault_write(const char *data, size_t len, void *arg)
 {
 	(void)arg;
 	char kind[32];
-	size_t n = len < sizeof(kind) - 1 ? len : sizeof(kind) - 1;
-	memcpy(kind, data, n);
-	while (n && kind[n - 1] == '\n')
-		n--;
-	kind[n] = 0;
+	copy_trimmed(kind, sizeof(kind), data, len);
 	if (!fault_kind_valid(kind))
 		return -EINVAL;
 	fault_inject(kind);

@@ -6,6 +6,7 @@
 ; also serves signal delivery and execve changing every register.
 
 bits 64
+%include "frame.inc"
 section .text
 extern syscall_dispatch, trap_return
 
@@ -27,21 +28,7 @@ syscall_entry:
 	push rcx
 	push rax                ; error slot: the system call number
 	push SYSCALL_VECTOR
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	mov rdi, rsp
 	xor ebp, ebp
 	call syscall_dispatch

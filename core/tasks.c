@@ -38,6 +38,24 @@ static int alloc_tid(void)
 	}
 }
 
+/* What every task starts with, whatever it is for. */
+static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
+			const char *comm)
+{
+	t->kstack = kstack;
+	t->fpu = fpu;
+	fpu_init_state(t);
+	t->migrate_to = -1;
+	list_init(&t->run_node);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	list_init(&t->threads);
+	list_init(&t->thread_node);
+	waitq_init(&t->child_exit);
+	strlcpy(t->comm, comm, sizeof(t->comm));
+	t->start_ns = time_since_boot_ns();
+}
+
 struct task *task_alloc(const char *comm)
 {
 	struct task *t = kzalloc(sizeof(*t));
@@ -50,21 +68,10 @@ struct task *task_alloc(const char *comm)
 			pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
 		return NULL;
 	}
-	t->kstack = (uint64_t)phys_to_virt(stack);
-	t->fpu = fpu;
-	fpu_init_state(t);
+	init_fields(t, (uint64_t)phys_to_virt(stack), fpu, comm);
 	t->state = TASK_SLEEPING_UNINT; /* not runnable until sched_start */
 	t->affinity = ~0ULL;
-	t->migrate_to = -1;
 	t->on_cpu = -1;
-	list_init(&t->run_node);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->threads);
-	list_init(&t->thread_node);
-	waitq_init(&t->child_exit);
-	strlcpy(t->comm, comm, sizeof(t->comm));
-	t->start_ns = time_since_boot_ns();
 
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	t->tid = t->tgid = alloc_tid();
@@ -165,20 +172,11 @@ void kthread_exit(int code)
 struct task *task_create_idle(unsigned cpu, uint64_t stack_base)
 {
 	struct task *t = kzalloc(sizeof(*t));
-	BUG_ON(!t);
-	t->kstack = stack_base;
-	t->fpu = kmalloc(FPU_AREA_SIZE);
-	fpu_init_state(t);
+	uint8_t *fpu = kmalloc(FPU_AREA_SIZE);
+	BUG_ON(!t || !fpu);
+	init_fields(t, stack_base, fpu, "swapper");
 	t->tid = t->tgid = 0; /* as on Linux, idle is pid 0 */
 	t->affinity = 1ULL << cpu;
-	t->migrate_to = -1;
-	list_init(&t->run_node);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->threads);
-	list_init(&t->thread_node);
-	waitq_init(&t->child_exit);
-	strlcpy(t->comm, "swapper", sizeof(t->comm));
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	list_add_tail(&t->all_node, &all_tasks);
 	spin_unlock_irqrestore(&task_lock, f);

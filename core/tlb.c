@@ -17,7 +17,7 @@
 
 static volatile int flush_request[MAX_CPUS];
 
-static void serve_own_request(void)
+void tlb_serve_pending(void)
 {
 	unsigned me = this_cpu_id();
 	if (__atomic_load_n(&flush_request[me], __ATOMIC_ACQUIRE)) {
@@ -29,7 +29,7 @@ static void serve_own_request(void)
 static void flush_ipi(struct trap_frame *f)
 {
 	(void)f;
-	serve_own_request();
+	tlb_serve_pending();
 	apic_eoi();
 }
 
@@ -54,7 +54,7 @@ void tlb_flush_others(uint64_t cpus, uint64_t va)
 		if (!(cpus >> c & 1))
 			continue;
 		while (__atomic_load_n(&flush_request[c], __ATOMIC_ACQUIRE)) {
-			serve_own_request();
+			tlb_serve_pending();
 			cpu_relax();
 		}
 	}

@@ -23,6 +23,26 @@ struct shared_anon {
 	struct spinlock lock;
 };
 
+/*
+ * mm->lock with interrupts off. While waiting for it, serve TLB shootdown
+ * requests: the holder may be waiting for this very CPU to flush
+ * (tlb.c), and with interrupts off the request's IPI cannot get in.
+ */
+static uint64_t mm_lock(struct mm *mm)
+{
+	uint64_t f = irq_save();
+	while (!spin_trylock(&mm->lock)) {
+		tlb_serve_pending();
+		cpu_relax();
+	}
+	return f;
+}
+
+static void mm_unlock(struct mm *mm, uint64_t f)
+{
+	spin_unlock_irqrestore(&mm->lock, f);
+}
+
 /* ---- page tables ---- */
 
 static unsigned idx(uint64_t va, int level)
@@ -312,11 +332,11 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	struct vma *v = new_vma(start, start + len, prot, flags, name);
 	if (!v)
 		return -ENOMEM;
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	int r = unmap_locked(mm, start, start + len);
 	if (r == 0)
 		insert_vma(mm, v);
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	if (r)
 		free_vma(v);
 	return r;
@@ -324,7 +344,7 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 
 uint64_t mm_find_free(struct mm *mm, uint64_t len)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	uint64_t top = USER_MMAP_TOP, found = 0;
 	/* Walk down from the top: the gap below each vma, highest first. */
 	struct list *n = mm->vmas.prev;
@@ -347,21 +367,21 @@ uint64_t mm_find_free(struct mm *mm, uint64_t len)
 		top = vma_of(n)->start;
 		n = n->prev;
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return found;
 }
 
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t len)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	int r = unmap_locked(mm, start, start + len);
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return r;
 }
 
 bool mm_range_mapped(struct mm *mm, uint64_t start, uint64_t len)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	uint64_t at = start;
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
@@ -373,14 +393,14 @@ bool mm_range_mapped(struct mm *mm, uint64_t start, uint64_t len)
 		if (at >= start + len)
 			break;
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return at >= start + len;
 }
 
 bool mm_range_overlaps(struct mm *mm, uint64_t start, uint64_t len)
 {
 	bool hit = false;
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
 		if (v->start < start + len && v->end > start) {
@@ -388,13 +408,13 @@ bool mm_range_overlaps(struct mm *mm, uint64_t start, uint64_t len)
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return hit;
 }
 
 int mm_discard(struct mm *mm, uint64_t start, uint64_t len)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
 		if (v->end <= start || v->start >= start + len || (v->flags & VMA_SHARED))
@@ -403,7 +423,7 @@ int mm_discard(struct mm *mm, uint64_t start, uint64_t len)
 		uint64_t e = v->end < start + len ? v->end : start + len;
 		unmap_pages(mm, v, s, e);
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return 0;
 }
 
@@ -412,7 +432,7 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 	uint64_t end = start + len;
 	if (!mm_range_mapped(mm, start, len))
 		return -ENOMEM;
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	int r = 0;
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
@@ -438,7 +458,7 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 			flush(mm, va);
 		}
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return r;
 }
 
@@ -476,7 +496,7 @@ static bool access_allowed(const struct vma *v, uint64_t error)
 
 int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	struct vma *v = find_vma(mm, addr);
 	int r;
 	if (!v)
@@ -487,38 +507,41 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		r = -EACCES;  /* present page, protection violation */
 	else
 		r = fault_in(mm, v, addr) ? -EFAULT : 0;
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return r;
 }
 
 int mm_populate(struct mm *mm, uint64_t start, uint64_t len)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	int r = 0;
 	for (uint64_t va = start; va < start + len && !r; va += PAGE_SIZE) {
 		struct vma *v = find_vma(mm, va);
 		r = v ? fault_in(mm, v, va) : -EFAULT;
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return r;
 }
 
 uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write)
 {
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	uint64_t phys = 0;
 	struct vma *v = find_vma(mm, addr);
 	if (v && (!write || (v->prot & PROT_WRITE)) && fault_in(mm, v, addr) == 0) {
 		uint64_t *pte = pte_of(mm, addr, false);
 		phys = (*pte & PTE_ADDR) | (addr & (PAGE_SIZE - 1));
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return phys;
 }
 
-int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
+/* Copy between kernel memory and another address space, page by page
+ * through the direct map (faulting pages in). */
+static int mm_copy(struct mm *mm, uint64_t addr, void *buf, uint64_t len,
+		   bool to_mm)
 {
-	const uint8_t *s = src;
+	uint8_t *b = buf;
 	while (len) {
 		uint64_t phys = mm_translate(mm, addr, false);
 		if (!phys)
@@ -526,12 +549,20 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
 		uint64_t chunk = PAGE_SIZE - (addr & (PAGE_SIZE - 1));
 		if (chunk > len)
 			chunk = len;
-		memcpy(phys_to_virt(phys), s, chunk);
-		s += chunk;
+		if (to_mm)
+			memcpy(phys_to_virt(phys), b, chunk);
+		else
+			memcpy(b, phys_to_virt(phys), chunk);
+		b += chunk;
 		addr += chunk;
 		len -= chunk;
 	}
 	return 0;
+}
+
+int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
+{
+	return mm_copy(mm, addr, (void *)src, len, true);
 }
 
 /* ---- fork ---- */
@@ -570,7 +601,7 @@ struct mm *mm_clone(struct mm *src)
 	struct mm *mm = mm_create();
 	if (!mm)
 		return NULL;
-	uint64_t f = spin_lock_irqsave(&src->lock);
+	uint64_t f = mm_lock(src);
 	int r = 0;
 	list_for_each(n, &src->vmas)
 		if ((r = clone_vma(mm, src, vma_of(n))) != 0)
@@ -582,7 +613,7 @@ struct mm *mm_clone(struct mm *src)
 	mm->env_start = src->env_start;
 	mm->env_end = src->env_end;
 	memcpy(mm->exe, src->exe, sizeof(mm->exe));
-	spin_unlock_irqrestore(&src->lock, f);
+	mm_unlock(src, f);
 	if (r) {
 		mm_put(mm);
 		return NULL;
@@ -595,7 +626,7 @@ struct mm *mm_clone(struct mm *src)
 int mm_format_maps(struct mm *mm, char *buf, size_t max)
 {
 	size_t n = 0;
-	uint64_t f = spin_lock_irqsave(&mm->lock);
+	uint64_t f = mm_lock(mm);
 	list_for_each(node, &mm->vmas) {
 		struct vma *v = vma_of(node);
 		const char *name = v->name;
@@ -614,24 +645,11 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 		if (w > 0)
 			n += (size_t)w;
 	}
-	spin_unlock_irqrestore(&mm->lock, f);
+	mm_unlock(mm, f);
 	return (int)n; /* like snprintf: the length the whole text needs */
 }
 
 int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len)
 {
-	uint8_t *d = dst;
-	while (len) {
-		uint64_t phys = mm_translate(mm, addr, false);
-		if (!phys)
-			return -EFAULT;
-		uint64_t chunk = PAGE_SIZE - (addr & (PAGE_SIZE - 1));
-		if (chunk > len)
-			chunk = len;
-		memcpy(d, phys_to_virt(phys), chunk);
-		d += chunk;
-		addr += chunk;
-		len -= chunk;
-	}
-	return 0;
+	return mm_copy(mm, addr, dst, len, false);
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
+#include "interrupts.h"
 
 #define RUNS 201
 #define SWITCHES 1000
@@ -94,29 +95,6 @@ static void bench_switch(int cpu)
 	       (unsigned long long)t[RUNS / 2]);
 }
 
-/* Interrupts (vectors >= 32) CPU `cpu` took so far, from /proc/interrupts. */
-static long interrupts_on(int cpu)
-{
-	FILE *f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return -1;
-	char line[512];
-	long sum = 0;
-	fgets(line, sizeof line, f);
-	while (fgets(line, sizeof line, f)) {
-		char *p = line;
-		long vector = strtol(p, &p, 10);
-		if (*p++ != ':' || vector < 32)
-			continue;
-		for (int c = 0; c <= cpu; c++) {
-			long v = strtol(p, &p, 10);
-			if (c == cpu)
-				sum += v;
-		}
-	}
-	fclose(f);
-	return sum;
-}
 
 static void bench_loop(int cpu)
 {

@@ -8,31 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "interrupts.h"
 
-/* Sum of CPU `cpu`'s column over the interrupt vectors (>= 32). */
-static long interrupts_on(int cpu)
-{
-	FILE *f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return -1;
-	char line[512];
-	long sum = 0;
-	fgets(line, sizeof line, f); /* header */
-	while (fgets(line, sizeof line, f)) {
-		char *p = line;
-		long vector = strtol(p, &p, 10);
-		if (*p != ':' || vector < 32)
-			continue;
-		p++;
-		for (int c = 0; c <= cpu; c++) {
-			long v = strtol(p, &p, 10);
-			if (c == cpu)
-				sum += v;
-		}
-	}
-	fclose(f);
-	return sum;
-}
 
 static double now(void)
 {
