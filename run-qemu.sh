@@ -107,7 +107,7 @@ done
 [[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 1 ] || die "--smp wants a number >= 1"
 [ -z "$timeout" ] || [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
 [ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
-[ -z "$session" ] || [ -f "$session" ] || die "session file '$session' not found"
+[ -z "$session" ] || [ -r "$session" ] || die "session file '$session' not found"
 case $serial in stdio|pty|socket:*) ;; *) die "--serial stdio|pty|socket:PATH" ;; esac
 kernel=${kernel:-$build/kernel.elf}
 loader=${loader:-$build/BOOTX64.EFI}
@@ -168,7 +168,8 @@ if [ -n "$run_cmd" ]; then
 	files+=("$work/run.session:/etc/session")
 	kargs="$kargs session=/etc/session"
 elif [ -n "$session" ]; then
-	files+=("$session:/etc/session")
+	cat "$session" > "$work/session" # a pipe or <(...) works too
+	files+=("$work/session:/etc/session")
 	kargs="$kargs session=/etc/session"
 fi
 [ "$stay" = 1 ] && kargs="$kargs stay"

@@ -28,4 +28,9 @@ guest no-session --session "$logs/no-such-file"
 expect_rc 127
 expect_err "^run-qemu: session file .* not found" "names the missing session file"
 
+# A session can come from a pipe (process substitution).
+guest piped-session --session <(printf 'echo piped\nexit 5\n')
+expect_rc 5
+expect_line '^piped$' "the piped session ran"
+
 finish
