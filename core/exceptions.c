@@ -9,6 +9,7 @@
 #include <asm/signal.h>
 #include "kernel.h"
 #include "panic.h"
+#include "perf.h"
 #include "signal.h"
 #include "task.h"
 #include "trap.h"
@@ -33,6 +34,8 @@ static void page_fault(struct trap_frame *f)
 		r = mm_handle_fault(t->mm, addr, f->error);
 	if (r == 0) {
 		t->minflt++;
+		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1);
+		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1);
 		return;
 	}
 	if (from_user(f)) {

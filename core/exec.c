@@ -21,6 +21,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "process.h"
+#include "perf.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
@@ -398,6 +399,7 @@ static long do_exec(const char *path, struct exec_args *a)
 	fpu_init_state(self);
 	fpu_restore(self);
 	set_comm(self, path);
+	perf_task_exec(self);
 
 	struct trap_frame *f = self->frame;
 	memset(f, 0, sizeof(*f));

@@ -22,6 +22,11 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* A pointer that carries an errno instead (-4095..-1), as in Linux. */
+#define ERR_PTR(err) ((void *)(intptr_t)(err))
+#define PTR_ERR(p) ((long)(intptr_t)(p))
+#define IS_ERR(p) ((uintptr_t)(p) >= (uintptr_t)-4095)
+
 /* Console output (serial) without a log prefix; see log.c. */
 int kprintf(const char *fmt, ...) __printf(1, 2);
 int vkprintf(const char *fmt, va_list ap);

@@ -28,6 +28,7 @@
 #include "smp.h"
 #include "tlb.h"
 #include "report.h"
+#include "perf.h"
 #include "ioapic.h"
 #include "syscall.h"
 #include "tasks.h"
@@ -116,6 +117,7 @@ static void tasks_init(void)
 	timekeeping_init();
 	sched_init_cpu(task_create_idle(0, (uint64_t)boot_stack));
 	report_init();
+	perf_init();
 	vfs_init();
 	smp_init();
 }

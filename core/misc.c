@@ -13,6 +13,7 @@
 #include "mm.h"
 #include "percpu.h"
 #include "power.h"
+#include "perf.h"
 #include "sched.h"
 #include "syscall.h"
 #include "task.h"
@@ -200,7 +201,8 @@ SYSCALL_DEFINE(prctl)
 		return copy_to_user((void *)a1, t->comm, sizeof(t->comm)) ? -EFAULT : 0;
 	case PR_TASK_PERF_EVENTS_ENABLE:
 	case PR_TASK_PERF_EVENTS_DISABLE:
-		return 0; /* no events attached yet: nothing to change, as on Linux */
+		perf_task_enable_owned(t, (int)a0 == PR_TASK_PERF_EVENTS_ENABLE);
+		return 0;
 	case PR_GET_DUMPABLE:
 		return 1;
 	case PR_SET_DUMPABLE:

@@ -20,6 +20,7 @@
 #include "usermm.h"
 #include "vfs.h"
 #include "power.h"
+#include "perf.h"
 #include "exec.h"
 
 void itimer_forget(struct task *leader);
@@ -134,7 +135,9 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 	if (!t)
 		return -EAGAIN;
 	t->siginfo = kzalloc(sizeof(struct ksiginfo) * (NSIGNALS + 1));
-	if (!t->siginfo || (r = share_resources(t, p, flags)) != 0) {
+	if (!t->siginfo || (r = share_resources(t, p, flags)) != 0 ||
+	    (r = perf_inherit(p, t, flags & CLONE_THREAD)) != 0) {
+		perf_task_exit(t);
 		release_resources(t);
 		if (t->sig)
 			signal_state_put(t->sig);
@@ -307,6 +310,7 @@ void process_exit_thread(int code)
 {
 	struct task *self = current, *leader = self->leader;
 	clear_child_tid(self);
+	perf_task_exit(self);
 	process_release_vfork(self);
 	release_resources(self);
 	bool last = __atomic_sub_fetch(&leader->nr_live, 1, __ATOMIC_ACQ_REL) == 0;

@@ -10,6 +10,7 @@
 #include "sched.h"
 #include "spinlock.h"
 #include "tasks.h"
+#include "perf.h"
 #include "process.h"
 #include "tsc.h"
 #include "timekeeping.h"
@@ -259,11 +260,13 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
+	perf_sched_out(prev);
 	rq->curr = next;
 	rq->prev = prev;
 	next->slice_end_tick = this_cpu()->ticks + SLICE_TICKS;
 	this_cpu()->running = next;
 	this_cpu()->kernel_rsp = next->kstack + KSTACK_SIZE;
+	perf_sched_in(next);
 	task_switch_user_state(prev, next);
 	context_switch(&prev->ksp, next->ksp);
 	/* Back in prev, possibly much later and on the same CPU. */

@@ -100,6 +100,11 @@ struct task {
 	uint64_t acct_ns;            /* when the current user/kernel span began */
 	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
 	uint64_t minflt, majflt;
+
+	/* perf events (pmu/, under perf_lock). */
+	struct list perf_events;     /* group leaders counting this task */
+	struct list perf_owned;      /* events this task opened (prctl) */
+	int perf_last_cpu;           /* for cpu-migrations */
 };
 
 /* The task running on this CPU. */

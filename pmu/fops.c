@@ -1,0 +1,160 @@
+/*
+ * The perf event file: read(2) in every read_format layout, the
+ * PERF_EVENT_IOC_* ioctls, poll, and release when the last fd closes.
+ */
+#include <string.h>
+#include <linux/errno.h>
+#include <linux/poll.h>
+#include "event.h"
+#include "kernel.h"
+#include "mm.h"
+#include "perf.h"
+#include "task.h"
+#include "uaccess.h"
+#include "vfs.h"
+
+static int siblings_of(const struct perf_event *l)
+{
+	int n = 0;
+	list_for_each(node, &l->siblings)
+		n++;
+	return n;
+}
+
+int perf_read_size(const struct perf_event *e)
+{
+	uint64_t f = e->attr.read_format;
+	int per_value = 1 + !!(f & PERF_FORMAT_ID) + !!(f & PERF_FORMAT_LOST);
+	int head = !!(f & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		   !!(f & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	if (f & PERF_FORMAT_GROUP)
+		return 8 * (1 + head + per_value * (1 + siblings_of(e->leader)));
+	return 8 * (head + per_value);
+}
+
+/* Append one event's value (and id, lost) to out. */
+static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
+{
+	uint64_t f = e->attr.read_format;
+	out[n++] = value;
+	if (f & PERF_FORMAT_ID)
+		out[n++] = e->id;
+	if (f & PERF_FORMAT_LOST)
+		out[n++] = 0; /* counting events lose nothing */
+	return n;
+}
+
+/* Fill out (perf_read_size bytes) under perf_lock. */
+static void format_read(struct perf_event *e, uint64_t *out)
+{
+	uint64_t f = e->attr.read_format;
+	uint64_t value, enabled, running;
+	int n = 0;
+	struct perf_event *l = (f & PERF_FORMAT_GROUP) ? e->leader : e;
+	event_totals(l, &value, &enabled, &running);
+	if (f & PERF_FORMAT_GROUP)
+		out[n++] = 1 + (uint64_t)siblings_of(l);
+	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[n++] = enabled;
+	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[n++] = running;
+	n = put_value(out, n, l, value);
+	if (!(f & PERF_FORMAT_GROUP))
+		return;
+	list_for_each(node, &l->siblings) {
+		struct perf_event *s = list_entry(node, struct perf_event, sibling_node);
+		uint64_t v, en, run;
+		event_totals(s, &v, &en, &run);
+		n = put_value(out, n, s, v);
+	}
+}
+
+static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
+{
+	(void)pos;
+	struct perf_event *e = file->priv;
+	uint64_t buf[64];
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	int size = perf_read_size(e);
+	if (u->resid < (size_t)size) {
+		spin_unlock_irqrestore(&perf_lock, fl);
+		return -ENOSPC;
+	}
+	if (size > (int)sizeof(buf)) {
+		spin_unlock_irqrestore(&perf_lock, fl);
+		return -E2BIG;
+	}
+	format_read(e, buf);
+	spin_unlock_irqrestore(&perf_lock, fl);
+	return uio_copy_out(u, buf, (size_t)size);
+}
+
+static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
+{
+	struct perf_event *e = file->priv;
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+	long r = 0;
+	uint64_t fl;
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+	case PERF_EVENT_IOC_DISABLE:
+	case PERF_EVENT_IOC_RESET:
+		fl = spin_lock_irqsave(&perf_lock);
+		if (cmd == PERF_EVENT_IOC_ENABLE)
+			event_enable(e, group);
+		else if (cmd == PERF_EVENT_IOC_DISABLE)
+			event_disable(e, group);
+		else
+			event_reset(e, group);
+		spin_unlock_irqrestore(&perf_lock, fl);
+		return 0;
+	case PERF_EVENT_IOC_ID:
+		return put_user(e->id, (uint64_t *)arg) ? -EFAULT : 0;
+	case PERF_EVENT_IOC_REFRESH:
+		/* Only sampling events can be refreshed (not inherited ones). */
+		return -EINVAL;
+	case PERF_EVENT_IOC_PERIOD: {
+		uint64_t period;
+		if (copy_from_user(&period, (void *)arg, sizeof(period)))
+			return -EFAULT;
+		if (!e->attr.sample_period || !period)
+			return -EINVAL;
+		fl = spin_lock_irqsave(&perf_lock);
+		e->attr.sample_period = period;
+		spin_unlock_irqrestore(&perf_lock, fl);
+		return 0;
+	}
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		/* No ring buffers yet: only "no output" can be set. */
+		return (int)arg == -1 ? 0 : -EINVAL;
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_QUERY_BPF:
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		return -EINVAL; /* no tracepoints, BPF or buffers here, as Linux without them */
+	case PERF_EVENT_IOC_SET_BPF:
+		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return -EINVAL;  /* only breakpoints can be modified */
+	default:
+		r = -ENOTTY;
+	}
+	return r;
+}
+
+static unsigned perf_poll(struct file *file)
+{
+	struct perf_event *e = file->priv;
+	return e->task_exited ? POLLHUP : 0;
+}
+
+static void perf_release(struct file *file)
+{
+	event_put(file->priv);
+}
+
+const struct file_ops perf_fops = {
+	.read = perf_read,
+	.ioctl = perf_ioctl,
+	.poll = perf_poll,
+	.release = perf_release,
+};

@@ -1,0 +1,184 @@
+/*
+ * Events across fork, exit and exec: inherited copies for children
+ * (attr.inherit), their counts folded into the parent event when the
+ * child exits, enable_on_exec, and the prctl that switches every event a
+ * task opened.
+ */
+#include <linux/errno.h>
+#include "event.h"
+#include "kernel.h"
+#include "mm.h"
+#include "perf.h"
+#include "task.h"
+#include "tsc.h"
+
+/* Free e once nothing refers to it. Caller must not hold perf_lock. */
+void event_put(struct perf_event *e)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	if (--e->refs > 0) {
+		spin_unlock_irqrestore(&perf_lock, f);
+		return;
+	}
+	event_sched_out(e, time_since_boot_ns());
+	if (e->leader == e) {
+		list_remove(&e->ctx_node);
+		/* Siblings of a closed leader become leaders of their own. */
+		list_for_each_safe(n, &e->siblings) {
+			struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+			list_remove(&s->sibling_node);
+			s->leader = s;
+			if (s->state != EVENT_EXIT)
+				list_add_tail(&s->ctx_node, s->task ? &s->task->perf_events
+								   : perf_cpu_events((unsigned)s->cpu));
+		}
+	} else {
+		list_remove(&e->sibling_node);
+	}
+	list_remove(&e->owner_node);
+	list_remove(&e->child_node);
+	spin_unlock_irqrestore(&perf_lock, f);
+	kfree(e);
+}
+
+static struct perf_event *copy_for(struct perf_event *p, struct task *child,
+				   struct perf_event *leader)
+{
+	struct perf_event *c = kzalloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	c->attr = p->attr;
+	c->pmu = p->pmu;
+	c->id = p->id;
+	c->task = child;
+	c->cpu = p->cpu;
+	c->leader = leader ? leader : c;
+	c->refs = 1;
+	c->state = p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE;
+	c->tstamp = time_since_boot_ns();
+	c->parent = p;
+	list_init(&c->siblings);
+	list_init(&c->sibling_node);
+	list_init(&c->ctx_node);
+	list_init(&c->owner_node);
+	list_init(&c->child_list);
+	list_add_tail(&c->child_node, &p->child_list);
+	p->refs++;
+	if (leader)
+		list_add_tail(&c->sibling_node, &leader->siblings);
+	else
+		list_add_tail(&c->ctx_node, &child->perf_events);
+	return c;
+}
+
+int perf_inherit(struct task *parent, struct task *child, bool thread)
+{
+	if (list_empty(&parent->perf_events))
+		return 0;
+	int r = 0;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	list_for_each(n, &parent->perf_events) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (!l->attr.inherit || l->state == EVENT_EXIT ||
+		    (l->attr.inherit_thread && !thread))
+			continue;
+		struct perf_event *cl = copy_for(l, child, NULL);
+		if (!cl) {
+			r = -ENOMEM;
+			break;
+		}
+		list_for_each(s, &l->siblings) {
+			struct perf_event *sib = list_entry(s, struct perf_event, sibling_node);
+			if (!copy_for(sib, child, cl)) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return r;
+}
+
+/* Fold an inherited copy into its parent and free it. Under perf_lock. */
+static void fold_into_parent(struct perf_event *c, uint64_t now)
+{
+	struct perf_event *p = c->parent;
+	event_sched_out(c, now);
+	p->child_count += c->count + c->child_count;
+	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
+	p->child_running_ns += c->running_ns + c->child_running_ns;
+	list_remove(&c->child_node);
+	p->refs--; /* the parent's fd still holds it */
+}
+
+/* Detach one group of t; inherited groups are folded and freed. */
+static void exit_group_events(struct perf_event *l, uint64_t now)
+{
+	list_remove(&l->ctx_node);
+	list_init(&l->ctx_node);
+	struct perf_event *all[64];
+	int n = 0;
+	all[n++] = l;
+	list_for_each(s, &l->siblings)
+		if (n < 64)
+			all[n++] = list_entry(s, struct perf_event, sibling_node);
+	for (int i = 0; i < n; i++) {
+		struct perf_event *e = all[i];
+		if (e->parent) {
+			fold_into_parent(e, now);
+			if (i > 0)
+				list_remove(&e->sibling_node);
+			kfree(e);
+		} else {
+			event_sched_out(e, now);
+			e->state = EVENT_EXIT;
+			e->task_exited = true;
+		}
+	}
+}
+
+void perf_task_exit(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	uint64_t now = time_since_boot_ns();
+	while (!list_empty(&t->perf_events)) {
+		struct perf_event *l = list_entry(t->perf_events.next, struct perf_event, ctx_node);
+		exit_group_events(l, now);
+	}
+	/* Events it opened stay open through their fds; forget the owner. */
+	list_for_each_safe(n, &t->perf_owned) {
+		struct perf_event *e = list_entry(n, struct perf_event, owner_node);
+		list_remove(&e->owner_node);
+		e->owner = NULL;
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+}
+
+void perf_task_exec(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	list_for_each(n, &t->perf_events) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (l->attr.enable_on_exec && l->state == EVENT_OFF)
+			event_enable(l, false);
+		list_for_each(s, &l->siblings) {
+			struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
+			if (e->attr.enable_on_exec && e->state == EVENT_OFF)
+				event_enable(e, false);
+		}
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+}
+
+void perf_task_enable_owned(struct task *t, bool enable)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	list_for_each(n, &t->perf_owned) {
+		struct perf_event *e = list_entry(n, struct perf_event, owner_node);
+		if (enable)
+			event_enable(e, false);
+		else
+			event_disable(e, false);
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+}

@@ -1,0 +1,38 @@
+/*
+ * perf events: what the rest of the kernel calls. The event core is in
+ * pmu/core.c (open, contexts, groups), pmu/fops.c (read, ioctl, the fd),
+ * pmu/sw.c (software events), pmu/inherit.c (fork/exit/exec).
+ *
+ * The hooks run in the context they name: the scheduler's with the run
+ * queue locked and interrupts off, the fault handler's with interrupts
+ * off. None of them sleeps.
+ */
+#ifndef BAREMON_PERF_H
+#define BAREMON_PERF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct task;
+
+/* The scheduler switched prev out and next in on this CPU. */
+void perf_sched_out(struct task *prev);
+void perf_sched_in(struct task *next);
+
+/* A software event happened in the current task (on this CPU). */
+void perf_sw_event(unsigned config, uint64_t n);
+
+/* fork/clone: copy inherited events to the child (0 or -ENOMEM). */
+int perf_inherit(struct task *parent, struct task *child, bool thread);
+/* A task is exiting: fold inherited counts into their parents, detach
+ * the task's events (their fds keep working). */
+void perf_task_exit(struct task *t);
+/* execve: enable the events that asked for enable_on_exec. */
+void perf_task_exec(struct task *t);
+/* prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE): the events the task owns. */
+void perf_task_enable_owned(struct task *t, bool enable);
+
+void perf_init(void);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * The software PMU (type PERF_TYPE_SOFTWARE): clocks from the TSC while
+ * the event is active, everything else counted by perf_sw_event() at the
+ * place the kernel sees it (page faults, context switches, migrations).
+ * Events baremon cannot see on x86 (alignment and emulation faults) stay
+ * at 0, as on x86 Linux; bpf-output and dummy never count.
+ */
+#include <linux/errno.h>
+#include "event.h"
+#include "kernel.h"
+#include "percpu.h"
+#include "perf.h"
+#include "task.h"
+#include "tsc.h"
+
+static int sw_init(struct perf_event *e)
+{
+	if (e->attr.config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	if (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static bool is_clock(const struct perf_event *e)
+{
+	return e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       e->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static void sw_start(struct perf_event *e, uint64_t now)
+{
+	e->start_value = now;
+}
+
+static void sw_stop(struct perf_event *e, uint64_t now)
+{
+	if (is_clock(e))
+		e->count += now - e->start_value;
+}
+
+static uint64_t sw_read(struct perf_event *e, uint64_t now)
+{
+	return is_clock(e) ? e->count + (now - e->start_value) : e->count;
+}
+
+struct pmu perf_sw_pmu = {
+	.name = "software",
+	.type = PERF_TYPE_SOFTWARE,
+	.event_init = sw_init,
+	.start = sw_start,
+	.stop = sw_stop,
+	.read = sw_read,
+};
+
+static bool excluded(const struct perf_event *e, bool user_mode)
+{
+	return (user_mode && e->attr.exclude_user) ||
+	       (!user_mode && e->attr.exclude_kernel);
+}
+
+/* Add n to the active events of `config` in one context list. */
+static void count_in(struct list *events, unsigned config, uint64_t n)
+{
+	list_for_each(node, events) {
+		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
+		struct perf_event *e = l;
+		struct list *next_sib = l->siblings.next;
+		for (;;) {
+			if (e->state == EVENT_ACTIVE && e->pmu == &perf_sw_pmu &&
+			    e->attr.config == config && !excluded(e, false))
+				e->count += n;
+			if (next_sib == &l->siblings)
+				break;
+			e = list_entry(next_sib, struct perf_event, sibling_node);
+			next_sib = next_sib->next;
+		}
+	}
+}
+
+void perf_sw_event(unsigned config, uint64_t n)
+{
+	struct task *t = current;
+	struct list *cpu_list = perf_cpu_events(this_cpu_id());
+	if ((!t || list_empty(&t->perf_events)) && list_empty(cpu_list))
+		return;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	if (t)
+		count_in(&t->perf_events, config, n);
+	count_in(cpu_list, config, n);
+	spin_unlock_irqrestore(&perf_lock, f);
+}
