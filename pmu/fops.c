@@ -44,7 +44,10 @@ static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
 	return n;
 }
 
-/* Fill out (perf_read_size bytes) under perf_lock. */
+/* Fill out (perf_read_size bytes) under perf_lock. Layouts (see
+ * <linux/perf_event.h>): one event: value, [enabled], [running], [id],
+ * [lost]; a group: nr, [enabled], [running], then value, [id], [lost]
+ * for the leader and each sibling in creation order. */
 static void format_read(struct perf_event *e, uint64_t *out)
 {
 	uint64_t f = e->attr.read_format;
@@ -54,13 +57,20 @@ static void format_read(struct perf_event *e, uint64_t *out)
 	event_totals(l, &value, &enabled, &running);
 	if (f & PERF_FORMAT_GROUP)
 		out[n++] = 1 + (uint64_t)siblings_of(l);
+	else
+		out[n++] = value;
 	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		out[n++] = enabled;
 	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		out[n++] = running;
-	n = put_value(out, n, l, value);
-	if (!(f & PERF_FORMAT_GROUP))
+	if (!(f & PERF_FORMAT_GROUP)) {
+		if (f & PERF_FORMAT_ID)
+			out[n++] = e->id;
+		if (f & PERF_FORMAT_LOST)
+			out[n++] = 0; /* counting events lose nothing */
 		return;
+	}
+	n = put_value(out, n, l, value);
 	list_for_each(node, &l->siblings) {
 		struct perf_event *s = list_entry(node, struct perf_event, sibling_node);
 		uint64_t v, en, run;
