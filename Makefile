@@ -61,6 +61,7 @@ all: esp
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
 include apps/apps.mk
 include tests/abi/abi.mk
+include tests/perf/perf.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -182,10 +183,10 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp abi musl-tests
+qemu-test: esp abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp abi musl-tests
+test: esp abi perf-tests musl-tests
 	sh tests/run-tests.sh
 
 clean:

@@ -223,9 +223,12 @@ static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 		if (v->end <= start || v->start >= end)
 			continue;
 		if (v->start < start) {
-			if (!split_vma(v, start))
+			/* Keep the lower part; go on with the upper one (the
+			 * loop's saved next does not include it). */
+			struct vma *hi = split_vma(v, start);
+			if (!hi)
 				return -ENOMEM;
-			continue; /* the upper part comes next in the list */
+			v = hi;
 		}
 		if (v->end > end && !split_vma(v, end))
 			return -ENOMEM;

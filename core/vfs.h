@@ -111,6 +111,7 @@ struct file_ops {
 #define FMODE_WRITE 2u
 #define FMODE_PATH  4u   /* O_PATH: a position in the tree, no I/O */
 #define FMODE_POS   8u   /* pos is shared: reads/writes take pos_lock */
+#define FMODE_ZERO_IO 16u /* read/write ops see 0-byte calls (perf: ENOSPC) */
 
 struct path {
 	struct mount *mnt;

@@ -71,6 +71,8 @@ void event_sched_in(struct perf_event *e, uint64_t now)
 	event_update(e, now);
 	if (e->state != EVENT_INACTIVE)
 		return;
+	if (e->leader != e && e->leader->state < EVENT_INACTIVE)
+		return; /* a sibling counts only with its leader */
 	if (e->cpu >= 0 && (unsigned)e->cpu != this_cpu_id())
 		return; /* bound to another CPU */
 	e->state = EVENT_ACTIVE;
@@ -98,15 +100,23 @@ static void for_group(struct perf_event *e, bool group,
 		fn(list_entry(n, struct perf_event, sibling_node), now);
 }
 
+static bool context_here(struct perf_event *e)
+{
+	return e->task ? e->task == current : (unsigned)e->cpu == this_cpu_id();
+}
+
 static void enable_one(struct perf_event *e, uint64_t now)
 {
 	event_update(e, now);
 	if (e->state != EVENT_OFF)
 		return;
 	e->state = EVENT_INACTIVE;
-	/* Count now if the group's context runs here. */
-	if (event_context_active(e) && (!e->task || e->task == current))
-		event_sched_in(e, now);
+	if (!context_here(e))
+		return; /* it starts when its task is next switched in */
+	event_sched_in(e, now);
+	if (e->leader == e) /* its enabled siblings start with it */
+		list_for_each(n, &e->siblings)
+			event_sched_in(list_entry(n, struct perf_event, sibling_node), now);
 }
 
 static void disable_one(struct perf_event *e, uint64_t now)
@@ -114,6 +124,9 @@ static void disable_one(struct perf_event *e, uint64_t now)
 	event_sched_out(e, now);
 	if (e->state == EVENT_INACTIVE)
 		e->state = EVENT_OFF;
+	if (e->leader == e) /* the group stops with its leader */
+		list_for_each(n, &e->siblings)
+			event_sched_out(list_entry(n, struct perf_event, sibling_node), now);
 }
 
 static void reset_one(struct perf_event *e, uint64_t now)
@@ -131,15 +144,27 @@ void event_enable(struct perf_event *e, bool group) { for_group(e, group, enable
 void event_disable(struct perf_event *e, bool group) { for_group(e, group, disable_one, time_since_boot_ns()); }
 void event_reset(struct perf_event *e, bool group) { for_group(e, group, reset_one, time_since_boot_ns()); }
 
+/* Totals of e and of its live inherited copies (depth-limited). */
+static void totals_at(struct perf_event *e, uint64_t now, int depth,
+		      uint64_t *value, uint64_t *enabled, uint64_t *running)
+{
+	event_update(e, now);
+	*value += (e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count) +
+		  e->child_count;
+	*enabled += e->enabled_ns + e->child_enabled_ns;
+	*running += e->running_ns + e->child_running_ns;
+	if (depth >= 8)
+		return;
+	list_for_each(n, &e->child_list)
+		totals_at(list_entry(n, struct perf_event, child_node), now, depth + 1,
+			  value, enabled, running);
+}
+
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running)
 {
-	uint64_t now = time_since_boot_ns();
-	event_update(e, now);
-	uint64_t v = e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count;
-	*value = v + e->child_count;
-	*enabled = e->enabled_ns + e->child_enabled_ns;
-	*running = e->running_ns + e->child_running_ns;
+	*value = *enabled = *running = 0;
+	totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
 }
 
 /* ---- scheduler hooks ---- */
@@ -156,12 +181,14 @@ void perf_sched_out(struct task *prev)
 {
 	if (list_empty(&prev->perf_events) && list_empty(&cpu_events[this_cpu_id()]))
 		return;
+	/* Count the switch while prev's events still count. The idle
+	 * task's switches are not context switches. */
+	if (prev->tid)
+		perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
 	uint64_t now = time_since_boot_ns();
 	spin_lock(&perf_lock);
 	sched_list(&prev->perf_events, false, now);
 	spin_unlock(&perf_lock);
-	if (prev->tid) /* the idle task's switches are not context switches */
-		perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
 }
 
 void perf_sched_in(struct task *next)
@@ -344,8 +371,10 @@ SYSCALL_DEFINE(perf_event_open)
 		if (!(task = target_task(pid)))
 			return -ESRCH;
 	}
+	/* Every possible CPU is online here (no hotplug): anything else is
+	 * past nr_cpu_ids, EINVAL as on Linux. */
 	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
-		return cpu >= 0 && cpu < (int)MAX_CPUS ? -ENODEV : -EINVAL;
+		return -EINVAL;
 	if (!task && cpu == -1)
 		return -EINVAL;
 	if ((r = check_permission(&attr, pid, cpu)) != 0)
@@ -356,7 +385,7 @@ SYSCALL_DEFINE(perf_event_open)
 		return PTR_ERR(leader);
 	r = 0;
 	if (leader && (leader->leader != leader || leader->task != task ||
-		       (leader->cpu != cpu && leader->cpu != -1)))
+		       leader->cpu != cpu))
 		r = -EINVAL; /* a sibling must share its leader's context */
 	struct pmu *pmu = r ? NULL : perf_pmu_find(attr.type);
 	if (!r && !pmu)
@@ -373,6 +402,8 @@ SYSCALL_DEFINE(perf_event_open)
 		f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
 		if (!f)
 			r = -ENOMEM;
+		else
+			f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
 	}
 	int fd = r;
 	if (!r) {

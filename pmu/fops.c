@@ -127,7 +127,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		uint64_t period;
 		if (copy_from_user(&period, (void *)arg, sizeof(period)))
 			return -EFAULT;
-		if (!e->attr.sample_period || !period)
+		if (!e->attr.sample_period || !period || (period & (1ULL << 63)))
 			return -EINVAL;
 		fl = spin_lock_irqsave(&perf_lock);
 		e->attr.sample_period = period;

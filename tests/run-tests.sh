@@ -39,6 +39,7 @@ suite unit make --no-print-directory -C "$top/tests/unit" check
 # tests/qemu/abi.sh holds baremon to.
 suite abi-host sh "$top/tests/abi/run-host.sh"
 suite apps-host sh "$top/tests/abi/apps-host.sh"
+suite perf-host sh "$top/tests/perf/run-host.sh"
 suite qemu sh "$top/tests/qemu/run-all.sh"
 
 echo "$passed passed, $failed failed"

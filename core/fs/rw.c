@@ -25,9 +25,9 @@ static long rw_common(struct file *f, struct uio *u, const uint64_t *at,
 		if ((int64_t)*at < 0)
 			return -EINVAL;
 		uint64_t pos = *at;
-		return u->resid || dir ? op(f, u, &pos) : 0;
+		return u->resid || dir || (f->fmode & FMODE_ZERO_IO) ? op(f, u, &pos) : 0;
 	}
-	if (!u->resid && !dir)
+	if (!u->resid && !dir && !(f->fmode & FMODE_ZERO_IO))
 		return 0;
 	if (!(f->fmode & FMODE_POS))
 		return op(f, u, &f->pos);

@@ -1,0 +1,197 @@
+/*
+ * swcount.c: software events counting for the calling task (pid 0, any
+ * CPU): task-clock and cpu-clock against clock_gettime while busy,
+ * page-faults and minor-faults for fresh anonymous pages, context
+ * switches from sleeping, cpu-migrations readable, the events x86 never
+ * raises (major, alignment and emulation faults) and the dummy event at
+ * 0, and a counter opened disabled reading 0 until enabled.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "perf.h"
+
+#define PAGES 64
+
+static int close_to(uint64_t v, uint64_t ref)
+{
+	uint64_t d = v > ref ? v - ref : ref - v;
+
+	return d <= ref / 10 + 1000000;
+}
+
+/* A counter opened with disabled = 0 starts at 0 and only grows. */
+static void test_clocks(void)
+{
+	int task = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 0);
+	int cpu = perf_sw(PERF_COUNT_SW_CPU_CLOCK, 0);
+	uint64_t t0, c0, t1, c1, el, busy;
+
+	CHECK(task >= 0, "open task-clock");
+	CHECK(cpu >= 0, "open cpu-clock");
+	t0 = perf_value(task);
+	c0 = perf_value(cpu);
+	CHECK(t0 != PERF_BAD_VALUE && c0 != PERF_BAD_VALUE,
+	      "read() gives 8 bytes for each");
+	busy = cpu_ns();
+	el = spin_ns(30000000);
+	busy = cpu_ns() - busy;
+	t1 = perf_value(task);
+	c1 = perf_value(cpu);
+	abi_note("busy %llu ns (CPU time %llu): task-clock +%llu, cpu-clock +%llu",
+	         (unsigned long long)el, (unsigned long long)busy,
+	         (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0));
+	CHECK(t1 > t0 && c1 > c0, "both grow while busy");
+	/*
+	 * Both count the time the task runs, as its CPU-time clock does:
+	 * within 10% and 1 ms of CLOCK_THREAD_CPUTIME_ID, however loaded
+	 * the machine. (Against the elapsed time the check would depend on
+	 * the load: with 4 busy processes on 2 CPUs the task runs a third
+	 * of the time.) And a single thread never runs longer than the
+	 * elapsed time.
+	 */
+	CHECK(close_to(t1 - t0, busy), "task-clock agrees with the thread's CPU "
+	      "time");
+	CHECK(close_to(c1 - c0, busy), "cpu-clock (of a task) does too");
+	CHECK(t1 - t0 <= el + el / 10 + 1000000 &&
+	      c1 - c0 <= el + el / 10 + 1000000,
+	      "neither exceeds the elapsed time");
+
+	/* Asleep, a task's clocks stand still (up to the wake-up's cost). */
+	t0 = perf_value(task);
+	sleep_ns(30000000);
+	t1 = perf_value(task);
+	CHECK(t1 - t0 < 10000000, "task-clock grows < 10 ms over a 30 ms sleep"
+	      " (+%llu ns)", (unsigned long long)(t1 - t0));
+	close(task);
+	close(cpu);
+}
+
+static void test_faults(void)
+{
+	int pf = perf_sw(PERF_COUNT_SW_PAGE_FAULTS, 0);
+	int min = perf_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, 0);
+	int maj = perf_sw(PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0);
+	uint64_t p0, m0, p1, m1, j0, j1;
+
+	CHECK(pf >= 0 && min >= 0 && maj >= 0,
+	      "open page-faults, minor-faults, major-faults");
+	/*
+	 * Run the code measured once first: the first call of a function
+	 * may fault its page of the program in, and under load such a
+	 * file-backed fault can be major (it waits for the page or retries).
+	 */
+	touch_pages(1);
+	p0 = perf_value(pf);
+	m0 = perf_value(min);
+	j0 = perf_value(maj);
+	CHECK(touch_pages(PAGES) == 0, "map and touch %d pages", PAGES);
+	p1 = perf_value(pf);
+	m1 = perf_value(min);
+	j1 = perf_value(maj);
+	abi_note("page-faults +%llu, minor +%llu, major +%llu",
+	         (unsigned long long)(p1 - p0), (unsigned long long)(m1 - m0),
+	         (unsigned long long)(j1 - j0));
+	CHECK(p1 - p0 >= PAGES, "page-faults grow by at least %d", PAGES);
+	CHECK(m1 - m0 >= PAGES, "minor-faults grow by at least %d", PAGES);
+	/* A fresh anonymous page needs no I/O: none is major. */
+	CHECK(j1 - j0 == 0, "major-faults does not grow (%llu)",
+	      (unsigned long long)(j1 - j0));
+	/* Each fault is either minor or major: the two sum to the total. */
+	CHECK(p1 - p0 == (m1 - m0) + (j1 - j0),
+	      "page-faults = minor + major over the same stretch");
+	close(pf);
+	close(min);
+	close(maj);
+}
+
+static void test_switches(void)
+{
+	int cs = perf_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, 0);
+	int mig = perf_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0);
+	uint64_t v;
+
+	CHECK(cs >= 0 && mig >= 0, "open context-switches, cpu-migrations");
+	/* Each 1 ms sleep blocks the task: a voluntary switch away. */
+	for (int i = 0; i < 5; i++)
+		sleep_ns(1000000);
+	v = perf_value(cs);
+	CHECK(v >= 5 && v != PERF_BAD_VALUE,
+	      "context-switches >= 5 after 5 sleeps (%llu)",
+	      (unsigned long long)v);
+	v = perf_value(mig);
+	CHECK(v != PERF_BAD_VALUE, "cpu-migrations reads (%llu)",
+	      (unsigned long long)v);
+	close(cs);
+	close(mig);
+}
+
+/* Events x86 Linux never raises for a well-behaved program. */
+static void test_zero_events(void)
+{
+	static const struct {
+		uint64_t config;
+		const char *name;
+	} ev[] = {
+		{ PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment-faults" },
+		{ PERF_COUNT_SW_EMULATION_FAULTS, "emulation-faults" },
+		{ PERF_COUNT_SW_DUMMY, "dummy" },
+	};
+	int fd[3];
+
+	for (int i = 0; i < 3; i++) {
+		fd[i] = perf_sw(ev[i].config, 0);
+		CHECK(fd[i] >= 0, "open %s", ev[i].name);
+	}
+	work_ns(5000000);
+	touch_pages(8);
+	sleep_ns(1000000);
+	for (int i = 0; i < 3; i++) {
+		uint64_t v = perf_value(fd[i]);
+		CHECK(v == 0, "%s reads 0 (%llu)", ev[i].name,
+		      (unsigned long long)v);
+		close(fd[i]);
+	}
+}
+
+static void test_disabled(void)
+{
+	int fd = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 1);
+	int pf = perf_sw(PERF_COUNT_SW_PAGE_FAULTS, 1);
+	uint64_t v;
+
+	CHECK(fd >= 0 && pf >= 0, "open task-clock and page-faults disabled");
+	work_ns(5000000);
+	touch_pages(8);
+	v = perf_value(fd);
+	CHECK(v == 0, "disabled task-clock reads 0 after work (%llu)",
+	      (unsigned long long)v);
+	v = perf_value(pf);
+	CHECK(v == 0, "disabled page-faults reads 0 after faults (%llu)",
+	      (unsigned long long)v);
+	CHECK(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) == 0 &&
+	      ioctl(pf, PERF_EVENT_IOC_ENABLE, 0) == 0, "enable them");
+	work_ns(5000000);
+	touch_pages(8);
+	v = perf_value(fd);
+	CHECK(v > 1000000 && v != PERF_BAD_VALUE,
+	      "then task-clock counts (> 1 ms after 5 ms busy: %llu)",
+	      (unsigned long long)v);
+	v = perf_value(pf);
+	CHECK(v >= 8 && v != PERF_BAD_VALUE,
+	      "and page-faults counts (>= 8: %llu)", (unsigned long long)v);
+	close(fd);
+	close(pf);
+}
+
+int main(void)
+{
+	test_clocks();
+	test_faults();
+	test_switches();
+	test_zero_events();
+	test_disabled();
+	return abi_done("swcount");
+}
