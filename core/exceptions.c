@@ -34,8 +34,9 @@ static void page_fault(struct trap_frame *f)
 		r = mm_handle_fault(t->mm, addr, f->error);
 	if (r == 0) {
 		t->minflt++;
-		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1);
-		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1);
+		enum perf_sw_where where = from_user(f) ? PERF_SW_USER : PERF_SW_KERNEL;
+		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1, where);
+		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1, where);
 		return;
 	}
 	if (from_user(f)) {

@@ -184,7 +184,7 @@ void perf_sched_out(struct task *prev)
 	/* Count the switch while prev's events still count. The idle
 	 * task's switches are not context switches. */
 	if (prev->tid)
-		perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
+		perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_ANY);
 	uint64_t now = time_since_boot_ns();
 	spin_lock(&perf_lock);
 	sched_list(&prev->perf_events, false, now);
@@ -201,7 +201,7 @@ void perf_sched_in(struct task *next)
 			sched_list(&next->perf_events, true, time_since_boot_ns());
 			spin_unlock(&perf_lock);
 		}
-		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1);
+		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
 		return;
 	}
 	next->perf_last_cpu = (int)cpu;

@@ -20,8 +20,11 @@ struct task;
 void perf_sched_out(struct task *prev);
 void perf_sched_in(struct task *next);
 
-/* A software event happened in the current task (on this CPU). */
-void perf_sw_event(unsigned config, uint64_t n);
+/* A software event happened in the current task (on this CPU). `where`
+ * says in which mode, for exclude_user/exclude_kernel; PERF_SW_ANY events
+ * (the scheduler's) are never excluded, as Linux's without registers. */
+enum perf_sw_where { PERF_SW_ANY, PERF_SW_USER, PERF_SW_KERNEL };
+void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where);
 
 /* fork/clone: copy inherited events to the child (0 or -ENOMEM). */
 int perf_inherit(struct task *parent, struct task *child, bool thread);

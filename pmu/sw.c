@@ -53,14 +53,15 @@ struct pmu perf_sw_pmu = {
 	.read = sw_read,
 };
 
-static bool excluded(const struct perf_event *e, bool user_mode)
+static bool excluded(const struct perf_event *e, enum perf_sw_where where)
 {
-	return (user_mode && e->attr.exclude_user) ||
-	       (!user_mode && e->attr.exclude_kernel);
+	return (where == PERF_SW_USER && e->attr.exclude_user) ||
+	       (where == PERF_SW_KERNEL && e->attr.exclude_kernel);
 }
 
 /* Add n to the active events of `config` in one context list. */
-static void count_in(struct list *events, unsigned config, uint64_t n)
+static void count_in(struct list *events, unsigned config, uint64_t n,
+		     enum perf_sw_where where)
 {
 	list_for_each(node, events) {
 		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
@@ -68,7 +69,7 @@ static void count_in(struct list *events, unsigned config, uint64_t n)
 		struct list *next_sib = l->siblings.next;
 		for (;;) {
 			if (e->state == EVENT_ACTIVE && e->pmu == &perf_sw_pmu &&
-			    e->attr.config == config && !excluded(e, false))
+			    e->attr.config == config && !excluded(e, where))
 				e->count += n;
 			if (next_sib == &l->siblings)
 				break;
@@ -78,7 +79,7 @@ static void count_in(struct list *events, unsigned config, uint64_t n)
 	}
 }
 
-void perf_sw_event(unsigned config, uint64_t n)
+void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where)
 {
 	struct task *t = current;
 	struct list *cpu_list = perf_cpu_events(this_cpu_id());
@@ -86,7 +87,7 @@ void perf_sw_event(unsigned config, uint64_t n)
 		return;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	if (t)
-		count_in(&t->perf_events, config, n);
-	count_in(cpu_list, config, n);
+		count_in(&t->perf_events, config, n, where);
+	count_in(cpu_list, config, n, where);
 	spin_unlock_irqrestore(&perf_lock, f);
 }

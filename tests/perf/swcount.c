@@ -186,6 +186,28 @@ static void test_disabled(void)
 	close(pf);
 }
 
+/* exclude_user / exclude_kernel apply to the mode the fault happened in:
+ * faults on user pages touched from user mode count only without
+ * exclude_user (perf stat sets exclude_kernel for non-root users). */
+static void test_exclude(void)
+{
+	struct perf_event_attr a;
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	a.exclude_kernel = 1;
+	int k = perf_open(&a, 0, -1, -1, 0);
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	a.exclude_user = 1;
+	int u = perf_open(&a, 0, -1, -1, 0);
+	CHECK(k >= 0 && u >= 0, "open with exclude_kernel and with exclude_user");
+	CHECK(touch_pages(PAGES) == 0, "touch %d pages from user mode", PAGES);
+	uint64_t vk = perf_value(k), vu = perf_value(u);
+	CHECK(vk >= PAGES && vk != ~0ULL, "exclude_kernel counts user faults (%llu >= %d)",
+	      (unsigned long long)vk, PAGES);
+	CHECK(vu < PAGES, "exclude_user does not count them (%llu)", (unsigned long long)vu);
+	close(k);
+	close(u);
+}
+
 int main(void)
 {
 	test_clocks();
@@ -193,5 +215,6 @@ int main(void)
 	test_switches();
 	test_zero_events();
 	test_disabled();
+	test_exclude();
 	return abi_done("swcount");
 }
