@@ -104,3 +104,38 @@ finish() {
 	[ "$own_logs" = 0 ] || rm -rf "$QEMU_TEST_LOGS"
 	exit 0
 }
+
+# three_builds SUITE SMP...: the programs of tests/SUITE/, in their three
+# builds (libc-lite, musl, glibc: build/SUITE/BUILD/NAME), run in one
+# session per CPU count; each must exit 0, as it does on the host.
+three_builds() {
+	local suite=$1 smp b n bin
+	shift
+	local names session=$logs/$suite.session
+	names=$(cd "$top/tests/$suite" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+	local adds=()
+	: > "$session"
+	for b in libc-lite musl host; do
+		for n in $names; do
+			bin=$build/$suite/$b/$n
+			if [ ! -x "$bin" ]; then
+				echo "not ok - $suite: $bin not built"
+				failed=$((failed + 1))
+				continue
+			fi
+			adds+=(--add "$bin:/bin/$suite-$b-$n")
+			printf '%s-%s-%s\necho "status %s-%s $?"\n' "$suite" "$b" "$n" "$b" "$n" >> "$session"
+		done
+	done
+	for smp in "$@"; do
+		guest "$suite-smp$smp" --smp "$smp" --mem 1G --session "$session" "${adds[@]}"
+		expect_rc 0
+		for b in libc-lite musl host; do
+			for n in $names; do
+				expect_line "^status $b-$n 0\$" "$b build of $suite/$n passes (exit 0)"
+			done
+		done
+		expect_no_line '^not ok' "no assertion failed"
+		expect_no_line '^PANIC' "no panic"
+	done
+}

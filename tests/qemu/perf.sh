@@ -28,28 +28,6 @@ expect_line "^stat: unknown event 'no-such-event'\$" "unknown event is an error"
 expect_line '^status 2$' "with status 2"
 
 # The conformance programs: each build must pass what it passes on Linux.
-names=$(cd "$top/tests/perf" && ls ./*.c | sed 's|^\./||; s|\.c$||')
-session=$logs/perf.session
-adds=()
-: > "$session"
-for b in libc-lite musl host; do
-	for n in $names; do
-		bin=$build/perf/$b/$n
-		[ -x "$bin" ] || { echo "not ok - perf: $bin not built (make perf-tests)"; failed=$((failed + 1)); continue; }
-		adds+=(--add "$bin:/bin/perf-$b-$n")
-		printf 'perf-%s-%s\necho "status %s-%s $?"\n' "$b" "$n" "$b" "$n" >> "$session"
-	done
-done
-for smp in 1 2; do
-	guest perf-smp$smp --smp "$smp" --session "$session" "${adds[@]}"
-	expect_rc 0
-	for b in libc-lite musl host; do
-		for n in $names; do
-			expect_line "^status $b-$n 0\$" "$b build of perf/$n passes"
-		done
-	done
-	expect_no_line '^not ok' "no assertion failed"
-	expect_no_line '^PANIC' "no panic"
-done
+three_builds perf 1 2
 
 finish
