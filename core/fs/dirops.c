@@ -31,20 +31,39 @@ static int may_change_dir(struct inode *dir)
 	return inode_permission(dir, MAY_WRITE | MAY_EXEC);
 }
 
+/*
+ * The parent directory of a name that is to be created. Returns -ENOENT
+ * (the name is free: go ahead) with *dir held, or another errno (EEXIST
+ * for ".", ".." or an existing entry) with nothing held.
+ */
+static int prepare_create(struct fs_context *fs, const struct path *start,
+			  const char *path, struct path *dir, struct lastname *last)
+{
+	struct path child;
+	int r = path_walk_parent(fs, start, path, dir, last);
+	if (r)
+		return r;
+	if (last->len == 0 || is_dot(last) || is_dotdot(last)) {
+		r = -EEXIST;
+	} else if ((r = path_lookup_one(dir, last->name, last->len, &child)) == 0) {
+		path_put(&child);
+		r = -EEXIST;
+	}
+	if (r != -ENOENT)
+		path_put(dir);
+	return r;
+}
+
 int vfs_mkdirat(struct fs_context *fs, const struct path *start,
 		const char *path, int mode)
 {
-	struct path dir, child;
+	struct path dir;
 	struct lastname last;
-	int r = path_walk_parent(fs, start, path, &dir, &last);
-	if (r)
+	int r = prepare_create(fs, start, path, &dir, &last);
+	if (r != -ENOENT)
 		return r;
-	if (last.len == 0 || is_dot(&last) || is_dotdot(&last)) {
-		r = -EEXIST;
-	} else if ((r = path_lookup_one(&dir, last.name, last.len, &child)) == 0) {
-		path_put(&child);
-		r = -EEXIST;
-	} else if (r == -ENOENT && !(r = may_change_dir(dir.inode))) {
+	r = may_change_dir(dir.inode);
+	if (!r) {
 		uint32_t m = (uint32_t)mode & 01777 & ~umask_of(fs);
 		r = dir.inode->ops->mkdir
 			? dir.inode->ops->mkdir(dir.inode, last.name, last.len, m)
@@ -212,21 +231,16 @@ int vfs_symlinkat(struct fs_context *fs, const struct path *start,
 {
 	if (!*target)
 		return -ENOENT;
-	struct path dir, child;
+	struct path dir;
 	struct lastname last;
-	int r = path_walk_parent(fs, start, path, &dir, &last);
-	if (r)
+	int r = prepare_create(fs, start, path, &dir, &last);
+	if (r != -ENOENT)
 		return r;
-	if (last.len == 0 || is_dot(&last) || is_dotdot(&last)) {
-		r = -EEXIST;
-	} else if ((r = path_lookup_one(&dir, last.name, last.len, &child)) == 0) {
-		path_put(&child);
-		r = -EEXIST;
-	} else if (r == -ENOENT && !(r = may_change_dir(dir.inode))) {
+	r = may_change_dir(dir.inode);
+	if (!r)
 		r = dir.inode->ops->symlink
 			? dir.inode->ops->symlink(dir.inode, last.name, last.len, target)
 			: -EPERM;
-	}
 	path_put(&dir);
 	return r;
 }

@@ -17,26 +17,6 @@
 
 #define MAX_ENTRIES 64
 
-struct blob {
-	unsigned char *p;
-	size_t len;
-};
-
-static struct blob load(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct blob b = { NULL, 0 };
-
-	if (f == NULL)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	b.len = (size_t)ftell(f);
-	rewind(f);
-	b.p = malloc(b.len ? b.len : 1);
-	assert_int_equal(fread(b.p, 1, b.len, f), b.len);
-	fclose(f);
-	return b;
-}
 
 /* A copy of the first len bytes in a block of exactly len bytes. */
 static unsigned char *exact_copy(const void *p, size_t len)

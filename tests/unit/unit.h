@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 /*
@@ -28,6 +29,28 @@
 static inline int sign_of(int v)
 {
 	return (v > 0) - (v < 0);
+}
+
+/* A fixture file read whole into memory (fails the test if missing). */
+struct blob {
+	unsigned char *p;
+	size_t len;
+};
+
+static inline struct blob load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct blob b = { NULL, 0 };
+
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	b.len = (size_t)ftell(f);
+	rewind(f);
+	b.p = malloc(b.len ? b.len : 1);
+	assert_int_equal(fread(b.p, 1, b.len, f), b.len);
+	fclose(f);
+	return b;
 }
 
 #endif
