@@ -29,7 +29,8 @@ static uint64_t next_id = 1;
 
 void perf_init(void)
 {
-	/* /sys/bus/event_source/devices/software/type comes from sysfs.c. */
+	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
+	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		list_init(&cpu_events[c]);
 }
@@ -37,13 +38,6 @@ void perf_init(void)
 struct list *perf_cpu_events(unsigned cpu)
 {
 	return &cpu_events[cpu];
-}
-
-struct pmu *perf_pmu_find(uint32_t type)
-{
-	if (type == PERF_TYPE_SOFTWARE)
-		return &perf_sw_pmu;
-	return NULL; /* hardware, cache, raw, tracepoint, breakpoint: later */
 }
 
 /* ---- time and state ---- */

@@ -15,24 +15,12 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 #include "list.h"
+#include "pmu.h"
 #include "spinlock.h"
 
 struct perf_event;
 struct task;
 struct file;
-
-/* A PMU: the software one now, hardware drivers later. */
-struct pmu {
-	const char *name;
-	uint32_t type;
-	/* Accept or refuse attr->config: 0, -ENOENT (not ours) or -EINVAL. */
-	int (*event_init)(struct perf_event *e);
-	/* Begin counting now / stop and fold the delta into e->count. */
-	void (*start)(struct perf_event *e, uint64_t now);
-	void (*stop)(struct perf_event *e, uint64_t now);
-	/* The count including what is in flight while active. */
-	uint64_t (*read)(struct perf_event *e, uint64_t now);
-};
 
 enum event_state {
 	EVENT_EXIT = -2,     /* its task is gone: count frozen */
@@ -55,7 +43,8 @@ struct perf_event {
 	struct list owner_node;     /* in the opener's owned list (prctl) */
 	struct task *owner;
 	uint64_t count;             /* folded count */
-	uint64_t start_value;       /* pmu scratch: value at start */
+	uint64_t start_value;       /* software pmu: value at start */
+	struct hw_perf_event hw;    /* hardware pmu: its counter */
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */
@@ -66,9 +55,8 @@ struct perf_event {
 };
 
 extern struct spinlock perf_lock;
-extern struct pmu perf_sw_pmu;
+extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
 
-struct pmu *perf_pmu_find(uint32_t type);
 /* The CPU context of `cpu`: leaders of its CPU events. */
 struct list *perf_cpu_events(unsigned cpu);
 /* Put e into its context, or into leader's group. Under perf_lock. */

@@ -39,6 +39,13 @@ static void sw_stop(struct perf_event *e, uint64_t now)
 		e->count += now - e->start_value;
 }
 
+/* Software events need no counter: there is always room. */
+static int sw_add(struct perf_event *e, uint64_t now)
+{
+	sw_start(e, now);
+	return 0;
+}
+
 static uint64_t sw_read(struct perf_event *e, uint64_t now)
 {
 	return is_clock(e) ? e->count + (now - e->start_value) : e->count;
@@ -46,8 +53,9 @@ static uint64_t sw_read(struct perf_event *e, uint64_t now)
 
 struct pmu perf_sw_pmu = {
 	.name = "software",
-	.type = PERF_TYPE_SOFTWARE,
 	.event_init = sw_init,
+	.add = sw_add,
+	.del = sw_stop,
 	.start = sw_start,
 	.stop = sw_stop,
 	.read = sw_read,

@@ -1,10 +1,9 @@
 /*
  * sysfs: /sys, generated files only (genfs). Other subsystems add their
  * entries with sysfs_register (perf PMUs under
- * /sys/bus/event_source/devices/<pmu>/...); the CPU lists and the
- * software and tracepoint PMU types are registered here.
+ * /sys/bus/event_source/devices/<pmu>/..., see pmu/registry.c); the CPU
+ * lists are registered here.
  */
-#include <linux/perf_event.h>
 #include "acpi.h"
 #include "genfs.h"
 #include "percpu.h"
@@ -72,24 +71,12 @@ static int gen_possible(struct seqbuf *out, void *arg)
 	return 0;
 }
 
-static char type_software[4], type_tracepoint[4];
-
-static void set_type(char *buf, unsigned type)
-{
-	buf[0] = (char)('0' + type);
-	buf[1] = 0;
-}
-
 void sysfs_init_files(void)
 {
 	sysfs_register("devices/system/cpu/online", gen_online, NULL, NULL);
 	sysfs_register("devices/system/cpu/possible", gen_possible, NULL, NULL);
 	sysfs_register("devices/system/cpu/present", gen_possible, NULL, NULL);
 	sysfs_mkdir("bus/event_source/devices");
-	set_type(type_software, PERF_TYPE_SOFTWARE);
-	set_type(type_tracepoint, PERF_TYPE_TRACEPOINT);
-	sysfs_register_string("bus/event_source/devices/software/type", type_software);
-	sysfs_register_string("bus/event_source/devices/tracepoint/type", type_tracepoint);
 	sysfs_mkdir("kernel");
 }
 
