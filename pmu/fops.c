@@ -84,7 +84,12 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 	(void)pos;
 	struct perf_event *e = file->priv;
 	uint64_t buf[64];
+	event_sync_remote(e);
 	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	if (e->state == EVENT_ERROR) { /* a pinned group off its counters */
+		spin_unlock_irqrestore(&perf_lock, fl);
+		return 0;
+	}
 	int size = perf_read_size(e);
 	if (u->resid < (size_t)size) {
 		spin_unlock_irqrestore(&perf_lock, fl);
@@ -109,14 +114,12 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_ENABLE:
 	case PERF_EVENT_IOC_DISABLE:
 	case PERF_EVENT_IOC_RESET:
-		fl = spin_lock_irqsave(&perf_lock);
 		if (cmd == PERF_EVENT_IOC_ENABLE)
 			event_enable(e, group);
 		else if (cmd == PERF_EVENT_IOC_DISABLE)
 			event_disable(e, group);
 		else
 			event_reset(e, group);
-		spin_unlock_irqrestore(&perf_lock, fl);
 		return 0;
 	case PERF_EVENT_IOC_ID:
 		return put_user(e->id, (uint64_t *)arg) ? -EFAULT : 0;

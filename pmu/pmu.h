@@ -5,8 +5,8 @@
  *
  * Calling rules: add, del, start, stop and read run on the CPU whose
  * counters they touch, with interrupts off and perf_lock held (see
- * event.h); they never sleep. event_init and group_fits run at open
- * time, in process context, without perf_lock.
+ * event.h); they never sleep. event_init runs at open time in process
+ * context without perf_lock; group_fits at open time under perf_lock.
  *
  * Life of an event on a counter:
  *   add(e)   claim a counter on this CPU and start counting from e->count
