@@ -339,6 +339,11 @@ static int check_fits(struct perf_event *e, struct perf_event *leader)
 	return r;
 }
 
+void event_attach(struct perf_event *e, struct perf_event *leader)
+{
+	perf_ctx_call(e, attach_fn, leader);
+}
+
 static struct task *target_task(int pid)
 {
 	if (pid == 0)
@@ -422,7 +427,7 @@ SYSCALL_DEFINE(perf_event_open)
 		e->owner = current;
 		list_add_tail(&e->owner_node, &current->perf_owned);
 		spin_unlock_irqrestore(&perf_lock, fl);
-		perf_ctx_call(e, attach_fn, leader);
+		event_attach(e, leader);
 	}
 	if (gf)
 		file_put(gf);

@@ -76,6 +76,10 @@ int event_ctx_cpu(const struct perf_event *e);
  * flexible; creation order within each, as rotated). */
 void perf_cpu_sched_out(uint64_t now);
 void perf_cpu_sched_in(uint64_t now);
+/* Rotate this CPU's waiting flexible groups now (the tick does it every
+ * mux interval). */
+void perf_rotate(uint64_t now);
+bool perf_wants_tick(unsigned cpu);
 /* Bring times (and the count of an active event) up to date at now. */
 void event_update(struct perf_event *e, uint64_t now);
 /* Run fn(e, arg) under perf_lock on the CPU that holds e's context on
@@ -87,6 +91,9 @@ void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *)
 		   void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* Put a new event into its context (or leader's group) and on the
+ * counters if its context is on a CPU. Not under perf_lock. */
+void event_attach(struct perf_event *e, struct perf_event *leader);
 void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
 void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
 void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */

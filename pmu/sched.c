@@ -269,15 +269,10 @@ bool perf_wants_tick(unsigned cpu)
 	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task;
 }
 
-void perf_tick(void)
+/* Rotate this CPU's waiting contexts now. Under perf_lock. */
+void perf_rotate(uint64_t now)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
-	if (!pc->rotate_cpu && !pc->rotate_task)
-		return;
-	uint64_t now = time_since_boot_ns();
-	if (now < pc->next_rotate)
-		return;
-	spin_lock(&perf_lock);
 	struct list *tctx = task_ctx(pc);
 	ctx_out(pc, &pc->events, true, now);
 	if (tctx)
@@ -288,6 +283,18 @@ void perf_tick(void)
 		rotate_list(tctx);
 	perf_cpu_sched_in(now);
 	pc->next_rotate = now + (pc->mux_ns > TICK_NS ? pc->mux_ns : TICK_NS);
+}
+
+void perf_tick(void)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	if (!pc->rotate_cpu && !pc->rotate_task)
+		return;
+	uint64_t now = time_since_boot_ns();
+	if (now < pc->next_rotate)
+		return;
+	spin_lock(&perf_lock);
+	perf_rotate(now);
 	spin_unlock(&perf_lock);
 }
 
