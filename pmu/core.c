@@ -405,6 +405,11 @@ SYSCALL_DEFINE(perf_event_open)
 		r = pmu->event_init(e);
 		if (!r)
 			r = check_fits(e, leader);
+		/* Linux refuses a callchain deeper than the sysctl allows
+		 * when it reserves the callchain buffers. */
+		if (!r && (attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		    attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
+			r = -EOVERFLOW;
 	}
 	struct file *f = NULL;
 	if (!r) {
