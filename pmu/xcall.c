@@ -5,13 +5,15 @@
  * Each CPU has one mailbox. A sender claims the target's mailbox (one
  * sender at a time), fills it, sends the IPI and spins until the target
  * clears it. While spinning, possibly with interrupts off, a sender
- * serves its own mailbox, so two CPUs calling each other both progress.
+ * serves its own mailbox (and TLB shootdown requests, whose senders spin
+ * the same way), so two CPUs calling each other both progress.
  * Senders never hold perf_lock: the called function takes it.
  */
 #include "apic.h"
 #include "event.h"
 #include "kernel.h"
 #include "percpu.h"
+#include "tlb.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -71,6 +73,7 @@ void perf_xcall(unsigned cpu, void (*fn)(void *), void *arg)
 	apic_send_ipi(percpu_area[cpu].apic_id, VEC_IPI_PERF);
 	while (__atomic_load_n(&m->pending, __ATOMIC_ACQUIRE)) {
 		serve();
+		tlb_serve_pending();
 		cpu_relax();
 	}
 	__atomic_store_n(&m->busy, 0, __ATOMIC_RELEASE);
