@@ -32,6 +32,7 @@ void perf_init(void)
 	perf_xcall_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
+	perf_msr_pmu_init();
 }
 
 /* ---- changing a context ---- */
@@ -135,13 +136,18 @@ void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, 
 
 /* ---- reading ---- */
 
+static bool read_is_local(const struct pmu *pmu)
+{
+	return pmu->scarce || pmu->local_read;
+}
+
 /* The count of e now. A scarce counter can only be read on its own CPU;
  * elsewhere the folded count is used (perf_read syncs it first). */
 static uint64_t count_now(struct perf_event *e, uint64_t now)
 {
 	if (e->state != EVENT_ACTIVE)
 		return e->count;
-	if (e->pmu->scarce && e->oncpu != (int)this_cpu_id())
+	if (read_is_local(e->pmu) && e->oncpu != (int)this_cpu_id())
 		return e->count;
 	return e->pmu->read(e, now);
 }
@@ -173,10 +179,10 @@ void event_sync_remote(struct perf_event *e)
 {
 	struct perf_event *l = e->leader;
 	int me = (int)this_cpu_id();
-	bool remote = l->pmu->scarce && l->oncpu >= 0 && l->oncpu != me;
+	bool remote = read_is_local(l->pmu) && l->oncpu >= 0 && l->oncpu != me;
 	list_for_each(n, &l->siblings) {
 		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
-		remote |= s->pmu->scarce && s->oncpu >= 0 && s->oncpu != me;
+		remote |= read_is_local(s->pmu) && s->oncpu >= 0 && s->oncpu != me;
 	}
 	if (remote)
 		perf_ctx_call(e, no_change, NULL);

@@ -43,6 +43,9 @@ struct pmu {
 	/* Counters are scarce: add() may fail and groups are multiplexed.
 	 * False for software-like PMUs whose add() always succeeds. */
 	bool scarce;
+	/* Counts can only be read on the CPU counting them (MSRs). Implied
+	 * by scarce. Others (software clocks) are read from any CPU. */
+	bool local_read;
 	/* Accept attr (type, config, config1, config2, exclude_*):
 	 * 0, -ENOENT (not an event of this PMU), or the errno Linux gives
 	 * (EINVAL, EOPNOTSUPP, EACCES). May fill e->hw. */
