@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include "perf.h"
 
-#define WORK  10000000   /* ns of CPU time on each side of an exec */
+#define WORK  20000000   /* ns of CPU time on each side of an exec */
 #define PAGES 256
 #define FMT_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
