@@ -130,5 +130,8 @@ static inline struct trap_frame *current_frame(void)
 /* Look up a task by tid (NULL if none). Caller holds task_lock or accepts
  * that the task may exit. */
 struct task *task_find(int tid);
+/* May the current task read target's state (ptrace READ, real creds)?
+ * ids.c */
+bool task_may_read(struct task *target);
 
 #endif

@@ -22,6 +22,18 @@
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");
 static uint64_t next_id = 1;
+static int callchain_events;  /* open events sampling callchains (atomic) */
+
+int perf_callchain_events(void)
+{
+	return __atomic_load_n(&callchain_events, __ATOMIC_RELAXED);
+}
+
+void perf_callchain_put(struct perf_event *e)
+{
+	if (!e->parent && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		__atomic_fetch_sub(&callchain_events, 1, __ATOMIC_RELAXED);
+}
 
 #define PERF_FLAG_ALL (PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -51,9 +63,11 @@ static void ctx_call_here(void *p)
 	struct ctx_call *c = p;
 	spin_lock(&perf_lock);
 	if (event_ctx_cpu(c->e) == (int)this_cpu_id()) {
-		perf_cpu_sched_out(time_since_boot_ns());
+		/* One instant for both: the change takes no counting time. */
+		uint64_t now = time_since_boot_ns();
+		perf_cpu_sched_out(now);
 		c->fn(c->e, c->arg);
-		perf_cpu_sched_in(time_since_boot_ns());
+		perf_cpu_sched_in(now);
 		c->done = true;
 	}
 	spin_unlock(&perf_lock);
@@ -257,22 +271,6 @@ static int check_permission(const struct perf_event_attr *a, int pid, int cpu)
 	return 0;
 }
 
-static struct perf_event *group_leader_of(int group_fd, struct file **gf)
-{
-	*gf = NULL;
-	if (group_fd == -1)
-		return NULL;
-	struct file *f = fget(group_fd);
-	if (!f)
-		return ERR_PTR(-EBADF);
-	if (f->ops != &perf_fops) {
-		file_put(f);
-		return ERR_PTR(-EBADF);
-	}
-	*gf = f;
-	return f->priv;
-}
-
 static struct perf_event *event_new(const struct perf_event_attr *attr,
 				    struct task *task, int cpu)
 {
@@ -305,6 +303,7 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 static void attach_fn(struct perf_event *e, void *leader_arg)
 {
 	struct perf_event *leader = leader_arg;
+	e->tstamp = 0; /* times start when the context next updates it */
 	if (leader) {
 		e->leader = leader;
 		list_add_tail(&e->sibling_node, &leader->siblings);
@@ -358,6 +357,132 @@ static struct task *target_task(int pid)
 	return t && t->mm ? t : NULL;
 }
 
+static int read_size(uint64_t fmt, int members)
+{
+	int entry = 8 * (1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST));
+	int head = 8 * (!!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			!!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING));
+	if (fmt & PERF_FORMAT_GROUP)
+		return head + 8 + members * entry;
+	return head + entry;
+}
+
+/* Would every member's read of leader's group, with e joining it, stay
+ * within MAX_READ_SIZE? */
+static bool group_read_fits(struct perf_event *e, struct perf_event *leader)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	int members = 2;
+	list_for_each(n, &leader->siblings)
+		members++;
+	bool ok = read_size(e->attr.read_format, members) <= MAX_READ_SIZE &&
+		  read_size(leader->attr.read_format, members) <= MAX_READ_SIZE;
+	list_for_each(n, &leader->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		ok = ok && read_size(s->attr.read_format, members) <= MAX_READ_SIZE;
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return ok;
+}
+
+/* The target of pid/cpu, checked in Linux's order. */
+static int open_target(int pid, int cpu, uint64_t flags, struct task **task)
+{
+	*task = NULL;
+	if (flags & PERF_FLAG_PID_CGROUP)
+		return pid == -1 || cpu == -1 ? -EINVAL : -EBADF; /* no cgroups */
+	if (pid != -1) {
+		if (pid < -1)
+			return -ESRCH;
+		if (!(*task = target_task(pid)))
+			return -ESRCH;
+	}
+	/* Every possible CPU is online here (no hotplug): anything else is
+	 * past nr_cpu_ids, EINVAL as on Linux. */
+	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
+		return -EINVAL;
+	if (!*task && cpu == -1)
+		return -EINVAL;
+	return 0;
+}
+
+/* group_fd: the leader to join (none with PERF_FLAG_FD_NO_GROUP) and the
+ * event whose buffer to share (PERF_FLAG_FD_OUTPUT). */
+struct open_group {
+	struct file *file;
+	struct perf_event *leader, *output;
+};
+
+static int open_group(int group_fd, uint64_t flags, struct open_group *g)
+{
+	g->file = NULL;
+	g->leader = g->output = NULL;
+	if (group_fd == -1)
+		return 0;
+	struct file *f = fget(group_fd);
+	if (!f)
+		return -EBADF;
+	if (f->ops != &perf_fops) {
+		file_put(f);
+		return -EBADF;
+	}
+	g->file = f;
+	if (flags & PERF_FLAG_FD_OUTPUT)
+		g->output = f->priv;
+	if (!(flags & PERF_FLAG_FD_NO_GROUP))
+		g->leader = f->priv;
+	return 0;
+}
+
+/* Checks that need the event (its PMU), in Linux's order. */
+static int init_event(struct perf_event *e, struct open_group *g)
+{
+	struct perf_event *leader = g->leader;
+	int r = e->pmu->event_init(e);
+	if (!r)
+		r = check_fits(e, leader);
+	/* Linux refuses a callchain deeper than the sysctl allows when it
+	 * reserves the callchain buffers. */
+	if (!r && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    e->attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
+		r = -EOVERFLOW;
+	if (!r && e->task && !task_may_read(e->task))
+		r = -EACCES;
+	if (!r && leader && !group_read_fits(e, leader))
+		r = -E2BIG;
+	/* No event has a ring buffer yet (sampling issue): there is none
+	 * to share, which Linux refuses with EINVAL. */
+	if (!r && g->output)
+		r = -EINVAL;
+	return r;
+}
+
+/* A file and an fd for e, then e into its context. On failure e is
+ * freed. */
+static int install_event(struct perf_event *e, uint64_t flags, struct perf_event *leader)
+{
+	if (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+		__atomic_fetch_add(&callchain_events, 1, __ATOMIC_RELAXED);
+	struct file *f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
+	if (!f) {
+		perf_callchain_put(e);
+		kfree(e);
+		return -ENOMEM;
+	}
+	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+	int fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		file_put(f); /* releases e too */
+		return fd;
+	}
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	e->owner = current;
+	list_add_tail(&e->owner_node, &current->perf_owned);
+	spin_unlock_irqrestore(&perf_lock, fl);
+	event_attach(e, leader);
+	return fd;
+}
+
 SYSCALL_DEFINE(perf_event_open)
 {
 	SYSCALL_UNUSED_ARGS();
@@ -365,36 +490,25 @@ SYSCALL_DEFINE(perf_event_open)
 	int pid = (int)a1, cpu = (int)a2, group_fd = (int)a3;
 	uint64_t flags = a4;
 	struct perf_event_attr attr;
+	struct task *task;
+	struct open_group g;
 
 	if (flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
 	int r = copy_attr(uattr, &attr);
 	if (!r)
 		r = check_attr(&attr);
+	if (!r)
+		r = open_target(pid, cpu, flags, &task);
+	if (!r && attr.sigtrap && !task)
+		r = -EINVAL; /* a signal needs a task to go to */
+	if (!r)
+		r = check_permission(&attr, pid, cpu);
+	if (!r)
+		r = open_group(group_fd, flags, &g);
 	if (r)
 		return r;
-	if (flags & PERF_FLAG_PID_CGROUP)
-		return pid == -1 || cpu == -1 ? -EINVAL : -EBADF; /* no cgroups */
-	struct task *task = NULL;
-	if (pid != -1) {
-		if (pid < -1)
-			return -ESRCH;
-		if (!(task = target_task(pid)))
-			return -ESRCH;
-	}
-	/* Every possible CPU is online here (no hotplug): anything else is
-	 * past nr_cpu_ids, EINVAL as on Linux. */
-	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
-		return -EINVAL;
-	if (!task && cpu == -1)
-		return -EINVAL;
-	if ((r = check_permission(&attr, pid, cpu)) != 0)
-		return r;
-	struct file *gf;
-	struct perf_event *leader = group_leader_of(group_fd, &gf);
-	if (IS_ERR(leader))
-		return PTR_ERR(leader);
-	r = 0;
+	struct perf_event *leader = g.leader;
 	if (leader && (leader->leader != leader || leader->task != task ||
 		       leader->cpu != cpu))
 		r = -EINVAL; /* a sibling must share its leader's context */
@@ -408,39 +522,13 @@ SYSCALL_DEFINE(perf_event_open)
 		r = -ENOMEM;
 	if (!r) {
 		e->pmu = pmu;
-		r = pmu->event_init(e);
-		if (!r)
-			r = check_fits(e, leader);
-		/* Linux refuses a callchain deeper than the sysctl allows
-		 * when it reserves the callchain buffers. */
-		if (!r && (attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-		    attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
-			r = -EOVERFLOW;
-	}
-	struct file *f = NULL;
-	if (!r) {
-		f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
-		if (!f)
-			r = -ENOMEM;
+		r = init_event(e, &g);
+		if (r)
+			kfree(e);
 		else
-			f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+			r = install_event(e, flags, leader);
 	}
-	int fd = r;
-	if (!r) {
-		fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
-		if (fd < 0)
-			file_put(f); /* releases e too */
-	}
-	if (r && e)
-		kfree(e);
-	if (fd >= 0) {
-		uint64_t fl = spin_lock_irqsave(&perf_lock);
-		e->owner = current;
-		list_add_tail(&e->owner_node, &current->perf_owned);
-		spin_unlock_irqrestore(&perf_lock, fl);
-		event_attach(e, leader);
-	}
-	if (gf)
-		file_put(gf);
-	return fd;
+	if (g.file)
+		file_put(g.file);
+	return r;
 }

@@ -105,11 +105,17 @@ void event_put(struct perf_event *e);                  /* not under perf_lock */
 /* Before reading e's group: fold counters held by another CPU. */
 void event_sync_remote(struct perf_event *e);          /* not under perf_lock */
 void perf_sched_init(void);
+/* An event freed: it no longer holds callchain buffers. */
+void perf_callchain_put(struct perf_event *e);
 
 /* xcall.c: run fn(arg) on `cpu` from its IPI handler and wait for it.
  * Caller must not hold perf_lock; interrupts may be on or off. */
 void perf_xcall(unsigned cpu, void (*fn)(void *), void *arg);
 void perf_xcall_init(void);
+
+/* The most a read() of a group may return (Linux's
+ * perf_event_validate_size): open refuses groups beyond it (E2BIG). */
+#define MAX_READ_SIZE (16 * 1024)
 
 /* fops.c */
 extern const struct file_ops perf_fops;

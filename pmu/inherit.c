@@ -44,6 +44,7 @@ void event_put(struct perf_event *e)
 	if (!last)
 		return;
 	perf_ctx_call(e, detach_fn, NULL);
+	perf_callchain_put(e);
 	kfree(e);
 }
 
@@ -174,44 +175,74 @@ void perf_task_exit(struct task *t)
 	spin_unlock_irqrestore(&perf_lock, f);
 }
 
-/* exec: enable_on_exec events start, remove_on_exec ones leave the
- * task (frozen, as EVENT_EXIT; a removed leader takes its group). */
-static void exec_one(struct perf_event *e)
+/* Take e out of its group and context for good, at exec: a leader's
+ * siblings become leaders of their own; an inherited copy is folded
+ * into its parent and freed, others freeze as EVENT_EXIT. */
+static void remove_event(struct perf_event *e, uint64_t now)
 {
-	if (e->attr.enable_on_exec && e->state == EVENT_OFF)
-		e->state = EVENT_INACTIVE;
-	if (e->attr.remove_on_exec)
+	event_update(e, now);
+	detach_fn(e, NULL);
+	list_init(&e->ctx_node);
+	list_init(&e->sibling_node);
+	list_init(&e->siblings);
+	e->leader = e;
+	if (e->parent) {
+		fold_into_parent(e, now);
+		kfree(e);
+	} else {
 		e->state = EVENT_EXIT;
+	}
 }
 
-static void exec_group(struct perf_event *l, uint64_t now)
+/* Up to max events of t's context with remove_on_exec. */
+static int collect_removed(struct task *t, struct perf_event **out, int max)
 {
-	event_update(l, now);
-	exec_one(l);
-	list_for_each(s, &l->siblings) {
-		struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
-		event_update(e, now);
-		exec_one(e);
+	int n = 0;
+	list_for_each(node, &t->perf_events) {
+		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
+		if (l->attr.remove_on_exec && n < max)
+			out[n++] = l;
+		list_for_each(s, &l->siblings) {
+			struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
+			if (e->attr.remove_on_exec && n < max)
+				out[n++] = e;
+		}
 	}
-	if (l->attr.remove_on_exec) {
-		list_remove(&l->ctx_node);
-		list_init(&l->ctx_node);
-		list_for_each(s, &l->siblings)
-			list_entry(s, struct perf_event, sibling_node)->state = EVENT_EXIT;
+	return n;
+}
+
+static void enable_on_exec(struct task *t, uint64_t now)
+{
+	list_for_each(node, &t->perf_events) {
+		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
+		event_update(l, now);
+		if (l->attr.enable_on_exec && l->state == EVENT_OFF)
+			l->state = EVENT_INACTIVE;
+		list_for_each(s, &l->siblings) {
+			struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
+			event_update(e, now);
+			if (e->attr.enable_on_exec && e->state == EVENT_OFF)
+				e->state = EVENT_INACTIVE;
+		}
 	}
 }
 
+/* exec: remove_on_exec events leave the task, enable_on_exec ones start. */
 void perf_task_exec(struct task *t)
 {
 	if (list_empty(&t->perf_events))
 		return;
+	struct perf_event *gone[32];
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
 	bool here = ctx_here(t);
 	if (here)
 		perf_cpu_sched_out(now);
-	list_for_each_safe(n, &t->perf_events)
-		exec_group(list_entry(n, struct perf_event, ctx_node), now);
+	int n;
+	while ((n = collect_removed(t, gone, 32)) > 0)
+		for (int i = 0; i < n; i++)
+			remove_event(gone[i], now);
+	enable_on_exec(t, now);
 	if (here)
 		perf_cpu_sched_in(now);
 	spin_unlock_irqrestore(&perf_lock, f);

@@ -71,6 +71,10 @@ int event_ctx_cpu(const struct perf_event *e)
 
 void event_update(struct perf_event *e, uint64_t now)
 {
+	if (!e->tstamp) { /* just attached: its times start now */
+		e->tstamp = now;
+		return;
+	}
 	if (now <= e->tstamp)
 		return; /* another CPU's clock, a little behind: no time passed */
 	uint64_t delta = now - e->tstamp;
