@@ -12,7 +12,7 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 # Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
 # kept for the panic backtrace.
 KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
-	      -isystem $(GCC_INC) -Icore -Ipmu -Iboot -Ilibc-lite/include $(UAPI_INC) \
+	      -isystem $(GCC_INC) -Icore -Ipmu -Iringbuf -Iboot -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
@@ -34,7 +34,7 @@ LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
 LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
-CORE_SRCS  := $(wildcard core/*.c core/fs/*.c pmu/*.c) $(EXTRA_SRCS)
+CORE_SRCS  := $(wildcard core/*.c core/fs/*.c pmu/*.c ringbuf/*.c) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
