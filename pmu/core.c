@@ -60,6 +60,20 @@ void event_update(struct perf_event *e, uint64_t now)
 		e->running_ns += delta;
 }
 
+/*
+ * Can e start counting from this CPU? An event bound to a CPU starts on
+ * that CPU, except a CPU event of a PMU without counters (software,
+ * tracepoint): its state is memory under perf_lock, so it starts from
+ * anywhere. Without that, enabling one from another CPU left it
+ * inactive until its CPU ran the scheduler, which an idle CPU may never.
+ */
+static bool startable_here(const struct perf_event *e)
+{
+	if (e->cpu < 0 || (unsigned)e->cpu == this_cpu_id())
+		return true;
+	return !e->task && !e->pmu->scarce;
+}
+
 void event_sched_in(struct perf_event *e, uint64_t now)
 {
 	event_update(e, now);
@@ -67,7 +81,7 @@ void event_sched_in(struct perf_event *e, uint64_t now)
 		return;
 	if (e->leader != e && e->leader->state < EVENT_INACTIVE)
 		return; /* a sibling counts only with its leader */
-	if (e->cpu >= 0 && (unsigned)e->cpu != this_cpu_id())
+	if (!startable_here(e))
 		return; /* bound to another CPU */
 	e->state = EVENT_ACTIVE;
 	e->pmu->start(e, now);
@@ -96,7 +110,7 @@ static void for_group(struct perf_event *e, bool group,
 
 static bool context_here(struct perf_event *e)
 {
-	return e->task ? e->task == current : (unsigned)e->cpu == this_cpu_id();
+	return e->task ? e->task == current : startable_here(e);
 }
 
 static void enable_one(struct perf_event *e, uint64_t now)
@@ -327,9 +341,7 @@ void event_attach(struct perf_event *e, struct perf_event *leader)
 		list_add_tail(&e->ctx_node, e->task ? &e->task->perf_events
 						   : &cpu_events[e->cpu]);
 	}
-	bool here = e->task ? e->task == current
-			    : (unsigned)e->cpu == this_cpu_id();
-	if (here && e->leader->state >= EVENT_INACTIVE)
+	if (context_here(e) && e->leader->state >= EVENT_INACTIVE)
 		event_sched_in(e, time_since_boot_ns());
 }
 
