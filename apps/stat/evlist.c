@@ -149,20 +149,22 @@ static bool add_group(const char *item, struct counter *c, int *n)
 {
 	char *s = strdup(item), *close = strrchr(s, '}'), *mods = NULL, *p = s + 1;
 	bool ok = close && (!close[1] || (close[1] == ':' && valid_mods(close + 2)));
-	if (!ok)
+	if (!ok) {
 		fprintf(stderr, "stat: bad group '%s'\n", item);
-	else if (close[1])
+		free(s);
+		return false;
+	}
+	if (close[1])
 		mods = close + 2;
-	if (ok)
-		*close = 0;
-	for (int leader = *n; ok;) {
+	*close = 0;
+	for (int leader = *n; ok; p++) {
 		const char *end = item_end(p);
 		char *member = strndup(p, (size_t)(end - p));
 		ok = add_member(member, mods, leader, c, n);
 		free(member);
 		if (!*end)
 			break;
-		p = (char *)end + 1;
+		p = (char *)end;
 	}
 	free(s);
 	return ok;
