@@ -168,8 +168,9 @@ expect '^ +0\.[2-3][0-9]{8} +<not counted> msec task-clock$' "-I: later interval
 check "-I: at least 4 intervals, timestamps increasing" awk '
 	/task-clock/ { if ($1 <= last) exit 1; last = $1; n++ } END { exit !(n >= 4) }' "$out"
 expect_no 'Performance counter stats|seconds time elapsed' "-I: no summary"
-run "$stat" -I 10 -e task-clock -- sleep 0.4
-expect_n '^#           time ' 2 "-I 10 for 0.4 s: the header again after 25 intervals"
+run "$stat" -I 10 -e task-clock -- sleep 0.6
+check "-I 10 for 0.6 s: more than 25 intervals, a header before every 25" awk '
+	/^#           time / { h++ } / task-clock/ { n++ } END { exit !(n > 25 && h == int((n + 24) / 25)) }' "$out"
 run "$stat" -I 100 -x, -a -e task-clock -- sleep 0.25
 expect '^ +0\.1[0-9]{8},[0-9.]+,msec,task-clock,[0-9]+,100\.00,[0-9.]+,CPUs utilized$' "-I csv: timestamp column"
 check "-I -a: each interval counts every CPU" \
