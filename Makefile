@@ -62,6 +62,7 @@ all: esp
 include apps/apps.mk
 include tests/abi/abi.mk
 include tests/perf/perf.mk
+include tests/apps/apps-tests.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -188,7 +189,7 @@ unit: | $(DEPS_OK)
 qemu-test: esp abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp abi perf-tests musl-tests
+test: esp abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 clean:
