@@ -51,6 +51,17 @@ uint64_t ist_stack_top(unsigned cpu, unsigned ist)
 	return (uint64_t)&ist_stacks[cpu][ist - 1][IST_STACK_SIZE];
 }
 
+static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
+{
+	return start < (uint64_t)p + size && end > (uint64_t)p;
+}
+
+bool gdt_overlaps(uint64_t start, uint64_t end)
+{
+	return overlaps(start, end, segs, sizeof(segs)) ||
+	       overlaps(start, end, ist_stacks, sizeof(ist_stacks));
+}
+
 /* Reload CS with a far return, then the data segments. */
 static void load_segments(void)
 {

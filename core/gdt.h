@@ -2,6 +2,7 @@
 #ifndef BAREMON_GDT_H
 #define BAREMON_GDT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Selector values; user ones fit SYSRET's layout (STAR base 0x10). */
@@ -26,5 +27,9 @@ void gdt_init_cpu(unsigned cpu);
 void tss_set_rsp0(unsigned cpu, uint64_t rsp0);
 /* Bounds of an IST stack, for the panic report and self-tests. */
 uint64_t ist_stack_top(unsigned cpu, unsigned ist);
+/* Does [start, end) overlap a GDT, TSS or interrupt stack? The CPU
+ * reads them while delivering an exception, so no data breakpoint may
+ * watch them (pmu/breakpoint.c). */
+bool gdt_overlaps(uint64_t start, uint64_t end);
 
 #endif

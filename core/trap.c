@@ -110,6 +110,18 @@ uint64_t trap_count(unsigned cpu, unsigned vector)
 	return counts[cpu][vector];
 }
 
+static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
+{
+	return start < (uint64_t)p + size && end > (uint64_t)p;
+}
+
+bool trap_tables_overlap(uint64_t start, uint64_t end)
+{
+	return overlaps(start, end, idt, sizeof(idt)) ||
+	       overlaps(start, end, handlers, sizeof(handlers)) ||
+	       overlaps(start, end, counts, sizeof(counts));
+}
+
 void trap_dispatch(struct trap_frame *f)
 {
 	unsigned v = (unsigned)f->vector;

@@ -2,6 +2,7 @@
 #ifndef BAREMON_TRAP_H
 #define BAREMON_TRAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Saved state as core/isr.asm lays it out on the stack. */
@@ -42,6 +43,10 @@ trap_handler trap_get_handler(unsigned vector);
 /* Per-CPU count of interrupts taken on `vector` (for /proc/interrupts). */
 uint64_t trap_count(unsigned cpu, unsigned vector);
 const char *trap_name(unsigned vector);
+/* Does [start, end) overlap the IDT or the dispatch tables? Every trap
+ * reads or writes them before its handler runs, so a data breakpoint
+ * there would fire again inside its own #DB (pmu/breakpoint.c). */
+bool trap_tables_overlap(uint64_t start, uint64_t end);
 
 void trap_dispatch(struct trap_frame *f);
 
