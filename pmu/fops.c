@@ -5,6 +5,7 @@
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/poll.h>
+#include "breakpoint.h"
 #include "event.h"
 #include "kernel.h"
 #include "mm.h"
@@ -176,7 +177,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
-		return -EINVAL;  /* only breakpoints can be modified */
+		return perf_bp_modify(e, arg); /* EINVAL but for breakpoints */
 	default:
 		r = -ENOTTY;
 	}
