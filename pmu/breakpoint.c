@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "panic.h"
 #include "percpu.h"
+#include "perf.h"
 #include "sample.h"
 #include "sched.h"
 #include "trap.h"
@@ -150,8 +151,14 @@ static void report_hits(struct bp_cpu *bc, unsigned hits, struct trap_frame *f)
 		struct perf_hit hit = { .regs = f, .addr = s->addr };
 		perf_event_hit(s->event, 1, &hit);
 	}
-	if (locked)
-		spin_unlock(&perf_lock);
+	if (!locked)
+		return;
+	spin_unlock(&perf_lock);
+	/* Samples may owe pollers a wake-up: user mode gets it on return;
+	 * kernel code with interrupts off may hold a queue lock, so the
+	 * tick does it there. */
+	if (!user && (f->rflags & RFLAGS_IF))
+		perf_wakeup_pending();
 }
 
 static void pass_on(struct trap_frame *f)

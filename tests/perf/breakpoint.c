@@ -8,7 +8,9 @@
  * -1, cpu 0). Slots: four per task and CPU that can meet, disabled ones
  * included, then ENOSPC. The open errnos of Linux x86 (type, length,
  * alignment, kernel addresses), PERF_EVENT_IOC_MODIFY_ATTRIBUTES moving
- * a watchpoint and its errnos, sysfs's type 5.
+ * a watchpoint and its errnos, sysfs's type 5. Sampling: a sample per
+ * hit with period 1, ADDR the breakpoint's address, IP the breakpoint
+ * itself for execute, the instruction after the access for data.
  *
  * Needs root (per-CPU events, kernel addresses; it sets
  * perf_event_paranoid to 1 for one check and restores it).
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
@@ -95,7 +98,7 @@ static void store(volatile void *p, uint64_t len, uint64_t v)
 	}
 }
 
-static void write_n(volatile uint64_t *p, int n)
+__attribute__((noinline)) static void write_n(volatile uint64_t *p, int n)
 {
 	for (int i = 0; i < n; i++)
 		*p = (uint64_t)i;
@@ -590,6 +593,95 @@ static void test_modify(void)
 	close(fd);
 }
 
+#define RING_PAGES 8
+
+struct sample_ip_addr {
+	struct perf_event_header h;
+	uint64_t ip, addr;
+};
+
+/* Samples in fd's ring (mapped at meta): how many, and how many have
+ * ADDR == addr and an IP ip_ok accepts. */
+static int count_samples(struct perf_event_mmap_page *meta, uint64_t addr,
+                         int (*ip_ok)(uint64_t), int *good)
+{
+	unsigned char *data = (unsigned char *)meta + meta->data_offset;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t size = meta->data_size, pos = 0;
+	int n = 0;
+
+	*good = 0;
+	while (pos < head && head <= size) {
+		struct sample_ip_addr s;
+		memcpy(&s.h, data + pos, sizeof(s.h));
+		if (s.h.size < sizeof(s.h) || pos + s.h.size > size)
+			break;
+		if (s.h.type == PERF_RECORD_SAMPLE && s.h.size == sizeof(s)) {
+			memcpy(&s, data + pos, sizeof(s));
+			n++;
+			*good += s.addr == addr && ip_ok(s.ip);
+		}
+		pos += s.h.size;
+	}
+	return n;
+}
+
+static int ip_is_target(uint64_t ip)
+{
+	return ip == (uint64_t)(uintptr_t)target_fn;
+}
+
+/* A data breakpoint traps after the access: within write_n. */
+static int ip_in_writer(uint64_t ip)
+{
+	return ip > (uint64_t)(uintptr_t)write_n &&
+	       ip - (uint64_t)(uintptr_t)write_n < 512;
+}
+
+static void sample_one(uint32_t type, volatile void *addr, uint64_t len,
+                       int (*ip_ok)(uint64_t), const char *what)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t map_len = (size_t)(1 + RING_PAGES) * (size_t)page;
+	struct perf_event_attr a;
+	int fd, n, good;
+	void *p;
+
+	bp_attr(&a, type, addr, len);
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	a.disabled = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	p = fd >= 0 ? mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+	            : MAP_FAILED;
+	if (!CHECK(p != MAP_FAILED, "%s: open with sample_period 1 and map", what)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (type == HW_BREAKPOINT_X)
+		for (int i = 0; i < 10; i++)
+			call_target();
+	else
+		write_n(addr, 10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	n = count_samples(p, (uint64_t)(uintptr_t)addr, ip_ok, &good);
+	CHECK(n == 10 && good == 10, "%s: 10 hits, 10 samples with ADDR the "
+	      "breakpoint's and the expected IP (%d samples, %d good)", what, n,
+	      good);
+	munmap(p, map_len);
+	close(fd);
+}
+
+static void test_sampling(void)
+{
+	sample_one(HW_BREAKPOINT_X, (void *)(uintptr_t)target_fn, sizeof(long),
+	           ip_is_target, "sample execute");
+	sample_one(HW_BREAKPOINT_W, &watched[7], 8, ip_in_writer,
+	           "sample write");
+}
+
 int main(void)
 {
 	if (geteuid() != 0)
@@ -615,5 +707,6 @@ int main(void)
 	test_kernel_writes();
 	test_kernel_addresses();
 	test_modify();
+	test_sampling();
 	return abi_done("breakpoint");
 }
