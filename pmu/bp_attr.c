@@ -15,7 +15,6 @@
 #include "breakpoint.h"
 #include "event.h"
 #include "kernel.h"
-#include "perf.h"
 #include "task.h"
 #include "uaccess.h"
 #include "vfs.h"

@@ -43,8 +43,7 @@ long perf_bp_modify(struct perf_event *e, uint64_t uattr);
 
 /* bp_slots.c */
 /* Would e fit beside the breakpoints already open wherever it may be
- * installed? 0 or -ENOSPC. Not under perf_lock (takes task_lock, then
- * perf_lock). */
+ * installed? 0 or -ENOSPC. Not under perf_lock or task_lock. */
 int bp_reserve(const struct perf_event *e);
 
 #endif
