@@ -15,10 +15,10 @@
 
 /* Take e out of its context, or out of its group: a closed leader's
  * siblings become leaders of their own. Context off the counters. */
-static void detach_fn(struct perf_event *e, void *arg)
+static void detach_fn(struct perf_event *e, void *arg, uint64_t now)
 {
 	(void)arg;
-	event_update(e, time_since_boot_ns());
+	event_update(e, now);
 	if (e->leader == e) {
 		list_remove(&e->ctx_node);
 		list_for_each_safe(n, &e->siblings) {
@@ -159,6 +159,8 @@ static bool ctx_here(struct task *t)
 /* t is exiting (current) or a fork that failed (never ran). */
 void perf_task_exit(struct task *t)
 {
+	if (t == current)
+		perf_record_task(t, t->leader->parent, false);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
 	bool here = ctx_here(t);
@@ -184,8 +186,7 @@ void perf_task_exit(struct task *t)
  * into its parent and freed, others freeze as EVENT_EXIT. */
 static void remove_event(struct perf_event *e, uint64_t now)
 {
-	event_update(e, now);
-	detach_fn(e, NULL);
+	detach_fn(e, NULL, now);
 	list_init(&e->ctx_node);
 	list_init(&e->sibling_node);
 	list_init(&e->siblings);
