@@ -272,8 +272,8 @@ static int check_permission(const struct perf_event_attr *a, int pid, int cpu)
 	return 0;
 }
 
-static struct perf_event *event_new(const struct perf_event_attr *attr,
-				    struct task *task, int cpu)
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state)
 {
 	struct perf_event *e = kzalloc(sizeof(*e));
 	if (!e)
@@ -285,7 +285,7 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	e->refs = 1;
 	e->oncpu = -1;
 	e->hw.idx = -1;
-	e->state = attr->disabled ? EVENT_OFF : EVENT_INACTIVE;
+	e->state = state;
 	perf_sample_init(e);
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
@@ -294,6 +294,16 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	list_init(&e->child_list);
 	list_init(&e->child_node);
 	e->tstamp = time_since_boot_ns();
+	return e;
+}
+
+static struct perf_event *event_new(const struct perf_event_attr *attr,
+				    struct task *task, int cpu)
+{
+	struct perf_event *e = event_alloc(attr, task, cpu,
+					   attr->disabled ? EVENT_OFF : EVENT_INACTIVE);
+	if (!e)
+		return NULL;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	e->id = next_id++;
 	spin_unlock_irqrestore(&perf_lock, f);

@@ -99,6 +99,9 @@ void perf_ctx_call(struct perf_event *e,
 		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* A new event (not under perf_lock): fields set, lists empty, no id. */
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state);
 /* Put a new event into its context (or leader's group) and on the
  * counters if its context is on a CPU. Not under perf_lock. */
 void event_attach(struct perf_event *e, struct perf_event *leader);

@@ -54,27 +54,14 @@ void event_put(struct perf_event *e)
 static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 				   struct perf_event *leader)
 {
-	struct perf_event *c = kzalloc(sizeof(*c));
+	struct perf_event *c = event_alloc(&p->attr, child, p->cpu,
+					   p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE);
 	if (!c)
 		return NULL;
-	c->attr = p->attr;
 	c->pmu = p->pmu;
 	c->id = p->id;
-	c->task = child;
-	c->cpu = p->cpu;
 	c->leader = leader ? leader : c;
-	c->refs = 1;
-	c->oncpu = -1;
-	c->hw.idx = -1;
-	c->state = p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE;
-	perf_sample_init(c);
-	c->tstamp = time_since_boot_ns();
 	c->parent = p;
-	list_init(&c->siblings);
-	list_init(&c->sibling_node);
-	list_init(&c->ctx_node);
-	list_init(&c->owner_node);
-	list_init(&c->child_list);
 	list_add_tail(&c->child_node, &p->child_list);
 	p->refs++;
 	if (leader)
