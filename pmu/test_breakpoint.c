@@ -17,7 +17,6 @@
 #include "mm.h"
 #include "percpu.h"
 #include "selftest.h"
-#include "tsc.h"
 #include "x86.h"
 
 #define DR7_RESERVED (1ULL << 10) /* reads as 1 */
@@ -39,24 +38,14 @@ static void bp_attr(struct perf_event_attr *a, uint32_t type, const volatile voi
 static struct perf_event *bp_event(uint32_t type, const volatile void *p, uint64_t len,
 				   int *err)
 {
-	struct perf_event *e = kzalloc(sizeof(*e));
+	struct perf_event_attr a;
+	bp_attr(&a, type, p, len);
+	struct perf_event *e = event_alloc(&a, NULL, (int)this_cpu_id(), EVENT_INACTIVE);
 	if (!e) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	bp_attr(&e->attr, type, p, len);
 	e->pmu = &perf_bp_pmu;
-	e->cpu = (int)this_cpu_id();
-	e->leader = e;
-	e->refs = 1;
-	e->oncpu = e->hw.idx = -1;
-	list_init(&e->siblings);
-	list_init(&e->sibling_node);
-	list_init(&e->ctx_node);
-	list_init(&e->owner_node);
-	list_init(&e->child_list);
-	list_init(&e->child_node);
-	e->tstamp = time_since_boot_ns();
 	*err = perf_bp_pmu.event_init(e);
 	if (*err) {
 		kfree(e);
