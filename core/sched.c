@@ -224,8 +224,7 @@ static void sched_finish(struct runqueue *rq)
 	 * switched_out is set. */
 	int state = prev->state;
 	if (state == TASK_ZOMBIE) {
-		__atomic_store_n(&prev->switched_out, true, __ATOMIC_RELEASE);
-		process_zombie_switched_out(prev);
+		process_zombie_switched_out(prev); /* sets switched_out */
 	} else if (state == TASK_DEAD) {
 		task_free(prev);
 	}
