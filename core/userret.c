@@ -5,11 +5,13 @@
 #include "syscall.h"
 #include "tsc.h"
 #include "userret.h"
+#include "vpmu.h"
 #include "x86.h"
 
 void account_user_to_kernel(struct task *t)
 {
 	uint64_t now = time_since_boot_ns();
+	vpmu_hook(VPMU_KERNEL);
 	if (t->acct_ns)
 		t->utime_ns += now - t->acct_ns;
 	t->acct_ns = now;
@@ -18,6 +20,7 @@ void account_user_to_kernel(struct task *t)
 static void account_kernel_to_user(struct task *t)
 {
 	uint64_t now = time_since_boot_ns();
+	vpmu_hook(VPMU_USER);
 	if (t->acct_ns)
 		t->stime_ns += now - t->acct_ns;
 	t->acct_ns = now;
