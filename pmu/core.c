@@ -31,6 +31,7 @@ void perf_init(void)
 {
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
+	intel_pmu_init();
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		list_init(&cpu_events[c]);
 }

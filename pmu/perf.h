@@ -37,5 +37,6 @@ void perf_task_exec(struct task *t);
 void perf_task_enable_owned(struct task *t, bool enable);
 
 void perf_init(void);
+void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */
 
 #endif
