@@ -66,10 +66,11 @@ include tests/perf/perf.mk
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
 MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
-$(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK)
+# The uapi headers (<linux/perf_event.h>) come after musl's, as for tests/perf.
+$(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
-	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -o $@ $< -lpthread
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -idirafter $(PERF_UAPI) -o $@ $< -lpthread
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
 $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)

@@ -10,8 +10,8 @@
 
 void account_user_to_kernel(struct task *t)
 {
-	uint64_t now = time_since_boot_ns();
 	vpmu_hook(VPMU_KERNEL);
+	uint64_t now = time_since_boot_ns();
 	if (t->acct_ns)
 		t->utime_ns += now - t->acct_ns;
 	t->acct_ns = now;
@@ -20,10 +20,10 @@ void account_user_to_kernel(struct task *t)
 static void account_kernel_to_user(struct task *t)
 {
 	uint64_t now = time_since_boot_ns();
-	vpmu_hook(VPMU_USER);
 	if (t->acct_ns)
 		t->stime_ns += now - t->acct_ns;
 	t->acct_ns = now;
+	vpmu_hook(VPMU_USER);
 }
 
 static bool restart_pending(const struct trap_frame *f)
