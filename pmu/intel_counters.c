@@ -55,10 +55,11 @@ static uint32_t counter_msr(int idx)
 }
 
 /* The longest period a write can arm: legacy IA32_PMCx writes carry 31
- * bits and a sign; fixed counters and IA32_A_PMCx take the full width. */
+ * bits and a sign, IA32_A_PMCx the full width. Fixed counters get the
+ * same as GP ones (what Linux relies on). */
 static uint64_t max_period(int idx)
 {
-	if (is_fixed(idx) || intel_caps.full_width)
+	if (intel_caps.full_width)
 		return width_mask(idx) >> 1;
 	return (1ULL << 31) - 1;
 }
@@ -90,6 +91,13 @@ int intel_pick_counter(uint64_t config, uint64_t used)
 	return -1;
 }
 
+/* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
+static uint64_t counter_bits(void)
+{
+	return ((1ULL << intel_caps.n_gp) - 1) |
+	       (uint64_t)intel_caps.fixed_mask << PMC_IDX_FIXED;
+}
+
 static void write_global(struct cpu_counters *c)
 {
 	if (intel_caps.version >= 2)
@@ -108,8 +116,8 @@ static struct cpu_counters *here(void)
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
 	if (intel_caps.fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
-	if (intel_caps.version >= 2)
-		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ~0ULL);
+	if (intel_caps.version >= 2) /* reserved bits would #GP */
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
 	apic_write(APIC_LVT_PMC, VEC_PMI);
 	c->ready = true;
 	return c;
@@ -288,12 +296,6 @@ bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 }
 
 /* ---- the PMI ---- */
-
-static uint64_t counter_bits(void)
-{
-	return ((1ULL << intel_caps.n_gp) - 1) |
-	       (uint64_t)intel_caps.fixed_mask << PMC_IDX_FIXED;
-}
 
 /* Fold and re-arm every overflowed counter, until the status is clear,
  * with the counters frozen meanwhile. */
