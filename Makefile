@@ -66,7 +66,8 @@ include tests/perf/perf.mk
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
 MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
-# The uapi headers (<linux/perf_event.h>) come after musl's, as for tests/perf.
+# The uapi headers (<linux/perf_event.h>) come after musl's own, as for
+# tests/perf (perf.mk).
 $(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)

@@ -9,6 +9,7 @@
 #include "cpu.h"
 #include "kernel.h"
 #include "mm.h"
+#include "perf.h"
 #include "percpu.h"
 #include "trap.h"
 #include "tsc.h"
@@ -135,6 +136,7 @@ static void timer_tick(struct trap_frame *f)
 	apic_eoi();
 	if (this_cpu()->running) {
 		sched_tick();
+		perf_tick();
 		if (this_cpu_id() == 0)
 			timers_tick();
 	}

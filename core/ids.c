@@ -1,6 +1,7 @@
 /* Process identity system calls: ids, process groups, sessions. */
 #include <linux/errno.h>
 #include "kernel.h"
+#include "usermm.h"
 #include "syscall.h"
 #include "task.h"
 #include "tasks.h"
@@ -20,18 +21,28 @@ SYSCALL_DEFINE(getppid)
 	return p && p != current->leader ? p->tgid : 0;
 }
 
+/* A change of effective ids makes the process non-dumpable, as Linux's
+ * commit_creds does (suid_dumpable 0): no ptrace or perf access by the
+ * new uid to what the old one left in memory. */
+static void creds_changed(struct task *t, uint32_t old_euid, uint32_t old_egid)
+{
+	if ((t->euid != old_euid || t->egid != old_egid) && t->mm)
+		t->mm->dumpable = 0;
+}
+
 /* setuid/setgid as Linux does without capabilities beyond root's. */
 SYSCALL_DEFINE(setuid)
 {
 	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
-	uint32_t uid = (uint32_t)a0;
+	uint32_t uid = (uint32_t)a0, old = t->euid;
 	if (t->euid == 0)
 		t->uid = t->euid = uid;
 	else if (uid == t->uid)
 		t->euid = uid;
 	else
 		return -EPERM;
+	creds_changed(t, old, t->egid);
 	return 0;
 }
 
@@ -39,14 +50,29 @@ SYSCALL_DEFINE(setgid)
 {
 	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
-	uint32_t gid = (uint32_t)a0;
+	uint32_t gid = (uint32_t)a0, old = t->egid;
 	if (t->euid == 0)
 		t->gid = t->egid = gid;
 	else if (gid == t->gid)
 		t->egid = gid;
 	else
 		return -EPERM;
+	creds_changed(t, t->euid, old);
 	return 0;
+}
+
+/* Linux's ptrace_may_access(PTRACE_MODE_READ_REALCREDS): the caller's
+ * own process; or root (CAP_SYS_PTRACE); or the caller's real ids equal
+ * the target's real and effective ids and the target is dumpable. */
+bool task_may_read(struct task *target)
+{
+	struct task *me = current;
+	if (target->tgid == me->tgid || me->euid == 0)
+		return true;
+	if (me->uid != target->uid || me->uid != target->euid ||
+	    me->gid != target->gid || me->gid != target->egid)
+		return false;
+	return !target->mm || target->mm->dumpable;
 }
 
 SYSCALL_DEFINE(getgroups)

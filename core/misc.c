@@ -9,6 +9,7 @@
 #include <linux/sysinfo.h>
 #include <linux/utsname.h>
 #include "kernel.h"
+#include "usermm.h"
 #include "log.h"
 #include "mm.h"
 #include "percpu.h"
@@ -204,9 +205,13 @@ SYSCALL_DEFINE(prctl)
 		perf_task_enable_owned(t, (int)a0 == PR_TASK_PERF_EVENTS_ENABLE);
 		return 0;
 	case PR_GET_DUMPABLE:
-		return 1;
+		return t->mm ? t->mm->dumpable : 0;
 	case PR_SET_DUMPABLE:
-		return a1 <= 1 ? 0 : -EINVAL;
+		if (a1 > 1)
+			return -EINVAL;
+		if (t->mm)
+			t->mm->dumpable = (int)a1;
+		return 0;
 	default:
 		return -EINVAL;
 	}

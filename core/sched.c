@@ -172,7 +172,7 @@ void sched_allow_tickless_idle(void)
 static bool tick_needed(struct runqueue *rq, struct task *next)
 {
 	unsigned cpu = this_cpu_id();
-	if (rq->nr_queued > 0)
+	if (rq->nr_queued > 0 || perf_wants_tick(cpu))
 		return true;
 	if (next == rq->idle)
 		return !idle_tickless || (cpu == 0 && timers_pending());
@@ -275,6 +275,12 @@ void schedule(void)
 	/* Back in prev, possibly much later and on the same CPU. */
 	sched_finish(rq_of(this_cpu_id()));
 	irq_restore(flags);
+}
+
+/* perf rotation needs this CPU's tick: the next schedule() starts it. */
+void sched_want_tick(void)
+{
+	rq_of(this_cpu_id())->need_resched = true;
 }
 
 void sched_tick(void)

@@ -22,6 +22,8 @@ void sched_start(struct task *t);
 void sched_wake(struct task *t);
 /* Called from the timer interrupt on each CPU. */
 void sched_tick(void);
+/* Something (perf rotation) needs this CPU's tick (see tick_update). */
+void sched_want_tick(void);
 /* If a reschedule is due, switch now (only on the way back to user). */
 void sched_preempt_point(void);
 void sched_yield_now(void);

@@ -105,6 +105,10 @@ struct task {
 	struct list perf_events;     /* group leaders counting this task */
 	struct list perf_owned;      /* events this task opened (prctl) */
 	int perf_last_cpu;           /* for cpu-migrations */
+	int perf_cpu;                /* CPU running it (switch-in to switch-out),
+				      * -1; lockless, see pmu/sched.c */
+	bool perf_ctx_in;            /* its events' context is on perf_cpu's
+				      * counters (under perf_lock) */
 };
 
 /* The task running on this CPU. */
@@ -126,5 +130,8 @@ static inline struct trap_frame *current_frame(void)
 /* Look up a task by tid (NULL if none). Caller holds task_lock or accepts
  * that the task may exit. */
 struct task *task_find(int tid);
+/* May the current task read target's state (ptrace READ, real creds)?
+ * ids.c */
+bool task_may_read(struct task *target);
 
 #endif

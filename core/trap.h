@@ -27,6 +27,7 @@ struct trap_frame {
 #define VEC_PMI          0xf1 /* LVTPC (delivered as NMI when configured so) */
 #define VEC_IPI_RESCHED  0xf2
 #define VEC_IPI_CALL     0xf3
+#define VEC_IPI_PERF     0xf4 /* perf cross-CPU calls (pmu/xcall.c) */
 #define VEC_ERROR        0xfe /* LAPIC error */
 #define VEC_SPURIOUS     0xff
 

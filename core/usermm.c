@@ -250,6 +250,7 @@ struct mm *mm_create(void)
 			pmm_free_pages(pml4, 1);
 		return NULL;
 	}
+	mm->dumpable = 1;
 	/* The kernel half is shared: copy the top-level entries. */
 	uint64_t *dst = phys_to_virt(pml4), *src = phys_to_virt(vm_kernel_pml4());
 	for (int i = 256; i < 512; i++)
@@ -611,6 +612,7 @@ struct mm *mm_clone(struct mm *src)
 			break;
 	mm->brk_start = src->brk_start;
 	mm->brk = src->brk;
+	mm->dumpable = src->dumpable;
 	mm->arg_start = src->arg_start;
 	mm->arg_end = src->arg_end;
 	mm->env_start = src->env_start;

@@ -48,6 +48,8 @@ struct mm {
 	char exe[256];
 	uint64_t rss_pages;
 	uint64_t active_cpus;     /* CPUs with this CR3 loaded (atomic bits) */
+	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a
+				   * credential change (ptrace/perf access) */
 };
 
 struct mm *mm_create(void);

@@ -276,7 +276,9 @@ size_t sb_reserve(struct seqbuf *sb, size_t n);
 /*
  * gen fills out when the file is opened (readers see that snapshot);
  * write gets one write(2)'s bytes (at most a page, NUL-terminated copy)
- * and returns 0 or -errno (-EINVAL for garbage). write == NULL makes the
+ * and returns 0 (all taken), the number of bytes it took (a short write,
+ * as /proc/sys takes one value of "1 2"), or -errno (-EINVAL for
+ * garbage). write == NULL makes the
  * file read-only (mode 0444, else 0644).
  */
 typedef int (*gen_fn)(struct seqbuf *out, void *arg);

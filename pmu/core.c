@@ -21,67 +21,91 @@
 #include "vfs.h"
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");
-static struct list cpu_events[MAX_CPUS];   /* CPU events' leaders */
 static uint64_t next_id = 1;
+static int callchain_events;  /* open events sampling callchains (atomic) */
+
+int perf_callchain_events(void)
+{
+	return __atomic_load_n(&callchain_events, __ATOMIC_RELAXED);
+}
+
+void perf_callchain_put(struct perf_event *e)
+{
+	if (!e->parent && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		__atomic_fetch_sub(&callchain_events, 1, __ATOMIC_RELAXED);
+}
 
 #define PERF_FLAG_ALL (PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
 
 void perf_init(void)
 {
+	perf_sched_init();
+	perf_xcall_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
+	perf_msr_pmu_init();
 	intel_pmu_init();
-	for (unsigned c = 0; c < MAX_CPUS; c++)
-		list_init(&cpu_events[c]);
 }
 
-struct list *perf_cpu_events(unsigned cpu)
+/* ---- changing a context ---- */
+
+struct ctx_call {
+	struct perf_event *e;
+	void (*fn)(struct perf_event *, void *);
+	void *arg;
+	bool done;
+};
+
+/* On the CPU that had e's context: change it with the groups off the
+ * counters, unless the context moved away meanwhile. */
+static void ctx_call_here(void *p)
 {
-	return &cpu_events[cpu];
+	struct ctx_call *c = p;
+	spin_lock(&perf_lock);
+	if (event_ctx_cpu(c->e) == (int)this_cpu_id()) {
+		/* One instant for both: the change takes no counting time. */
+		uint64_t now = time_since_boot_ns();
+		perf_cpu_sched_out(now);
+		c->fn(c->e, c->arg);
+		perf_cpu_sched_in(now);
+		c->done = true;
+	}
+	spin_unlock(&perf_lock);
 }
 
-/* ---- time and state ---- */
-
-bool event_context_active(struct perf_event *e)
+static void no_change(struct perf_event *e, void *arg)
 {
-	if (!e->task)
-		return true;
-	return e->task->state != TASK_ZOMBIE && e->task->state != TASK_DEAD &&
-	       e->task->on_cpu >= 0 && percpu_area[e->task->on_cpu].running == e->task;
+	(void)e, (void)arg;
 }
 
-void event_update(struct perf_event *e, uint64_t now)
+void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
+		   void *arg)
 {
-	uint64_t delta = now - e->tstamp;
-	e->tstamp = now;
-	if (e->state >= EVENT_INACTIVE && (e->state == EVENT_ACTIVE || !e->task))
-		e->enabled_ns += delta;
-	if (e->state == EVENT_ACTIVE)
-		e->running_ns += delta;
+	struct ctx_call c = { e, fn, arg, false };
+	for (;;) {
+		uint64_t f = spin_lock_irqsave(&perf_lock);
+		int cpu = event_ctx_cpu(e);
+		if (cpu < 0) {
+			fn(e, arg); /* no counters involved */
+			spin_unlock_irqrestore(&perf_lock, f);
+			/* Its task may have been switched in meanwhile without
+			 * seeing the change: have that CPU look again. */
+			cpu = event_ctx_cpu(e);
+			if (cpu >= 0) {
+				c.fn = no_change;
+				perf_xcall((unsigned)cpu, ctx_call_here, &c);
+			}
+			return;
+		}
+		spin_unlock_irqrestore(&perf_lock, f);
+		perf_xcall((unsigned)cpu, ctx_call_here, &c);
+		if (c.done)
+			return;
+	}
 }
 
-void event_sched_in(struct perf_event *e, uint64_t now)
-{
-	event_update(e, now);
-	if (e->state != EVENT_INACTIVE)
-		return;
-	if (e->leader != e && e->leader->state < EVENT_INACTIVE)
-		return; /* a sibling counts only with its leader */
-	if (e->cpu >= 0 && (unsigned)e->cpu != this_cpu_id())
-		return; /* bound to another CPU */
-	e->state = EVENT_ACTIVE;
-	e->pmu->start(e, now);
-}
-
-void event_sched_out(struct perf_event *e, uint64_t now)
-{
-	event_update(e, now);
-	if (e->state != EVENT_ACTIVE)
-		return;
-	e->pmu->stop(e, now);
-	e->state = EVENT_INACTIVE;
-}
+/* ---- enable, disable, reset (the ioctls, prctl, exec) ---- */
 
 /* Apply fn to e, or to its whole group. */
 static void for_group(struct perf_event *e, bool group,
@@ -95,57 +119,60 @@ static void for_group(struct perf_event *e, bool group,
 		fn(list_entry(n, struct perf_event, sibling_node), now);
 }
 
-static bool context_here(struct perf_event *e)
-{
-	return e->task ? e->task == current : (unsigned)e->cpu == this_cpu_id();
-}
-
+/* These run with e's context off the counters (perf_ctx_call). */
 static void enable_one(struct perf_event *e, uint64_t now)
 {
 	event_update(e, now);
-	if (e->state != EVENT_OFF)
-		return;
-	e->state = EVENT_INACTIVE;
-	if (!context_here(e))
-		return; /* it starts when its task is next switched in */
-	event_sched_in(e, now);
-	if (e->leader == e) /* its enabled siblings start with it */
-		list_for_each(n, &e->siblings)
-			event_sched_in(list_entry(n, struct perf_event, sibling_node), now);
+	if (e->state == EVENT_OFF || e->state == EVENT_ERROR)
+		e->state = EVENT_INACTIVE;
 }
 
 static void disable_one(struct perf_event *e, uint64_t now)
 {
-	event_sched_out(e, now);
-	if (e->state == EVENT_INACTIVE)
+	event_update(e, now);
+	if (e->state == EVENT_INACTIVE || e->state == EVENT_ERROR)
 		e->state = EVENT_OFF;
-	if (e->leader == e) /* the group stops with its leader */
-		list_for_each(n, &e->siblings)
-			event_sched_out(list_entry(n, struct perf_event, sibling_node), now);
 }
 
 static void reset_one(struct perf_event *e, uint64_t now)
 {
-	bool active = e->state == EVENT_ACTIVE;
-	if (active)
-		e->pmu->stop(e, now);
+	(void)now;
 	e->count = 0;
 	e->child_count = 0;
-	if (active)
-		e->pmu->start(e, now);
 }
 
-void event_enable(struct perf_event *e, bool group) { for_group(e, group, enable_one, time_since_boot_ns()); }
-void event_disable(struct perf_event *e, bool group) { for_group(e, group, disable_one, time_since_boot_ns()); }
-void event_reset(struct perf_event *e, bool group) { for_group(e, group, reset_one, time_since_boot_ns()); }
+static void enable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, enable_one, time_since_boot_ns()); }
+static void disable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, disable_one, time_since_boot_ns()); }
+static void reset_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, reset_one, time_since_boot_ns()); }
+
+void event_enable(struct perf_event *e, bool group) { perf_ctx_call(e, enable_fn, group ? e : NULL); }
+void event_disable(struct perf_event *e, bool group) { perf_ctx_call(e, disable_fn, group ? e : NULL); }
+void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
+
+/* ---- reading ---- */
+
+static bool read_is_local(const struct pmu *pmu)
+{
+	return pmu->scarce || pmu->local_read;
+}
+
+/* The count of e now. A scarce counter can only be read on its own CPU;
+ * elsewhere the folded count is used (perf_read syncs it first). */
+static uint64_t count_now(struct perf_event *e, uint64_t now)
+{
+	if (e->state != EVENT_ACTIVE)
+		return e->count;
+	if (read_is_local(e->pmu) && e->oncpu != (int)this_cpu_id())
+		return e->count;
+	return e->pmu->read(e, now);
+}
 
 /* Totals of e and of its live inherited copies (depth-limited). */
 static void totals_at(struct perf_event *e, uint64_t now, int depth,
 		      uint64_t *value, uint64_t *enabled, uint64_t *running)
 {
 	event_update(e, now);
-	*value += (e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count) +
-		  e->child_count;
+	*value += count_now(e, now) + e->child_count;
 	*enabled += e->enabled_ns + e->child_enabled_ns;
 	*running += e->running_ns + e->child_running_ns;
 	if (depth >= 8)
@@ -162,49 +189,18 @@ void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 	totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
 }
 
-/* ---- scheduler hooks ---- */
-
-static void sched_list(struct list *events, bool in, uint64_t now)
+/* Fold the counters of e's group on another CPU into their counts. */
+void event_sync_remote(struct perf_event *e)
 {
-	list_for_each(n, events) {
-		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
-		for_group(l, true, in ? event_sched_in : event_sched_out, now);
+	struct perf_event *l = e->leader;
+	int me = (int)this_cpu_id();
+	bool remote = read_is_local(l->pmu) && l->oncpu >= 0 && l->oncpu != me;
+	list_for_each(n, &l->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		remote |= read_is_local(s->pmu) && s->oncpu >= 0 && s->oncpu != me;
 	}
-}
-
-void perf_sched_out(struct task *prev)
-{
-	if (list_empty(&prev->perf_events) && list_empty(&cpu_events[this_cpu_id()]))
-		return;
-	/* Count the switch while prev's events still count. The idle
-	 * task's switches are not context switches. */
-	if (prev->tid)
-		perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_ANY);
-	uint64_t now = time_since_boot_ns();
-	spin_lock(&perf_lock);
-	sched_list(&prev->perf_events, false, now);
-	spin_unlock(&perf_lock);
-}
-
-void perf_sched_in(struct task *next)
-{
-	unsigned cpu = this_cpu_id();
-	if (next->perf_last_cpu >= 0 && next->perf_last_cpu != (int)cpu && next->tid) {
-		next->perf_last_cpu = (int)cpu;
-		if (!list_empty(&next->perf_events)) {
-			spin_lock(&perf_lock);
-			sched_list(&next->perf_events, true, time_since_boot_ns());
-			spin_unlock(&perf_lock);
-		}
-		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
-		return;
-	}
-	next->perf_last_cpu = (int)cpu;
-	if (list_empty(&next->perf_events))
-		return;
-	spin_lock(&perf_lock);
-	sched_list(&next->perf_events, true, time_since_boot_ns());
-	spin_unlock(&perf_lock);
+	if (remote)
+		perf_ctx_call(e, no_change, NULL);
 }
 
 /* ---- opening ---- */
@@ -276,22 +272,6 @@ static int check_permission(const struct perf_event_attr *a, int pid, int cpu)
 	return 0;
 }
 
-static struct perf_event *group_leader_of(int group_fd, struct file **gf)
-{
-	*gf = NULL;
-	if (group_fd == -1)
-		return NULL;
-	struct file *f = fget(group_fd);
-	if (!f)
-		return ERR_PTR(-EBADF);
-	if (f->ops != &perf_fops) {
-		file_put(f);
-		return ERR_PTR(-EBADF);
-	}
-	*gf = f;
-	return f->priv;
-}
-
 static struct perf_event *event_new(const struct perf_event_attr *attr,
 				    struct task *task, int cpu)
 {
@@ -303,6 +283,8 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	e->cpu = cpu;
 	e->leader = e;
 	e->refs = 1;
+	e->oncpu = -1;
+	e->hw.idx = -1;
 	e->state = attr->disabled ? EVENT_OFF : EVENT_INACTIVE;
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
@@ -317,21 +299,55 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	return e;
 }
 
-/* Attach e to its context (or its leader's group) and start it if its
- * context is running here. Caller holds perf_lock. */
-void event_attach(struct perf_event *e, struct perf_event *leader)
+/* Put e into its context, or into its leader's group (arg), with the
+ * context off the counters (perf_ctx_call). */
+static void attach_fn(struct perf_event *e, void *leader_arg)
 {
+	struct perf_event *leader = leader_arg;
+	e->tstamp = 0; /* times start when the context next updates it */
 	if (leader) {
 		e->leader = leader;
 		list_add_tail(&e->sibling_node, &leader->siblings);
 	} else {
 		list_add_tail(&e->ctx_node, e->task ? &e->task->perf_events
-						   : &cpu_events[e->cpu]);
+						   : perf_cpu_events((unsigned)e->cpu));
 	}
-	bool here = e->task ? e->task == current
-			    : (unsigned)e->cpu == this_cpu_id();
-	if (here && e->leader->state >= EVENT_INACTIVE)
-		event_sched_in(e, time_since_boot_ns());
+}
+
+/* The scarce PMU of l's group, or NULL for a software group. */
+static struct pmu *group_pmu(struct perf_event *l)
+{
+	if (l->pmu->scarce)
+		return l->pmu;
+	list_for_each(n, &l->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		if (s->pmu->scarce)
+			return s->pmu;
+	}
+	return NULL;
+}
+
+/* Could e (joining leader's group, or alone) ever be on the counters?
+ * EINVAL if not, as Linux's validate_group; a group holds one hardware
+ * PMU's events at most. */
+static int check_fits(struct perf_event *e, struct perf_event *leader)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	struct pmu *hw = leader ? group_pmu(leader) : NULL;
+	int r = 0;
+	if (e->pmu->scarce && hw && hw != e->pmu)
+		r = -EINVAL;
+	else if (!hw && e->pmu->scarce)
+		hw = e->pmu;
+	if (!r && hw && hw->group_fits && !hw->group_fits(leader ? leader : e, leader ? e : NULL))
+		r = -EINVAL;
+	spin_unlock_irqrestore(&perf_lock, f);
+	return r;
+}
+
+void event_attach(struct perf_event *e, struct perf_event *leader)
+{
+	perf_ctx_call(e, attach_fn, leader);
 }
 
 static struct task *target_task(int pid)
@@ -342,6 +358,132 @@ static struct task *target_task(int pid)
 	return t && t->mm ? t : NULL;
 }
 
+static int read_size(uint64_t fmt, int members)
+{
+	int entry = 8 * (1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST));
+	int head = 8 * (!!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			!!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING));
+	if (fmt & PERF_FORMAT_GROUP)
+		return head + 8 + members * entry;
+	return head + entry;
+}
+
+/* Would every member's read of leader's group, with e joining it, stay
+ * within MAX_READ_SIZE? */
+static bool group_read_fits(struct perf_event *e, struct perf_event *leader)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	int members = 2;
+	list_for_each(n, &leader->siblings)
+		members++;
+	bool ok = read_size(e->attr.read_format, members) <= MAX_READ_SIZE &&
+		  read_size(leader->attr.read_format, members) <= MAX_READ_SIZE;
+	list_for_each(n, &leader->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		ok = ok && read_size(s->attr.read_format, members) <= MAX_READ_SIZE;
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return ok;
+}
+
+/* The target of pid/cpu, checked in Linux's order. */
+static int open_target(int pid, int cpu, uint64_t flags, struct task **task)
+{
+	*task = NULL;
+	if (flags & PERF_FLAG_PID_CGROUP)
+		return pid == -1 || cpu == -1 ? -EINVAL : -EBADF; /* no cgroups */
+	if (pid != -1) {
+		if (pid < -1)
+			return -ESRCH;
+		if (!(*task = target_task(pid)))
+			return -ESRCH;
+	}
+	/* Every possible CPU is online here (no hotplug): anything else is
+	 * past nr_cpu_ids, EINVAL as on Linux. */
+	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
+		return -EINVAL;
+	if (!*task && cpu == -1)
+		return -EINVAL;
+	return 0;
+}
+
+/* group_fd: the leader to join (none with PERF_FLAG_FD_NO_GROUP) and the
+ * event whose buffer to share (PERF_FLAG_FD_OUTPUT). */
+struct open_group {
+	struct file *file;
+	struct perf_event *leader, *output;
+};
+
+static int open_group(int group_fd, uint64_t flags, struct open_group *g)
+{
+	g->file = NULL;
+	g->leader = g->output = NULL;
+	if (group_fd == -1)
+		return 0;
+	struct file *f = fget(group_fd);
+	if (!f)
+		return -EBADF;
+	if (f->ops != &perf_fops) {
+		file_put(f);
+		return -EBADF;
+	}
+	g->file = f;
+	if (flags & PERF_FLAG_FD_OUTPUT)
+		g->output = f->priv;
+	if (!(flags & PERF_FLAG_FD_NO_GROUP))
+		g->leader = f->priv;
+	return 0;
+}
+
+/* Checks that need the event (its PMU), in Linux's order. */
+static int init_event(struct perf_event *e, struct open_group *g)
+{
+	struct perf_event *leader = g->leader;
+	int r = e->pmu->event_init(e);
+	if (!r)
+		r = check_fits(e, leader);
+	/* Linux refuses a callchain deeper than the sysctl allows when it
+	 * reserves the callchain buffers. */
+	if (!r && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    e->attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
+		r = -EOVERFLOW;
+	if (!r && e->task && !task_may_read(e->task))
+		r = -EACCES;
+	if (!r && leader && !group_read_fits(e, leader))
+		r = -E2BIG;
+	/* No event has a ring buffer yet (sampling issue): there is none
+	 * to share, which Linux refuses with EINVAL. */
+	if (!r && g->output)
+		r = -EINVAL;
+	return r;
+}
+
+/* A file and an fd for e, then e into its context. On failure e is
+ * freed. */
+static int install_event(struct perf_event *e, uint64_t flags, struct perf_event *leader)
+{
+	if (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+		__atomic_fetch_add(&callchain_events, 1, __ATOMIC_RELAXED);
+	struct file *f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
+	if (!f) {
+		perf_callchain_put(e);
+		kfree(e);
+		return -ENOMEM;
+	}
+	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+	int fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		file_put(f); /* releases e too */
+		return fd;
+	}
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	e->owner = current;
+	list_add_tail(&e->owner_node, &current->perf_owned);
+	spin_unlock_irqrestore(&perf_lock, fl);
+	event_attach(e, leader);
+	return fd;
+}
+
 SYSCALL_DEFINE(perf_event_open)
 {
 	SYSCALL_UNUSED_ARGS();
@@ -349,39 +491,30 @@ SYSCALL_DEFINE(perf_event_open)
 	int pid = (int)a1, cpu = (int)a2, group_fd = (int)a3;
 	uint64_t flags = a4;
 	struct perf_event_attr attr;
+	struct task *task;
+	struct open_group g;
 
 	if (flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
 	int r = copy_attr(uattr, &attr);
 	if (!r)
 		r = check_attr(&attr);
+	if (!r)
+		r = open_target(pid, cpu, flags, &task);
+	if (!r && attr.sigtrap && !task)
+		r = -EINVAL; /* a signal needs a task to go to */
+	if (!r)
+		r = check_permission(&attr, pid, cpu);
+	if (!r)
+		r = open_group(group_fd, flags, &g);
 	if (r)
 		return r;
-	if (flags & PERF_FLAG_PID_CGROUP)
-		return pid == -1 || cpu == -1 ? -EINVAL : -EBADF; /* no cgroups */
-	struct task *task = NULL;
-	if (pid != -1) {
-		if (pid < -1)
-			return -ESRCH;
-		if (!(task = target_task(pid)))
-			return -ESRCH;
-	}
-	/* Every possible CPU is online here (no hotplug): anything else is
-	 * past nr_cpu_ids, EINVAL as on Linux. */
-	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
-		return -EINVAL;
-	if (!task && cpu == -1)
-		return -EINVAL;
-	if ((r = check_permission(&attr, pid, cpu)) != 0)
-		return r;
-	struct file *gf;
-	struct perf_event *leader = group_leader_of(group_fd, &gf);
-	if (IS_ERR(leader))
-		return PTR_ERR(leader);
-	r = 0;
+	struct perf_event *leader = g.leader;
 	if (leader && (leader->leader != leader || leader->task != task ||
 		       leader->cpu != cpu))
 		r = -EINVAL; /* a sibling must share its leader's context */
+	if (leader && (attr.pinned || attr.exclusive))
+		r = -EINVAL; /* only a leader can be pinned or exclusive */
 	struct pmu *pmu = r ? NULL : perf_pmu_find(attr.type);
 	if (!r && !pmu)
 		r = -ENOENT;
@@ -390,32 +523,13 @@ SYSCALL_DEFINE(perf_event_open)
 		r = -ENOMEM;
 	if (!r) {
 		e->pmu = pmu;
-		r = pmu->event_init(e);
-	}
-	struct file *f = NULL;
-	if (!r) {
-		f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
-		if (!f)
-			r = -ENOMEM;
+		r = init_event(e, &g);
+		if (r)
+			kfree(e);
 		else
-			f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+			r = install_event(e, flags, leader);
 	}
-	int fd = r;
-	if (!r) {
-		fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
-		if (fd < 0)
-			file_put(f); /* releases e too */
-	}
-	if (r && e)
-		kfree(e);
-	if (fd >= 0) {
-		uint64_t fl = spin_lock_irqsave(&perf_lock);
-		e->owner = current;
-		list_add_tail(&e->owner_node, &current->perf_owned);
-		event_attach(e, leader);
-		spin_unlock_irqrestore(&perf_lock, fl);
-	}
-	if (gf)
-		file_put(gf);
-	return fd;
+	if (g.file)
+		file_put(g.file);
+	return r;
 }

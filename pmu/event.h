@@ -7,6 +7,12 @@
  * contexts, CPU contexts, group sibling lists, owner lists, inherited
  * children) and every event's state, times and count. The scheduler hooks
  * take it too; they run with interrupts off already.
+ *
+ * Counters: a CPU's counters are programmed only on that CPU (pmu.h).
+ * An event is ACTIVE only while on the counters of e->oncpu; changes to
+ * an event whose context is on another CPU's counters go there by IPI
+ * (perf_ctx_call). A task context is on a CPU's counters from
+ * perf_sched_in to perf_sched_out (task->perf_cpu), under perf_lock.
  */
 #ifndef BAREMON_PMU_EVENT_H
 #define BAREMON_PMU_EVENT_H
@@ -23,10 +29,11 @@ struct task;
 struct file;
 
 enum event_state {
+	EVENT_ERROR = -3,    /* pinned group that lost its counters: read 0 */
 	EVENT_EXIT = -2,     /* its task is gone: count frozen */
 	EVENT_OFF = -1,      /* disabled */
-	EVENT_INACTIVE = 0,  /* enabled, its task not running */
-	EVENT_ACTIVE = 1,    /* enabled and counting */
+	EVENT_INACTIVE = 0,  /* enabled, not on the counters */
+	EVENT_ACTIVE = 1,    /* enabled and counting (oncpu >= 0) */
 };
 
 struct perf_event {
@@ -36,6 +43,7 @@ struct perf_event {
 	struct task *task;          /* NULL for a CPU event */
 	int cpu;                    /* -1: any CPU */
 	int state;
+	int oncpu;                  /* CPU whose counters hold it, or -1 */
 	struct perf_event *leader;  /* self for a leader */
 	struct list siblings;       /* leader: its siblings, creation order */
 	struct list sibling_node;
@@ -56,25 +64,58 @@ struct perf_event {
 
 extern struct spinlock perf_lock;
 extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
+void perf_msr_pmu_init(void);
 
 /* The CPU context of `cpu`: leaders of its CPU events. */
+/* sched.c: contexts on the counters of one CPU. Under perf_lock. */
 struct list *perf_cpu_events(unsigned cpu);
-/* Put e into its context, or into leader's group. Under perf_lock. */
-void event_attach(struct perf_event *e, struct perf_event *leader);
-/* Under perf_lock: bring times and count up to date at `now`. */
+/* The CPU whose counters `e`'s context is on now, or -1 (its task is
+ * not running). A CPU context is always on its CPU. */
+int event_ctx_cpu(const struct perf_event *e);
+/* Take every group of this CPU's contexts off the counters, or put them
+ * back on in priority order (CPU pinned, task pinned, CPU flexible, task
+ * flexible; creation order within each, as rotated). */
+void perf_cpu_sched_out(uint64_t now);
+void perf_cpu_sched_in(uint64_t now);
+/* Rotate this CPU's waiting flexible groups now (the tick does it every
+ * mux interval). */
+void perf_rotate(uint64_t now);
+bool perf_wants_tick(unsigned cpu);
+/* Bring times (and the count of an active event) up to date at now. */
 void event_update(struct perf_event *e, uint64_t now);
-void event_sched_in(struct perf_event *e, uint64_t now);
-void event_sched_out(struct perf_event *e, uint64_t now);
-/* Enable or disable e (and its siblings with `group`), under perf_lock. */
-void event_enable(struct perf_event *e, bool group);
-void event_disable(struct perf_event *e, bool group);
-void event_reset(struct perf_event *e, bool group);
+/* Run fn(e, arg) under perf_lock on the CPU that holds e's context on
+ * its counters (by IPI when that is another CPU), with that CPU's groups
+ * taken off the counters around it, so fn may change states and lists
+ * freely; on no CPU if the context is not on one. Caller must not hold
+ * perf_lock. */
+void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
+		   void *arg);
+
+/* core.c, under perf_lock unless said otherwise. */
+/* Put a new event into its context (or leader's group) and on the
+ * counters if its context is on a CPU. Not under perf_lock. */
+void event_attach(struct perf_event *e, struct perf_event *leader);
+void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
+void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
+void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
 /* Value, enabled and running times including inherited children. */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
-void event_put(struct perf_event *e);
-/* Is the event's context running right now (its task on a CPU)? */
-bool event_context_active(struct perf_event *e);
+void event_put(struct perf_event *e);                  /* not under perf_lock */
+/* Before reading e's group: fold counters held by another CPU. */
+void event_sync_remote(struct perf_event *e);          /* not under perf_lock */
+void perf_sched_init(void);
+/* An event freed: it no longer holds callchain buffers. */
+void perf_callchain_put(struct perf_event *e);
+
+/* xcall.c: run fn(arg) on `cpu` from its IPI handler and wait for it.
+ * Caller must not hold perf_lock; interrupts may be on or off. */
+void perf_xcall(unsigned cpu, void (*fn)(void *), void *arg);
+void perf_xcall_init(void);
+
+/* The most a read() of a group may return (Linux's
+ * perf_event_validate_size): open refuses groups beyond it (E2BIG). */
+#define MAX_READ_SIZE (16 * 1024)
 
 /* fops.c */
 extern const struct file_ops perf_fops;

@@ -79,24 +79,45 @@ static void format_read(struct perf_event *e, uint64_t *out)
 	}
 }
 
+/* Format under perf_lock into buf (room bytes): the size, or -ENOSPC
+ * for a short user buffer, or -E2BIG if room is too small; 0 for an
+ * event in the error state. */
+static int read_locked(struct perf_event *e, uint64_t *buf, int room, size_t resid)
+{
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	int size = 0;
+	if (e->state != EVENT_ERROR) { /* a pinned group off its counters */
+		size = perf_read_size(e);
+		if (resid < (size_t)size)
+			size = -ENOSPC;
+		else if (size > room)
+			size = -E2BIG;
+		else
+			format_read(e, buf);
+	}
+	spin_unlock_irqrestore(&perf_lock, fl);
+	return size;
+}
+
 static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 {
 	(void)pos;
 	struct perf_event *e = file->priv;
-	uint64_t buf[64];
-	uint64_t fl = spin_lock_irqsave(&perf_lock);
-	int size = perf_read_size(e);
-	if (u->resid < (size_t)size) {
-		spin_unlock_irqrestore(&perf_lock, fl);
-		return -ENOSPC;
-	}
-	if (size > (int)sizeof(buf)) {
-		spin_unlock_irqrestore(&perf_lock, fl);
-		return -E2BIG;
-	}
-	format_read(e, buf);
-	spin_unlock_irqrestore(&perf_lock, fl);
-	return uio_copy_out(u, buf, (size_t)size);
+	uint64_t small[64];
+	event_sync_remote(e);
+	int size = read_locked(e, small, sizeof(small), u->resid);
+	if (size > 0)
+		return uio_copy_out(u, small, (size_t)size);
+	if (size != -E2BIG)
+		return size;
+	/* A big group: open keeps every read within MAX_READ_SIZE. */
+	uint64_t *big = kmalloc(MAX_READ_SIZE);
+	if (!big)
+		return -ENOMEM;
+	size = read_locked(e, big, MAX_READ_SIZE, u->resid);
+	long r = size > 0 ? uio_copy_out(u, big, (size_t)size) : size;
+	kfree(big);
+	return r;
 }
 
 static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
@@ -109,14 +130,12 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_ENABLE:
 	case PERF_EVENT_IOC_DISABLE:
 	case PERF_EVENT_IOC_RESET:
-		fl = spin_lock_irqsave(&perf_lock);
 		if (cmd == PERF_EVENT_IOC_ENABLE)
 			event_enable(e, group);
 		else if (cmd == PERF_EVENT_IOC_DISABLE)
 			event_disable(e, group);
 		else
 			event_reset(e, group);
-		spin_unlock_irqrestore(&perf_lock, fl);
 		return 0;
 	case PERF_EVENT_IOC_ID:
 		return put_user(e->id, (uint64_t *)arg) ? -EFAULT : 0;

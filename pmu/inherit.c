@@ -12,18 +12,14 @@
 #include "task.h"
 #include "tsc.h"
 
-/* Free e once nothing refers to it. Caller must not hold perf_lock. */
-void event_put(struct perf_event *e)
+/* Take e out of its context, or out of its group: a closed leader's
+ * siblings become leaders of their own. Context off the counters. */
+static void detach_fn(struct perf_event *e, void *arg)
 {
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	if (--e->refs > 0) {
-		spin_unlock_irqrestore(&perf_lock, f);
-		return;
-	}
-	event_sched_out(e, time_since_boot_ns());
+	(void)arg;
+	event_update(e, time_since_boot_ns());
 	if (e->leader == e) {
 		list_remove(&e->ctx_node);
-		/* Siblings of a closed leader become leaders of their own. */
 		list_for_each_safe(n, &e->siblings) {
 			struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
 			list_remove(&s->sibling_node);
@@ -37,7 +33,18 @@ void event_put(struct perf_event *e)
 	}
 	list_remove(&e->owner_node);
 	list_remove(&e->child_node);
+}
+
+/* Free e once nothing refers to it. Caller must not hold perf_lock. */
+void event_put(struct perf_event *e)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool last = --e->refs == 0;
 	spin_unlock_irqrestore(&perf_lock, f);
+	if (!last)
+		return;
+	perf_ctx_call(e, detach_fn, NULL);
+	perf_callchain_put(e);
 	kfree(e);
 }
 
@@ -54,6 +61,8 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 	c->cpu = p->cpu;
 	c->leader = leader ? leader : c;
 	c->refs = 1;
+	c->oncpu = -1;
+	c->hw.idx = -1;
 	c->state = p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE;
 	c->tstamp = time_since_boot_ns();
 	c->parent = p;
@@ -103,7 +112,7 @@ int perf_inherit(struct task *parent, struct task *child, bool thread)
 static void fold_into_parent(struct perf_event *c, uint64_t now)
 {
 	struct perf_event *p = c->parent;
-	event_sched_out(c, now);
+	event_update(c, now);
 	p->child_count += c->count + c->child_count;
 	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
 	p->child_running_ns += c->running_ns + c->child_running_ns;
@@ -130,21 +139,33 @@ static void exit_group_events(struct perf_event *l, uint64_t now)
 				list_remove(&e->sibling_node);
 			kfree(e);
 		} else {
-			event_sched_out(e, now);
+			event_update(e, now);
 			e->state = EVENT_EXIT;
 			e->task_exited = true;
 		}
 	}
 }
 
+/* Is t's context on this CPU's counters? Under perf_lock. */
+static bool ctx_here(struct task *t)
+{
+	return t->perf_ctx_in && t->perf_cpu == (int)this_cpu_id();
+}
+
+/* t is exiting (current) or a fork that failed (never ran). */
 void perf_task_exit(struct task *t)
 {
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
+	bool here = ctx_here(t);
+	if (here)
+		perf_cpu_sched_out(now);
 	while (!list_empty(&t->perf_events)) {
 		struct perf_event *l = list_entry(t->perf_events.next, struct perf_event, ctx_node);
 		exit_group_events(l, now);
 	}
+	if (here)
+		perf_cpu_sched_in(now);
 	/* Events it opened stay open through their fds; forget the owner. */
 	list_for_each_safe(n, &t->perf_owned) {
 		struct perf_event *e = list_entry(n, struct perf_event, owner_node);
@@ -154,31 +175,106 @@ void perf_task_exit(struct task *t)
 	spin_unlock_irqrestore(&perf_lock, f);
 }
 
-void perf_task_exec(struct task *t)
+/* Take e out of its group and context for good, at exec: a leader's
+ * siblings become leaders of their own; an inherited copy is folded
+ * into its parent and freed, others freeze as EVENT_EXIT. */
+static void remove_event(struct perf_event *e, uint64_t now)
 {
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	list_for_each(n, &t->perf_events) {
-		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
-		if (l->attr.enable_on_exec && l->state == EVENT_OFF)
-			event_enable(l, false);
+	event_update(e, now);
+	detach_fn(e, NULL);
+	list_init(&e->ctx_node);
+	list_init(&e->sibling_node);
+	list_init(&e->siblings);
+	e->leader = e;
+	if (e->parent) {
+		fold_into_parent(e, now);
+		kfree(e);
+	} else {
+		e->state = EVENT_EXIT;
+	}
+}
+
+/* Up to max events of t's context with remove_on_exec. */
+static int collect_removed(struct task *t, struct perf_event **out, int max)
+{
+	int n = 0;
+	list_for_each(node, &t->perf_events) {
+		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
+		if (l->attr.remove_on_exec && n < max)
+			out[n++] = l;
 		list_for_each(s, &l->siblings) {
 			struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
-			if (e->attr.enable_on_exec && e->state == EVENT_OFF)
-				event_enable(e, false);
+			if (e->attr.remove_on_exec && n < max)
+				out[n++] = e;
 		}
 	}
+	return n;
+}
+
+static void enable_on_exec(struct task *t, uint64_t now)
+{
+	list_for_each(node, &t->perf_events) {
+		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
+		event_update(l, now);
+		if (l->attr.enable_on_exec && l->state == EVENT_OFF)
+			l->state = EVENT_INACTIVE;
+		list_for_each(s, &l->siblings) {
+			struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
+			event_update(e, now);
+			if (e->attr.enable_on_exec && e->state == EVENT_OFF)
+				e->state = EVENT_INACTIVE;
+		}
+	}
+}
+
+/* exec: remove_on_exec events leave the task, enable_on_exec ones start. */
+void perf_task_exec(struct task *t)
+{
+	if (list_empty(&t->perf_events))
+		return;
+	struct perf_event *gone[32];
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	uint64_t now = time_since_boot_ns();
+	bool here = ctx_here(t);
+	if (here)
+		perf_cpu_sched_out(now);
+	int n;
+	while ((n = collect_removed(t, gone, 32)) > 0)
+		for (int i = 0; i < n; i++)
+			remove_event(gone[i], now);
+	enable_on_exec(t, now);
+	if (here)
+		perf_cpu_sched_in(now);
 	spin_unlock_irqrestore(&perf_lock, f);
 }
 
+/* prctl: enable or disable every event t opened, wherever it counts.
+ * Taken in batches with a reference, as enabling may need another CPU. */
 void perf_task_enable_owned(struct task *t, bool enable)
 {
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	list_for_each(n, &t->perf_owned) {
-		struct perf_event *e = list_entry(n, struct perf_event, owner_node);
-		if (enable)
-			event_enable(e, false);
-		else
-			event_disable(e, false);
+	struct perf_event *batch[32];
+	size_t done = 0;
+	for (;;) {
+		size_t n = 0, i = 0;
+		uint64_t f = spin_lock_irqsave(&perf_lock);
+		list_for_each(node, &t->perf_owned) {
+			if (i++ < done)
+				continue;
+			if (n == 32)
+				break;
+			batch[n] = list_entry(node, struct perf_event, owner_node);
+			batch[n++]->refs++;
+		}
+		spin_unlock_irqrestore(&perf_lock, f);
+		for (i = 0; i < n; i++) {
+			if (enable)
+				event_enable(batch[i], false);
+			else
+				event_disable(batch[i], false);
+			event_put(batch[i]);
+		}
+		if (n < 32)
+			return;
+		done += n;
 	}
-	spin_unlock_irqrestore(&perf_lock, f);
 }

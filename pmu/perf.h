@@ -36,6 +36,11 @@ void perf_task_exec(struct task *t);
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE): the events the task owns. */
 void perf_task_enable_owned(struct task *t, bool enable);
 
+/* Every tick of this CPU: rotate multiplexed groups when due. Whether
+ * this CPU needs its tick for that (even idle or isolated). */
+void perf_tick(void);
+bool perf_wants_tick(unsigned cpu);
+
 void perf_init(void);
 void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */
 

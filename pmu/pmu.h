@@ -5,8 +5,8 @@
  *
  * Calling rules: add, del, start, stop and read run on the CPU whose
  * counters they touch, with interrupts off and perf_lock held (see
- * event.h); they never sleep. event_init and group_fits run at open
- * time, in process context, without perf_lock.
+ * event.h); they never sleep. event_init runs at open time in process
+ * context without perf_lock; group_fits at open time under perf_lock.
  *
  * Life of an event on a counter:
  *   add(e)   claim a counter on this CPU and start counting from e->count
@@ -43,6 +43,9 @@ struct pmu {
 	/* Counters are scarce: add() may fail and groups are multiplexed.
 	 * False for software-like PMUs whose add() always succeeds. */
 	bool scarce;
+	/* Counts can only be read on the CPU counting them (MSRs). Implied
+	 * by scarce. Others (software clocks) are read from any CPU. */
+	bool local_read;
 	/* Accept attr (type, config, config1, config2, exclude_*):
 	 * 0, -ENOENT (not an event of this PMU), or the errno Linux gives
 	 * (EINVAL, EOPNOTSUPP, EACCES). May fill e->hw. */

@@ -251,7 +251,7 @@ static long genfile_write(struct file *f, struct uio *u, uint64_t *pos)
 	if (r >= 0) {
 		buf[n] = 0;
 		int e = g->write(buf, n, g->arg);
-		r = e < 0 ? e : (long)n;
+		r = e < 0 ? e : e > 0 ? e : (long)n; /* e > 0: bytes it took */
 	}
 	kfree(buf);
 	return r;

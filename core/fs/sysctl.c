@@ -16,6 +16,7 @@ struct sysctl_int {
 	const char *name;
 	int value;
 	int min, max;
+	int (*may_write)(int v); /* 0 or the errno Linux's handler gives */
 };
 
 enum {
@@ -23,11 +24,25 @@ enum {
 	CPU_TIME_MAX_PERCENT, KPTR_RESTRICT, PID_MAX, NMI_WATCHDOG,
 };
 
+static int get_int(int i);
+
+/* Linux refuses a sample rate while perf's CPU time limit is off (0) or
+ * is all of it (100): there is nothing to derive the rate's budget from. */
+static int sample_rate_may_write(int v);
+/* Linux refuses to change the callchain depth while callchain buffers
+ * are in use. */
+static int max_stack_may_write(int v)
+{
+	(void)v;
+	return perf_callchain_events() ? -EBUSY : 0;
+}
+
 static struct sysctl_int ints[] = {
 	[PARANOID] = { "perf_event_paranoid", 2, INT32_MIN, INT32_MAX },
-	[MAX_SAMPLE_RATE] = { "perf_event_max_sample_rate", 100000, 1, INT32_MAX },
+	[MAX_SAMPLE_RATE] = { "perf_event_max_sample_rate", 100000, 1, INT32_MAX,
+			      sample_rate_may_write },
 	[MLOCK_KB] = { "perf_event_mlock_kb", 512 + 4, INT32_MIN, INT32_MAX },
-	[MAX_STACK] = { "perf_event_max_stack", 127, 0, 640 * 1024 },
+	[MAX_STACK] = { "perf_event_max_stack", 127, 0, 640 * 1024, max_stack_may_write },
 	[MAX_CONTEXTS] = { "perf_event_max_contexts_per_stack", 8, 0, 1000 },
 	[CPU_TIME_MAX_PERCENT] = { "perf_cpu_time_max_percent", 25, 0, 100 },
 	[KPTR_RESTRICT] = { "kptr_restrict", 0, 0, 2 },
@@ -42,6 +57,13 @@ static char domainname[__NEW_UTS_LEN + 1] = "(none)";
 static int get_int(int i)
 {
 	return __atomic_load_n(&ints[i].value, __ATOMIC_RELAXED);
+}
+
+static int sample_rate_may_write(int v)
+{
+	(void)v;
+	int pct = get_int(CPU_TIME_MAX_PERCENT);
+	return pct == 0 || pct == 100 ? -EINVAL : 0;
 }
 
 int sysctl_perf_event_paranoid(void) { return get_int(PARANOID); }
@@ -69,9 +91,13 @@ static int digit_value(char c)
 	return 99;
 }
 
-/* One integer, surrounded by white space only; -EINVAL otherwise. */
+/* One integer as proc_dointvec reads it: white space, the number, which
+ * must end at white space or the end, and the white space after it.
+ * Returns how many bytes that took (the rest, say "2" of "1 2", is
+ * left unwritten, as Linux leaves it), or -EINVAL. */
 int sysctl_parse_int(const char *s, int *out)
 {
+	const char *start = s;
 	while (is_space(*s))
 		s++;
 	bool neg = *s == '-';
@@ -89,12 +115,12 @@ int sysctl_parse_int(const char *s, int *out)
 		if (v > (uint64_t)INT32_MAX + neg)
 			return -EINVAL;
 	}
+	if (*s && !is_space(*s))
+		return -EINVAL;
 	while (is_space(*s))
 		s++;
-	if (*s)
-		return -EINVAL;
 	*out = neg ? (int)-(int64_t)v : (int)v;
-	return 0;
+	return (int)(s - start);
 }
 
 static int gen_int(struct seqbuf *out, void *arg)
@@ -108,10 +134,14 @@ static int write_int(const char *data, size_t len, void *arg)
 {
 	struct sysctl_int *e = arg;
 	int v;
-	if (sysctl_parse_int(data, &v) || v < e->min || v > e->max)
+	int used = sysctl_parse_int(data, &v);
+	if (used < 0 || v < e->min || v > e->max)
 		return -EINVAL;
+	int r = e->may_write ? e->may_write(v) : 0;
+	if (r)
+		return r;
 	__atomic_store_n(&e->value, v, __ATOMIC_RELAXED);
-	return 0;
+	return used;
 }
 
 static void get_string(const char *src, char *buf, size_t size)

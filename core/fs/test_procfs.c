@@ -8,15 +8,15 @@
 SELFTEST(sysctl_parse)
 {
 	int v = 0;
-	ST_CHECK(t, sysctl_parse_int(" 42\n", &v) == 0 && v == 42);
-	ST_CHECK(t, sysctl_parse_int("-5", &v) == 0 && v == -5);
-	ST_CHECK(t, sysctl_parse_int("0x10", &v) == 0 && v == 16);
-	ST_CHECK(t, sysctl_parse_int("010", &v) == 0 && v == 8);
-	ST_CHECK(t, sysctl_parse_int("0", &v) == 0 && v == 0);
-	ST_CHECK(t, sysctl_parse_int("-2147483648", &v) == 0 && v == INT32_MIN);
+	ST_CHECK(t, sysctl_parse_int(" 42\n", &v) == 4 && v == 42);
+	ST_CHECK(t, sysctl_parse_int("-5", &v) == 2 && v == -5);
+	ST_CHECK(t, sysctl_parse_int("0x10", &v) == 4 && v == 16);
+	ST_CHECK(t, sysctl_parse_int("010", &v) == 3 && v == 8);
+	ST_CHECK(t, sysctl_parse_int("0", &v) == 1 && v == 0);
+	ST_CHECK(t, sysctl_parse_int("-2147483648", &v) == 11 && v == INT32_MIN);
 	ST_CHECK(t, sysctl_parse_int("2147483648", &v) == -EINVAL);
 	ST_CHECK(t, sysctl_parse_int("99999999999999999999", &v) == -EINVAL);
-	ST_CHECK(t, sysctl_parse_int("1 2", &v) == -EINVAL);
+	ST_CHECK(t, sysctl_parse_int("1 2", &v) == 2 && v == 1); /* "2" left */
 	ST_CHECK(t, sysctl_parse_int("1x", &v) == -EINVAL);
 	ST_CHECK(t, sysctl_parse_int("", &v) == -EINVAL);
 	ST_CHECK(t, sysctl_parse_int("\n", &v) == -EINVAL);

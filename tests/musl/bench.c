@@ -4,6 +4,10 @@
  * bench), where RDTSC advances one tick per guest instruction, so each
  * delta is an exact instruction count. Median of 201 runs; pinned to CPU
  * (default 1, isolated by make bench) so nothing else runs there.
+ *
+ * perf_event_open costs: read() of a counting task-clock fd, the ENABLE
+ * and DISABLE ioctls, perf_event_open + close, and the context switch
+ * with 4 counting software events on each of the two tasks.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -11,9 +15,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
+#include <linux/perf_event.h>
 #include "interrupts.h"
 
 #define RUNS 201
@@ -30,6 +37,26 @@ static int cmp(const void *a, const void *b)
 static void sort(void)
 {
 	qsort(t, RUNS, sizeof t[0], cmp);
+}
+
+static uint64_t median_of(uint64_t *v)
+{
+	qsort(v, RUNS, sizeof v[0], cmp);
+	return v[RUNS / 2];
+}
+
+/* A counting software event on the calling thread; -1 on failure. */
+static int perf_sw(uint64_t config, int disabled)
+{
+	struct perf_event_attr a = { 0 };
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.disabled = disabled;
+	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		perror("perf_event_open");
+	return fd;
 }
 
 static void pin(int cpu)
@@ -66,22 +93,103 @@ static void bench_fork(void)
 	printf("fork+exit+wait: %llu\n", (unsigned long long)t[RUNS / 2]);
 }
 
-/* Two threads on one CPU hand the CPU back and forth with sched_yield. */
-static volatile int stop;
+static void bench_perf_read(void)
+{
+	int fd = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 0);
+	uint64_t v;
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a = __rdtsc();
+		if (read(fd, &v, sizeof v) != sizeof v)
+			perror("read");
+		t[i] = __rdtsc() - a;
+	}
+	close(fd);
+	sort();
+	printf("read() of a task-clock counting fd: %llu\n",
+	       (unsigned long long)t[RUNS / 2]);
+}
+
+/* ENABLE on a disabled task-clock event, DISABLE on an enabled one. */
+static void bench_perf_ioctl(void)
+{
+	static uint64_t off[RUNS];
+	int fd = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 1);
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a = __rdtsc();
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		uint64_t b = __rdtsc();
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		uint64_t c = __rdtsc();
+		t[i] = b - a;
+		off[i] = c - b;
+	}
+	close(fd);
+	printf("ioctl(PERF_EVENT_IOC_ENABLE): %llu\n",
+	       (unsigned long long)median_of(t));
+	printf("ioctl(PERF_EVENT_IOC_DISABLE): %llu\n",
+	       (unsigned long long)median_of(off));
+}
+
+static void bench_perf_open(void)
+{
+	static uint64_t open_only[RUNS];
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a = __rdtsc();
+		int fd = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 0);
+		uint64_t b = __rdtsc();
+		close(fd);
+		t[i] = __rdtsc() - a;
+		open_only[i] = b - a;
+	}
+	printf("perf_event_open+close (task-clock): %llu (open alone %llu)\n",
+	       (unsigned long long)median_of(t),
+	       (unsigned long long)median_of(open_only));
+}
+
+/*
+ * Two threads on one CPU hand the CPU back and forth with sched_yield,
+ * each with `events` counting software events of its own.
+ */
+static volatile int stop, ready;
+
+static const uint64_t switch_events[4] = {
+	PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CPU_CLOCK,
+};
+
+static void open_events(int *fd, int n)
+{
+	for (int i = 0; i < n; i++)
+		fd[i] = perf_sw(switch_events[i], 0);
+}
+
+static void close_events(int *fd, int n)
+{
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+}
 
 static void *yielder(void *arg)
 {
+	int n = (int)(long)arg, fd[4];
+	open_events(fd, n);
+	ready = 1;
 	while (!stop)
 		sched_yield();
+	close_events(fd, n);
 	return arg;
 }
 
-static void bench_switch(int cpu)
+static void bench_switch(int events)
 {
 	pthread_t other;
-	pthread_create(&other, NULL, yielder, NULL);
-	/* The new thread inherits our affinity: both share `cpu`. */
-	(void)cpu;
+	int fd[4];
+	stop = ready = 0;
+	/* The new thread inherits our affinity: both share the CPU. */
+	pthread_create(&other, NULL, yielder, (void *)(long)events);
+	open_events(fd, events);
+	while (!ready)
+		sched_yield();
 	for (int i = 0; i < RUNS; i++) {
 		uint64_t a = __rdtsc();
 		for (int k = 0; k < SWITCHES; k++)
@@ -90,9 +198,15 @@ static void bench_switch(int cpu)
 	}
 	stop = 1;
 	pthread_join(other, NULL);
+	close_events(fd, events);
 	sort();
-	printf("context switch (yield ping-pong, per switch): %llu\n",
-	       (unsigned long long)t[RUNS / 2]);
+	if (events)
+		printf("context switch with %d events per task (yield ping-pong, "
+		       "per switch): %llu\n", events,
+		       (unsigned long long)t[RUNS / 2]);
+	else
+		printf("context switch (yield ping-pong, per switch): %llu\n",
+		       (unsigned long long)t[RUNS / 2]);
 }
 
 
@@ -122,7 +236,11 @@ int main(int argc, char **argv)
 	pin(cpu);
 	printf("bench on cpu %d\n", sched_getcpu());
 	bench_getppid();
-	bench_switch(cpu);
+	bench_switch(0);
+	bench_switch(4);
+	bench_perf_read();
+	bench_perf_ioctl();
+	bench_perf_open();
 	bench_fork();
 	bench_loop(cpu);
 	return 0;

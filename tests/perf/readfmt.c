@@ -152,8 +152,8 @@ static void test_group(uint64_t f)
 	           "%s: open a leader and two siblings", name))
 		return;
 	touch_pages(PAGES);
-	sleep_ns(1000000);
-	sleep_ns(1000000);
+	sleep_ns(5000000); /* blocks even if the host stalls us ~1 ms */
+	sleep_ns(5000000); /* blocks even if the host stalls us ~1 ms */
 
 	memset(buf, 0xa5, sizeof(buf));
 	got = read(fd[0], buf, sizeof(buf));

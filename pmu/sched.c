@@ -1,0 +1,346 @@
+/*
+ * Putting events on a CPU's counters: the two contexts of a CPU (its CPU
+ * events and the running task's events), groups as units, priorities,
+ * multiplexing by rotation, and the scheduler hooks.
+ *
+ * Priority order of a pass: CPU pinned, task pinned, CPU flexible, task
+ * flexible; within a context, list order, which is creation order
+ * rotated. A group goes on whole or not at all. Software groups always
+ * fit. The first flexible group with scarce (hardware) counters that
+ * does not fit ends hardware scheduling for the pass (later hardware
+ * groups wait too, as on Linux); a pinned group that does not fit goes
+ * to EVENT_ERROR until re-enabled.
+ *
+ * Rotation: while a flexible group waits, the CPU's tick moves the
+ * first flexible group of each context that had one waiting to the end
+ * of its list every mux interval (the waiting group's PMU's
+ * perf_event_mux_interval_ms, rounded up to the 10 ms tick), so every
+ * group runs in turn: round robin in creation order. The tick keeps
+ * running for this, on idle and isolated CPUs too.
+ *
+ * Locking: everything here runs under perf_lock on the CPU it programs.
+ * task->perf_cpu is the exception: its CPU writes it at switch-in
+ * (before looking at the task's event list) and switch-out, without
+ * the lock; perf_ctx_call adds to a list before reading it. That
+ * store-then-load pairing guarantees that a new event is seen either by
+ * the switch-in or by perf_ctx_call's resync.
+ */
+#include "event.h"
+#include "kernel.h"
+#include "percpu.h"
+#include "perf.h"
+#include "sched.h"
+#include "task.h"
+#include "tsc.h"
+
+#define TICK_NS 10000000ULL
+
+struct perf_cpu {
+	struct list events;       /* CPU events' leaders, rotated */
+	struct task *task;        /* task switched in here (own CPU only) */
+	int scarce_on;            /* groups on scarce counters */
+	bool exclusive;           /* an exclusive group holds them */
+	bool scarce_full;         /* this pass: a flexible group waited */
+	bool rotate_cpu, rotate_task; /* a flexible group of that context waits */
+	uint64_t mux_ns, next_rotate;
+};
+
+static struct perf_cpu cpus[MAX_CPUS];
+
+void perf_sched_init(void)
+{
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		list_init(&cpus[c].events);
+}
+
+struct list *perf_cpu_events(unsigned cpu)
+{
+	return &cpus[cpu].events;
+}
+
+int event_ctx_cpu(const struct perf_event *e)
+{
+	if (!e->task)
+		return e->cpu;
+	if (e->task_exited)
+		return -1;
+	return __atomic_load_n(&e->task->perf_cpu, __ATOMIC_SEQ_CST);
+}
+
+/* ---- one event, one group ---- */
+
+void event_update(struct perf_event *e, uint64_t now)
+{
+	if (!e->tstamp) { /* just attached: its times start now */
+		e->tstamp = now;
+		return;
+	}
+	if (now <= e->tstamp)
+		return; /* another CPU's clock, a little behind: no time passed */
+	uint64_t delta = now - e->tstamp;
+	e->tstamp = now;
+	if (e->state >= EVENT_INACTIVE && (!e->task || e->task->perf_ctx_in))
+		e->enabled_ns += delta;
+	if (e->state == EVENT_ACTIVE)
+		e->running_ns += delta;
+}
+
+static bool cpu_matches(const struct perf_event *e)
+{
+	return e->cpu < 0 || (unsigned)e->cpu == this_cpu_id();
+}
+
+static bool group_scarce(struct perf_event *l)
+{
+	if (l->pmu->scarce)
+		return true;
+	list_for_each(n, &l->siblings)
+		if (list_entry(n, struct perf_event, sibling_node)->pmu->scarce)
+			return true;
+	return false;
+}
+
+static int event_on(struct perf_event *e, uint64_t now)
+{
+	event_update(e, now);
+	if (e->pmu->add(e, now))
+		return -1;
+	e->state = EVENT_ACTIVE;
+	e->oncpu = (int)this_cpu_id();
+	return 0;
+}
+
+static void event_off(struct perf_event *e, uint64_t now)
+{
+	event_update(e, now);
+	if (e->state != EVENT_ACTIVE)
+		return;
+	e->pmu->del(e, now);
+	e->state = EVENT_INACTIVE;
+	e->oncpu = -1;
+}
+
+static void members_off(struct perf_event *l, uint64_t now)
+{
+	event_off(l, now);
+	list_for_each(n, &l->siblings)
+		event_off(list_entry(n, struct perf_event, sibling_node), now);
+}
+
+static void group_off(struct perf_cpu *pc, struct perf_event *l, uint64_t now)
+{
+	bool was_on = l->state == EVENT_ACTIVE;
+	members_off(l, now);
+	if (was_on && group_scarce(l)) {
+		pc->scarce_on--;
+		if (l->attr.exclusive)
+			pc->exclusive = false;
+	}
+}
+
+/* All of l's enabled members on the counters, or none. */
+static int group_on(struct perf_cpu *pc, struct perf_event *l, uint64_t now)
+{
+	bool scarce = group_scarce(l);
+	if (scarce && (pc->exclusive || (l->attr.exclusive && pc->scarce_on)))
+		return -1;
+	if (event_on(l, now))
+		return -1;
+	list_for_each(n, &l->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		if (s->state != EVENT_INACTIVE || !cpu_matches(s))
+			continue;
+		if (event_on(s, now)) {
+			members_off(l, now);
+			return -1;
+		}
+	}
+	if (scarce) {
+		pc->scarce_on++;
+		if (l->attr.exclusive)
+			pc->exclusive = true;
+	}
+	return 0;
+}
+
+/* ---- contexts ---- */
+
+static void update_all(struct list *ctx, uint64_t now)
+{
+	list_for_each(n, ctx) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		event_update(l, now);
+		list_for_each(m, &l->siblings)
+			event_update(list_entry(m, struct perf_event, sibling_node), now);
+	}
+}
+
+static void ctx_out(struct perf_cpu *pc, struct list *ctx, bool flexible_only,
+		    uint64_t now)
+{
+	list_for_each(n, ctx) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (!(flexible_only && l->attr.pinned))
+			group_off(pc, l, now);
+	}
+}
+
+/* One pass over one context for pinned or flexible groups. Returns
+ * whether a flexible group had to wait. */
+static bool ctx_in(struct perf_cpu *pc, struct list *ctx, bool pinned,
+		   uint64_t now)
+{
+	bool waited = false;
+	list_for_each(n, ctx) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (!l->attr.pinned != !pinned || l->state != EVENT_INACTIVE ||
+		    !cpu_matches(l))
+			continue;
+		if (!pinned && pc->scarce_full && group_scarce(l)) {
+			waited = true;
+			continue;
+		}
+		if (!group_on(pc, l, now))
+			continue;
+		if (pinned) {
+			event_update(l, now);
+			l->state = EVENT_ERROR;
+			continue;
+		}
+		waited = pc->scarce_full = true;
+		pc->mux_ns = (uint64_t)l->pmu->mux_interval_ms * 1000000ULL;
+	}
+	return waited;
+}
+
+static struct list *task_ctx(struct perf_cpu *pc)
+{
+	return pc->task && pc->task->perf_ctx_in ? &pc->task->perf_events : NULL;
+}
+
+/* Ask the scheduler for the tick that drives rotation (it may have
+ * stopped it on an idle or isolated CPU). */
+static void rotation_started(struct perf_cpu *pc, uint64_t now)
+{
+	pc->next_rotate = now + (pc->mux_ns > TICK_NS ? pc->mux_ns : TICK_NS);
+	sched_want_tick();
+}
+
+void perf_cpu_sched_in(uint64_t now)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	bool was_rotating = pc->rotate_cpu || pc->rotate_task;
+	if (pc->task && !pc->task->perf_ctx_in) {
+		update_all(&pc->task->perf_events, now); /* the time away */
+		pc->task->perf_ctx_in = true;
+	}
+	struct list *tctx = task_ctx(pc);
+	pc->scarce_full = false;
+	ctx_in(pc, &pc->events, true, now);
+	if (tctx)
+		ctx_in(pc, tctx, true, now);
+	pc->rotate_cpu = ctx_in(pc, &pc->events, false, now);
+	pc->rotate_task = tctx && ctx_in(pc, tctx, false, now);
+	if ((pc->rotate_cpu || pc->rotate_task) && !was_rotating)
+		rotation_started(pc, now);
+}
+
+void perf_cpu_sched_out(uint64_t now)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	ctx_out(pc, &pc->events, false, now);
+	struct list *tctx = task_ctx(pc);
+	if (tctx)
+		ctx_out(pc, tctx, false, now);
+}
+
+/* ---- rotation ---- */
+
+/* Move the first flexible group to the end: round robin. */
+static void rotate_list(struct list *ctx)
+{
+	list_for_each(n, ctx) {
+		if (list_entry(n, struct perf_event, ctx_node)->attr.pinned)
+			continue;
+		list_remove(n);
+		list_add_tail(n, ctx);
+		return;
+	}
+}
+
+bool perf_wants_tick(unsigned cpu)
+{
+	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task;
+}
+
+/* Rotate this CPU's waiting contexts now. Under perf_lock. */
+void perf_rotate(uint64_t now)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	struct list *tctx = task_ctx(pc);
+	ctx_out(pc, &pc->events, true, now);
+	if (tctx)
+		ctx_out(pc, tctx, true, now);
+	if (pc->rotate_cpu)
+		rotate_list(&pc->events);
+	if (pc->rotate_task && tctx)
+		rotate_list(tctx);
+	perf_cpu_sched_in(now);
+	pc->next_rotate = now + (pc->mux_ns > TICK_NS ? pc->mux_ns : TICK_NS);
+}
+
+void perf_tick(void)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	if (!pc->rotate_cpu && !pc->rotate_task)
+		return;
+	uint64_t now = time_since_boot_ns();
+	if (now < pc->next_rotate)
+		return;
+	spin_lock(&perf_lock);
+	perf_rotate(now);
+	spin_unlock(&perf_lock);
+}
+
+/* ---- the scheduler's hooks (rq lock held, interrupts off) ---- */
+
+void perf_sched_out(struct task *prev)
+{
+	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	if (!list_empty(&prev->perf_events) || !list_empty(&pc->events)) {
+		/* Count the switch while prev's events still count. The
+		 * idle task's switches are not context switches. */
+		if (prev->tid)
+			perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_ANY);
+		if (prev->perf_ctx_in) {
+			uint64_t now = time_since_boot_ns();
+			spin_lock(&perf_lock);
+			ctx_out(pc, &prev->perf_events, false, now);
+			prev->perf_ctx_in = false;
+			spin_unlock(&perf_lock);
+		}
+	}
+	pc->task = NULL;
+	__atomic_store_n(&prev->perf_cpu, -1, __ATOMIC_SEQ_CST);
+}
+
+void perf_sched_in(struct task *next)
+{
+	unsigned cpu = this_cpu_id();
+	struct perf_cpu *pc = &cpus[cpu];
+	bool migrated = next->perf_last_cpu >= 0 && next->perf_last_cpu != (int)cpu &&
+			next->tid;
+	next->perf_last_cpu = (int)cpu;
+	pc->task = next;
+	__atomic_store_n(&next->perf_cpu, (int)cpu, __ATOMIC_SEQ_CST);
+	if (!list_empty(&next->perf_events) || pc->rotate_cpu) {
+		uint64_t now = time_since_boot_ns();
+		spin_lock(&perf_lock);
+		/* Task pinned groups come before CPU flexible ones. */
+		ctx_out(pc, &pc->events, true, now);
+		perf_cpu_sched_in(now);
+		spin_unlock(&perf_lock);
+	}
+	if (migrated)
+		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
+}
