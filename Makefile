@@ -12,7 +12,7 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 # Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
 # kept for the panic backtrace.
 KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
-	      -isystem $(GCC_INC) -Icore -Ipmu -Iboot -Ilibc-lite/include $(UAPI_INC) \
+	      -isystem $(GCC_INC) -Icore -Ipmu -Iringbuf -Iboot -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
@@ -34,7 +34,7 @@ LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
 LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
-CORE_SRCS  := $(wildcard core/*.c core/fs/*.c pmu/*.c) $(EXTRA_SRCS)
+CORE_SRCS  := $(wildcard core/*.c core/fs/*.c pmu/*.c ringbuf/*.c) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
@@ -62,6 +62,7 @@ all: esp
 include apps/apps.mk
 include tests/abi/abi.mk
 include tests/perf/perf.mk
+include tests/apps/apps-tests.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -188,7 +189,7 @@ unit: | $(DEPS_OK)
 qemu-test: esp abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp abi perf-tests musl-tests
+test: esp abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 clean:

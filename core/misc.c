@@ -51,8 +51,10 @@ SYSCALL_DEFINE(sysinfo)
 	return copy_to_user((void *)a0, &s, sizeof(s)) ? -EFAULT : 0;
 }
 
-/* Fixed limits, as a fresh Linux login sees them. */
-static struct rlimit limit_of(unsigned res)
+/* Limits as a fresh Linux login sees them. Stored per process (the
+ * leader's rlimits) and inherited by fork; RLIMIT_MEMLOCK is enforced
+ * (perf ring buffers), the others are reported as set. */
+static struct rlimit default_limit(unsigned res)
 {
 	switch (res) {
 	case RLIMIT_STACK: return (struct rlimit){ 8 << 20, RLIM_INFINITY };
@@ -67,26 +69,48 @@ static struct rlimit limit_of(unsigned res)
 	}
 }
 
+void rlimits_init(struct rlimit *r)
+{
+	for (unsigned i = 0; i < RLIM_NLIMITS; i++)
+		r[i] = default_limit(i);
+}
+
+uint64_t rlimit_cur(unsigned res)
+{
+	return current->leader->rlimits[res].rlim_cur;
+}
+
+/* Set process p's limit res to want (checked as Linux does). */
+static int set_limit(struct task *p, unsigned res, const struct rlimit *want)
+{
+	struct rlimit *cur = &p->leader->rlimits[res];
+	if (want->rlim_cur > want->rlim_max)
+		return -EINVAL;
+	if (want->rlim_max > cur->rlim_max && current->euid != 0)
+		return -EPERM;
+	*cur = *want;
+	return 0;
+}
+
 SYSCALL_DEFINE(prlimit64)
 {
 	SYSCALL_UNUSED_ARGS();
 	unsigned res = (unsigned)a1;
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (a0 && (int)a0 != current->tgid && !task_find((int)a0))
+	struct task *p = a0 ? task_find((int)a0) : current;
+	if (!p)
 		return -ESRCH;
-	struct rlimit cur = limit_of(res);
+	struct rlimit old = p->leader->rlimits[res];
 	if (a2) {
 		struct rlimit want;
 		if (copy_from_user(&want, (void *)a2, sizeof(want)))
 			return -EFAULT;
-		if (want.rlim_cur > want.rlim_max)
-			return -EINVAL;
-		if (want.rlim_max > cur.rlim_max && current->euid != 0)
-			return -EPERM;
-		/* Accepted; the limits baremon enforces stay fixed. */
+		int r = set_limit(p, res, &want);
+		if (r)
+			return r;
 	}
-	if (a3 && copy_to_user((void *)a3, &cur, sizeof(cur)))
+	if (a3 && copy_to_user((void *)a3, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
@@ -96,7 +120,7 @@ SYSCALL_DEFINE(getrlimit)
 	SYSCALL_UNUSED_ARGS();
 	if (a0 >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct rlimit cur = limit_of((unsigned)a0);
+	struct rlimit cur = current->leader->rlimits[a0];
 	return copy_to_user((void *)a1, &cur, sizeof(cur)) ? -EFAULT : 0;
 }
 
@@ -108,7 +132,7 @@ SYSCALL_DEFINE(setrlimit)
 		return -EINVAL;
 	if (copy_from_user(&want, (void *)a1, sizeof(want)))
 		return -EFAULT;
-	return want.rlim_cur > want.rlim_max ? -EINVAL : 0;
+	return set_limit(current, (unsigned)a0, &want);
 }
 
 SYSCALL_DEFINE(sched_yield)

@@ -58,6 +58,11 @@ static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 	if (!f)
 		return -EBADF;
 	long r = 0;
+	if (f->ops->mmap) {
+		r = f->ops->mmap(f, mm, addr, len, prot, flags, off);
+		file_put(f);
+		return r;
+	}
 	if (!(f->fmode & FMODE_READ))
 		r = -EACCES;
 	else if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE))
@@ -180,6 +185,10 @@ SYSCALL_DEFINE(mremap)
 		return -EINVAL;
 	if (!old_len || !mm_range_mapped(mm, old, old_len))
 		return -EFAULT;
+	/* Driver mappings (perf buffers) neither grow (Linux's VM_DONTEXPAND:
+	 * EFAULT) nor shrink or move (no split: EINVAL). */
+	if (mm_range_nosplit(mm, old, old_len))
+		return new_len > old_len ? -EFAULT : -EINVAL;
 	if (new_len <= old_len && !(flags & MREMAP_FIXED)) {
 		if (new_len < old_len)
 			mm_unmap(mm, old + new_len, old_len - new_len);

@@ -146,6 +146,7 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 		return t->siginfo ? r : -ENOMEM;
 	}
 	t->uid = p->uid, t->euid = p->euid, t->gid = p->gid, t->egid = p->egid;
+	memcpy(t->rlimits, p->leader->rlimits, sizeof(t->rlimits));
 	t->pgid = p->pgid, t->sid = p->sid;
 	t->affinity = p->affinity;
 	t->sigmask = p->sigmask;

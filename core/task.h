@@ -11,6 +11,7 @@
 #define BAREMON_TASK_H
 
 #include <stdint.h>
+#include <linux/resource.h>
 #include "list.h"
 #include "percpu.h"
 #include "trap.h"
@@ -55,6 +56,7 @@ struct task {
 	int pgid, sid;
 	char comm[TASK_COMM_LEN];
 	uint32_t uid, euid, gid, egid;
+	struct rlimit rlimits[RLIM_NLIMITS]; /* the leader's are the process's */
 
 	/* Family (task_lock). */
 	struct task *leader;         /* thread-group leader (self for leaders) */
@@ -130,6 +132,10 @@ static inline struct trap_frame *current_frame(void)
 /* Look up a task by tid (NULL if none). Caller holds task_lock or accepts
  * that the task may exit. */
 struct task *task_find(int tid);
+/* A fresh login's limits (misc.c); the soft limit of the current
+ * process. */
+void rlimits_init(struct rlimit *r);
+uint64_t rlimit_cur(unsigned res);
 /* May the current task read target's state (ptrace READ, real creds)?
  * ids.c */
 bool task_may_read(struct task *target);

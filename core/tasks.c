@@ -56,6 +56,7 @@ static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
 	list_init(&t->perf_owned);
 	t->perf_last_cpu = -1;
 	t->perf_cpu = -1;
+	rlimits_init(t->rlimits);
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	t->start_ns = time_since_boot_ns();
 }

@@ -20,6 +20,10 @@
 
 static uint64_t boot_tsc;
 static uint64_t hz;
+/* ns = (cycles * mult) >> shift, as perf_event_mmap_page's time_mult and
+ * time_shift: mult fits 32 bits. boot_ns: boot_tsc converted. */
+static uint32_t mult, shift;
+static uint64_t boot_ns;
 static const char *source = "none";
 
 void tsc_set_boot(uint64_t tsc) { boot_tsc = tsc; }
@@ -29,15 +33,32 @@ const char *tsc_source(void) { return source; }
 
 uint64_t tsc_to_ns(uint64_t cycles)
 {
-	if (!hz)
-		return 0;
-	/* Split to stay within 64 bits for any hz below 18 GHz. */
-	return cycles / hz * 1000000000ULL + cycles % hz * 1000000000ULL / hz;
+	return (uint64_t)(((unsigned __int128)cycles * mult) >> shift);
 }
 
 uint64_t time_since_boot_ns(void)
 {
-	return tsc_to_ns(rdtsc() - boot_tsc);
+	return tsc_to_ns(rdtsc()) - boot_ns;
+}
+
+void tsc_time_params(uint32_t *m, uint16_t *s, uint64_t *zero)
+{
+	*m = mult;
+	*s = (uint16_t)shift;
+	*zero = -boot_ns;
+}
+
+/* The largest shift (at most 32) whose mult still fits 32 bits. */
+static void set_mult(void)
+{
+	for (shift = 32; shift > 0; shift--) {
+		uint64_t m = (1000000000ULL << shift) / hz; /* < 2^62: no overflow */
+		if (m <= 0xffffffffULL) {
+			mult = (uint32_t)m;
+			break;
+		}
+	}
+	boot_ns = tsc_to_ns(boot_tsc);
 }
 
 void udelay(uint64_t us)
@@ -172,6 +193,7 @@ void tsc_calibrate(void)
 	}
 	if (!hz)
 		panic("tsc: could not determine the TSC frequency");
+	set_mult();
 	klog("tsc: %llu.%03llu MHz (from %s)", (unsigned long long)(hz / 1000000),
 	     (unsigned long long)(hz / 1000 % 1000), source);
 }

@@ -17,9 +17,13 @@ void tsc_calibrate(void);
 uint64_t tsc_hz(void);
 const char *tsc_source(void);
 
-/* Nanoseconds between two TSC values / since boot (0 if uncalibrated). */
+/* Nanoseconds between two TSC values / since boot (0 if uncalibrated):
+ * ns = (cycles * mult) >> shift; time since boot = ns(tsc) + zero, with
+ * zero = -ns(boot tsc) (mod 2^64), as perf_event_mmap_page's
+ * time_mult, time_shift and time_zero say it. */
 uint64_t tsc_to_ns(uint64_t cycles);
 uint64_t time_since_boot_ns(void);
+void tsc_time_params(uint32_t *mult, uint16_t *shift, uint64_t *zero);
 
 /* Busy-wait (only valid after calibration). */
 void udelay(uint64_t us);

@@ -133,6 +133,31 @@ static void shm_put(struct shared_anon *s)
 	kfree(s);
 }
 
+struct shared_anon *shm_create(uint64_t npages)
+{
+	struct shared_anon *s = shm_new(npages);
+	if (!s)
+		return NULL;
+	for (uint64_t i = 0; i < npages; i++) {
+		if (!(s->pages[i] = pmm_alloc_page())) {
+			shm_put(s);
+			return NULL;
+		}
+		memset(phys_to_virt(s->pages[i]), 0, PAGE_SIZE);
+	}
+	return s;
+}
+
+void shm_release(struct shared_anon *s)
+{
+	shm_put(s);
+}
+
+void *shm_kaddr(struct shared_anon *s, uint64_t i)
+{
+	return phys_to_virt(s->pages[i]);
+}
+
 /* The page at index i of s, allocated on first use; 0 if out of memory. */
 static uint64_t shm_page(struct shared_anon *s, uint64_t i)
 {
@@ -207,17 +232,47 @@ static struct vma *split_vma(struct vma *v, uint64_t addr)
 	return hi;
 }
 
-static void free_vma(struct vma *v)
+static void free_vma(struct mm *mm, struct vma *v)
 {
 	list_remove(&v->node);
+	if (v->ops && v->ops->close)
+		v->ops->close(mm, v->priv);
 	if (v->shm)
 		shm_put(v->shm);
 	kfree(v);
 }
 
+/* A VMA_NOSPLIT area only partly inside [start, end)? */
+static bool splits_nosplit(struct mm *mm, uint64_t start, uint64_t end)
+{
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end <= start || v->start >= end || !(v->flags & VMA_NOSPLIT))
+			continue;
+		if (v->start < start || v->end > end)
+			return true;
+	}
+	return false;
+}
+
+bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	bool r = false;
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end > start && v->start < start + len && (v->flags & VMA_NOSPLIT))
+			r = true;
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
 /* Remove [start, end) from the address space. Caller holds mm->lock. */
 static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 {
+	if (splits_nosplit(mm, start, end))
+		return -EINVAL;
 	list_for_each_safe(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
 		if (v->end <= start || v->start >= end)
@@ -233,7 +288,7 @@ static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 		if (v->end > end && !split_vma(v, end))
 			return -ENOMEM;
 		unmap_pages(mm, v, v->start, v->end);
-		free_vma(v);
+		free_vma(mm, v);
 	}
 	return 0;
 }
@@ -315,6 +370,7 @@ static struct vma *new_vma(uint64_t start, uint64_t end, int prot,
 	struct vma *v = kzalloc(sizeof(*v));
 	if (!v)
 		return NULL;
+	list_init(&v->node);
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
@@ -330,6 +386,31 @@ static struct vma *new_vma(uint64_t start, uint64_t end, int prot,
 	return v;
 }
 
+int mm_map_shm(struct mm *mm, uint64_t start, uint64_t len, int prot,
+	       unsigned flags, struct shared_anon *s, const struct vma_ops *ops,
+	       void *priv, const char *name)
+{
+	if (len != s->npages * PAGE_SIZE)
+		return -EINVAL;
+	struct vma *v = new_vma(start, start + len, prot, flags & ~VMA_SHARED, name);
+	if (!v)
+		return -ENOMEM;
+	v->flags |= VMA_SHARED;
+	v->shm = s;
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, start, start + len);
+	if (r == 0) {
+		v->ops = ops;  /* from now on, its removal tells the driver */
+		v->priv = priv;
+		insert_vma(mm, v);
+	}
+	mm_unlock(mm, f);
+	if (r)
+		free_vma(mm, v);
+	return r;
+}
+
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name)
 {
@@ -342,7 +423,7 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		insert_vma(mm, v);
 	mm_unlock(mm, f);
 	if (r)
-		free_vma(v);
+		free_vma(mm, v);
 	return r;
 }
 
@@ -437,10 +518,10 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 	if (!mm_range_mapped(mm, start, len))
 		return -ENOMEM;
 	uint64_t f = mm_lock(mm);
-	int r = 0;
+	int r = splits_nosplit(mm, start, end) ? -EINVAL : 0;
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
-		if (v->end <= start || v->start >= end)
+		if (r || v->end <= start || v->start >= end)
 			continue;
 		if (v->start < start) {
 			if (!split_vma(v, start)) {
@@ -576,6 +657,10 @@ static int clone_vma(struct mm *dst, struct mm *src, struct vma *v)
 	struct vma *c = kmalloc(sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	if (v->flags & VMA_DONTCOPY) {
+		kfree(c);
+		return 0;
+	}
 	*c = *v;
 	if (c->shm)
 		__atomic_add_fetch(&c->shm->refs, 1, __ATOMIC_ACQ_REL);

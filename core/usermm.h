@@ -25,8 +25,18 @@
 #define VMA_SHARED   (1u << 0)
 #define VMA_STACK    (1u << 1)
 #define VMA_HEAP     (1u << 2)
+#define VMA_DONTCOPY (1u << 3)   /* fork leaves it out (perf buffers) */
+#define VMA_NOSPLIT  (1u << 4)   /* unmapped or protected whole, else EINVAL */
 
 struct shared_anon;
+struct mm;
+
+/* A driver's mapping (perf ring buffers): told when its vma goes away
+ * (munmap, exec, exit). close runs with the mm lock held and interrupts
+ * off: it must not sleep or touch user memory. */
+struct vma_ops {
+	void (*close)(struct mm *mm, void *priv);
+};
 
 struct vma {
 	struct list node;         /* in mm->vmas, sorted by start */
@@ -36,6 +46,8 @@ struct vma {
 	struct shared_anon *shm;  /* VMA_SHARED: the pages both sides see */
 	uint64_t shm_pgoff;       /* first page of shm this vma maps */
 	char name[64];            /* path for file mappings, "" for anon */
+	const struct vma_ops *ops;
+	void *priv;
 };
 
 struct mm {
@@ -48,6 +60,8 @@ struct mm {
 	char exe[256];
 	uint64_t rss_pages;
 	uint64_t active_cpus;     /* CPUs with this CR3 loaded (atomic bits) */
+	uint64_t pinned_vm;       /* pages pinned by perf buffers beyond the
+				   * user's allowance (RLIMIT_MEMLOCK) */
 	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a
 				   * credential change (ptrace/perf access) */
 };
@@ -59,6 +73,19 @@ void mm_put(struct mm *mm);
 void mm_activate(struct mm *mm);         /* load CR3 */
 
 /* Map [start, start+len) (page aligned) anonymous; replaces what was there. */
+/* Shared pages for a driver to map: npages allocated now, zeroed, one
+ * reference for the caller. shm_kaddr: page i in the kernel's map. */
+struct shared_anon *shm_create(uint64_t npages);
+void shm_release(struct shared_anon *s);
+void *shm_kaddr(struct shared_anon *s, uint64_t i);
+/* Map all of s at [start, start+len) (len == its size) shared, with
+ * VMA_* flags and ops/priv; takes its own reference on s. */
+int mm_map_shm(struct mm *mm, uint64_t start, uint64_t len, int prot,
+	       unsigned flags, struct shared_anon *s, const struct vma_ops *ops,
+	       void *priv, const char *name);
+/* Does [start, start+len) touch a VMA_NOSPLIT area? (mremap refuses) */
+bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len);
+
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name);
 /* An unused, page aligned range of len bytes, or 0. */

@@ -97,6 +97,8 @@ struct dir_ctx;
  * once, when the last reference goes (never for O_PATH files or a failed
  * open).
  */
+struct mm;
+
 struct file_ops {
 	long (*read)(struct file *f, struct uio *u, uint64_t *pos);
 	long (*write)(struct file *f, struct uio *u, uint64_t *pos);
@@ -105,6 +107,10 @@ struct file_ops {
 	unsigned (*poll)(struct file *f);      /* POLLIN, POLLOUT, ... now */
 	int (*iterate)(struct file *f, struct dir_ctx *ctx); /* directories */
 	void (*release)(struct file *f);       /* last reference dropped */
+	/* mmap of [addr, addr+len) (page aligned, free or MAP_FIXED) with
+	 * MAP_* flags: the driver checks and maps it (mm_map_shm). */
+	int (*mmap)(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
+		    int prot, int flags, uint64_t off);
 };
 
 #define FMODE_READ  1u

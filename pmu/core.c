@@ -11,6 +11,7 @@
 #include "mm.h"
 #include "percpu.h"
 #include "perf.h"
+#include "ringbuf.h"
 #include "smp.h"
 #include "sched.h"
 #include "syscall.h"
@@ -451,10 +452,9 @@ static int init_event(struct perf_event *e, struct open_group *g)
 		r = -EACCES;
 	if (!r && leader && !group_read_fits(e, leader))
 		r = -E2BIG;
-	/* No event has a ring buffer yet (sampling issue): there is none
-	 * to share, which Linux refuses with EINVAL. */
+	/* Records into group_fd's buffer: Linux's perf_event_set_output. */
 	if (!r && g->output)
-		r = -EINVAL;
+		r = rb_set_output(e, g->output);
 	return r;
 }
 
@@ -467,6 +467,8 @@ static int install_event(struct perf_event *e, uint64_t flags, struct perf_event
 	struct file *f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
 	if (!f) {
 		perf_callchain_put(e);
+		if (e->rb)
+			rb_put(e->rb);
 		kfree(e);
 		return -ENOMEM;
 	}
@@ -524,6 +526,8 @@ SYSCALL_DEFINE(perf_event_open)
 	if (!r) {
 		e->pmu = pmu;
 		r = init_event(e, &g);
+		if (r && e->rb)
+			rb_put(e->rb);
 		if (r)
 			kfree(e);
 		else

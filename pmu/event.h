@@ -53,6 +53,7 @@ struct perf_event {
 	uint64_t count;             /* folded count */
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
+	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */

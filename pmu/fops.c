@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "perf.h"
+#include "ringbuf.h"
 #include "task.h"
 #include "uaccess.h"
 #include "vfs.h"
@@ -120,6 +121,19 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 	return r;
 }
 
+/* PERF_EVENT_IOC_SET_OUTPUT: fd -1 or another perf event's fd. */
+static long set_output(struct perf_event *e, int fd)
+{
+	if (fd == -1)
+		return rb_set_output(e, NULL);
+	struct file *f = fget(fd);
+	if (!f)
+		return -EBADF;
+	long r = f->ops == &perf_fops ? rb_set_output(e, f->priv) : -EINVAL;
+	file_put(f);
+	return r;
+}
+
 static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 {
 	struct perf_event *e = file->priv;
@@ -154,8 +168,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return 0;
 	}
 	case PERF_EVENT_IOC_SET_OUTPUT:
-		/* No ring buffers yet: only "no output" can be set. */
-		return (int)arg == -1 ? 0 : -EINVAL;
+		return set_output(e, (int)arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
@@ -186,4 +199,5 @@ const struct file_ops perf_fops = {
 	.ioctl = perf_ioctl,
 	.poll = perf_poll,
 	.release = perf_release,
+	.mmap = perf_mmap,
 };

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "perf.h"
+#include "ringbuf.h"
 #include "task.h"
 #include "tsc.h"
 
@@ -45,6 +46,8 @@ void event_put(struct perf_event *e)
 		return;
 	perf_ctx_call(e, detach_fn, NULL);
 	perf_callchain_put(e);
+	if (e->rb)
+		rb_put(e->rb); /* its pages live on while mapped */
 	kfree(e);
 }
 

@@ -29,6 +29,7 @@
 #include "kernel.h"
 #include "percpu.h"
 #include "perf.h"
+#include "ringbuf.h"
 #include "sched.h"
 #include "task.h"
 #include "tsc.h"
@@ -107,6 +108,8 @@ static int event_on(struct perf_event *e, uint64_t now)
 		return -1;
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
+	if (e->rb)
+		rb_update_userpage(e, now);
 	return 0;
 }
 
@@ -118,6 +121,8 @@ static void event_off(struct perf_event *e, uint64_t now)
 	e->pmu->del(e, now);
 	e->state = EVENT_INACTIVE;
 	e->oncpu = -1;
+	if (e->rb)
+		rb_update_userpage(e, now);
 }
 
 static void members_off(struct perf_event *l, uint64_t now)

@@ -1,5 +1,6 @@
-/* Event names as perf spells them: the software events, the generic
- * hardware ones, and raw rNNNN codes. */
+/* perf's symbolic event names: the generic hardware events, the
+ * software events with their aliases, and raw rNNNN codes (hex). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stat.h"
@@ -10,36 +11,57 @@ struct named {
 	uint64_t config;
 };
 
+#define HW(n, c) { n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
+#define SW(n, c) { n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c }
+
 static const struct named names[] = {
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	HW("cpu-cycles", CPU_CYCLES),
+	HW("cycles", CPU_CYCLES),
+	HW("instructions", INSTRUCTIONS),
+	HW("cache-references", CACHE_REFERENCES),
+	HW("cache-misses", CACHE_MISSES),
+	HW("branch-instructions", BRANCH_INSTRUCTIONS),
+	HW("branches", BRANCH_INSTRUCTIONS),
+	HW("branch-misses", BRANCH_MISSES),
+	HW("bus-cycles", BUS_CYCLES),
+	HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HW("idle-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HW("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
+	HW("idle-cycles-backend", STALLED_CYCLES_BACKEND),
+	HW("ref-cycles", REF_CPU_CYCLES),
+	SW("cpu-clock", CPU_CLOCK),
+	SW("task-clock", TASK_CLOCK),
+	SW("page-faults", PAGE_FAULTS),
+	SW("faults", PAGE_FAULTS),
+	SW("context-switches", CONTEXT_SWITCHES),
+	SW("cs", CONTEXT_SWITCHES),
+	SW("cpu-migrations", CPU_MIGRATIONS),
+	SW("migrations", CPU_MIGRATIONS),
+	SW("minor-faults", PAGE_FAULTS_MIN),
+	SW("major-faults", PAGE_FAULTS_MAJ),
+	SW("alignment-faults", ALIGNMENT_FAULTS),
+	SW("emulation-faults", EMULATION_FAULTS),
+	SW("dummy", DUMMY),
+	SW("bpf-output", BPF_OUTPUT),
+	SW("cgroup-switches", CGROUP_SWITCHES),
 };
 
-bool event_parse(const char *name, struct perf_event_attr *attr)
+/* rNNNN: PERF_TYPE_RAW with the hex digits as config. */
+static bool raw_event(const char *name, struct perf_event_attr *attr)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
+	const char *p = name + 1;
+	if (name[0] != 'r' || !*p)
+		return false;
+	for (const char *q = p; *q; q++)
+		if (!isxdigit((unsigned char)*q))
+			return false;
+	attr->type = PERF_TYPE_RAW;
+	attr->config = strtoull(p, NULL, 16);
+	return true;
+}
+
+bool event_symbolic(const char *name, struct perf_event_attr *attr)
+{
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcmp(names[i].name, name) == 0) {
 			attr->type = names[i].type;
@@ -47,11 +69,5 @@ bool event_parse(const char *name, struct perf_event_attr *attr)
 			return true;
 		}
 	}
-	if (name[0] == 'r' && name[1]) { /* raw event code, hex */
-		char *end;
-		attr->type = PERF_TYPE_RAW;
-		attr->config = strtoull(name + 1, &end, 16);
-		return *end == 0;
-	}
-	return false;
+	return raw_event(name, attr);
 }

@@ -1,148 +1,202 @@
 /*
- * perf stat's three outputs: the text table, -x SEP (CSV columns value,
- * unit, event, run time, % running, metric value, metric unit) and -j
- * (one JSON object per line). libc-lite's printf has no floating point,
- * so decimals are printed from integers.
+ * perf stat's three outputs, a line per counter (per counter and CPU
+ * with -A), on standard error:
+ *   text  "%18s %-4s %-32s # metric" with the metric padded to column
+ *         91, then "  ( +- x.xx% )" with -r and "  (xx.xx%)" when the
+ *         counter ran part of the time it was enabled (scaled)
+ *   -x    value, unit, event, [variance%,] run time, % running, metric
+ *         value, metric unit
+ *   -j    one object: counter-value, unit, event, [variance,]
+ *         event-runtime, pcnt-running, metric-value, metric-unit
+ * -I puts the timestamp first ("interval" in JSON), -A the CPU. Trailing
+ * blanks perf pads with are left out.
  */
 #include <stdio.h>
-#include <string.h>
 #include "stat.h"
 
-/* v / 10^scale with `decimals` digits after the point, into buf. */
-static const char *fixed(char *buf, size_t n, uint64_t v, int scale, int decimals)
+#define METRIC_END 91       /* text: where the metric column ends */
+#define NOT_COUNTED_END 84  /* the same for <not counted> rows */
+
+/* The count: clocks in msec with 2 decimals, others whole; JSON has 6
+ * decimals for both. */
+static const char *value_text(const struct row *w, char *buf, size_t n, bool json)
 {
-	uint64_t div = 1, keep = 1;
-	for (int i = 0; i < scale; i++)
-		div *= 10;
-	for (int i = 0; i < decimals; i++)
-		keep *= 10;
-	/* round to the kept digits */
-	uint64_t scaled = div >= keep ? (v + div / keep / 2) / (div / keep) : v * (keep / div);
-	if (decimals)
-		snprintf(buf, n, "%llu.%0*llu", (unsigned long long)(scaled / keep), decimals,
-			 (unsigned long long)(scaled % keep));
+	bool clock = is_clock(&w->c->attr);
+	if (w->state == ROW_NOT_SUPPORTED)
+		return "<not supported>";
+	if (w->state == ROW_NOT_COUNTED)
+		return "<not counted>";
+	return fmt_fixed(buf, n, clock ? w->value / 1e6 : w->value, json ? 6 : clock ? 2 : 0);
+}
+
+static const char *unit_of(const struct row *w)
+{
+	return is_clock(&w->c->attr) ? "msec" : "";
+}
+
+static double pct_running(const struct row *w)
+{
+	return w->enabled > 0 && w->running != w->enabled ? 100.0 * w->running / w->enabled : 100.0;
+}
+
+static void text_metric(struct line *l, const struct metric *m)
+{
+	char v[40];
+	line_add(l, " # %*s%s %s", m->width, fmt_fixed(v, sizeof v, m->value, m->decimals),
+		 m->suffix, m->unit);
+}
+
+static void text_row(const struct report *r, const struct row *w, const struct metric *m,
+		     struct line *l)
+{
+	char v[48], p[16];
+	size_t base = l->len;
+	line_add(l, "%18s %-4s %-32s", value_text(w, v, sizeof v, false), unit_of(w), w->c->name);
+	if (m->present)
+		text_metric(l, m);
+	line_pad(l, base + (w->state == ROW_COUNTED ? METRIC_END : NOT_COUNTED_END));
+	double noise = w->noise;
+	if (r->runs > 1 && w->state == ROW_COUNTED && noise != 0)
+		line_add(l, "  ( +-%6s%% )", fmt_fixed(p, sizeof p, noise, 2));
+	if (w->state != ROW_NOT_SUPPORTED && w->running != w->enabled)
+		line_add(l, "  (%s%%)", fmt_fixed(p, sizeof p, pct_running(w), 2));
+}
+
+static void csv_row(const struct report *r, const struct row *w, const struct metric *m,
+		    struct line *l)
+{
+	char v[48], p[16], mv[40];
+	const char *s = r->sep;
+	line_add(l, "%s%s%s%s", value_text(w, v, sizeof v, false), s, unit_of(w), s);
+	line_add(l, "%s", w->c->name);
+	if (r->runs > 1)
+		line_add(l, "%s%s%%", s, fmt_fixed(p, sizeof p, w->noise, 2));
+	line_add(l, "%s%s", s, fmt_fixed(v, sizeof v, w->running, 0));
+	line_add(l, "%s%s%s", s, fmt_fixed(p, sizeof p, pct_running(w), 2), s);
+	if (m->present)
+		line_add(l, "%s%s%s", fmt_fixed(mv, sizeof mv, m->value, m->decimals), s, m->unit);
 	else
-		snprintf(buf, n, "%llu", (unsigned long long)scaled);
-	return buf;
+		line_add(l, "%s", s);
 }
 
-static bool is_clock(const struct counter *c)
+static void json_row(const struct report *r, const struct row *w, const struct metric *m,
+		     struct line *l)
 {
-	return c->attr.type == PERF_TYPE_SOFTWARE &&
-	       (c->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
-		c->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+	char v[48], p[16], mv[40];
+	line_add(l, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ",
+		 value_text(w, v, sizeof v, true), unit_of(w));
+	line_json_string(l, w->c->name);
+	if (r->runs > 1)
+		line_add(l, ", \"variance\" : %s", fmt_fixed(p, sizeof p, w->noise, 2));
+	line_add(l, ", \"event-runtime\" : %s", fmt_fixed(v, sizeof v, w->running, 0));
+	line_add(l, ", \"pcnt-running\" : %s", fmt_fixed(p, sizeof p, pct_running(w), 2));
+	line_add(l, ", \"metric-value\" : %s, \"metric-unit\" : \"%s\"}",
+		 fmt_fixed(mv, sizeof mv, m->present ? m->value : 0, 6), m->present ? m->unit : "");
 }
 
-/* The count scaled for multiplexing: value * enabled / running. */
-static uint64_t scaled(const struct counter *c)
+/* The timestamp and CPU columns that start a row. */
+static void prefix(const struct report *r, const struct row *w, struct line *l)
 {
-	if (!c->running || c->running == c->enabled)
-		return c->value;
-	return (uint64_t)((unsigned __int128)c->value * c->enabled / c->running);
-}
-
-static uint64_t pct_running_x100(const struct counter *c)
-{
-	return c->enabled ? c->running * 10000 / c->enabled : 10000;
-}
-
-struct metric {
-	char value[32];
-	const char *unit;
-};
-
-static struct metric metric_of(const struct counter *c, uint64_t task_ns, uint64_t elapsed_ns)
-{
-	struct metric m = { "", "" };
-	if (c->fd < 0)
-		return m;
-	if (is_clock(c) && elapsed_ns) {
-		fixed(m.value, sizeof m.value, scaled(c) * 1000 / elapsed_ns, 3, 3);
-		m.unit = "CPUs utilized";
-	} else if (!is_clock(c) && task_ns) {
-		/* events per second of task time, in thousands */
-		fixed(m.value, sizeof m.value, scaled(c) * 1000000000ULL / task_ns, 3, 3);
-		m.unit = "K/sec";
+	char t[32];
+	if (r->how == OUT_JSON) {
+		line_add(l, "{");
+		if (r->interval)
+			line_add(l, "\"interval\" : %s, ", fmt_fixed(t, sizeof t, r->time_s, 9));
+		if (r->per_cpu_rows)
+			line_add(l, "\"cpu\" : \"%d\", ", w->cpu);
+		return;
 	}
-	return m;
+	const char *s = r->how == OUT_CSV ? r->sep : " ";
+	if (r->interval)
+		line_add(l, "%16s%s", fmt_fixed(t, sizeof t, r->time_s, 9), s);
+	if (r->per_cpu_rows && r->how == OUT_CSV)
+		line_add(l, "CPU%d%s", w->cpu, s);
+	else if (r->per_cpu_rows)
+		line_add(l, "CPU%-7d ", w->cpu);
 }
 
-static void value_text(const struct counter *c, char *buf, size_t n, const char **unit)
+void print_rows(const struct report *r, const struct row *rows, int ncounters, int nslots)
 {
-	*unit = "";
-	if (c->fd < 0) {
-		snprintf(buf, n, "<not supported>");
-	} else if (is_clock(c)) {
-		fixed(buf, n, scaled(c), 6, 2); /* ns -> msec */
-		*unit = "msec";
-	} else {
-		snprintf(buf, n, "%llu", (unsigned long long)scaled(c));
-	}
-}
-
-static void print_text(struct counter *c, int n, const char *cmd, uint64_t task_ns,
-		       uint64_t elapsed_ns)
-{
-	fprintf(stderr, "\n Performance counter stats for '%s':\n\n", cmd);
-	for (int i = 0; i < n; i++) {
-		char v[40], pct[16];
-		const char *unit;
-		value_text(&c[i], v, sizeof v, &unit);
-		struct metric m = metric_of(&c[i], task_ns, elapsed_ns);
-		fprintf(stderr, "%18s %-4s %-24s", v, unit, c[i].name);
-		if (m.value[0])
-			fprintf(stderr, " #  %8s %s", m.value, m.unit);
-		if (c[i].fd >= 0 && c[i].running != c[i].enabled)
-			fprintf(stderr, "  (%s%%)", fixed(pct, sizeof pct, pct_running_x100(&c[i]), 2, 2));
-		fprintf(stderr, "\n");
-	}
-	char secs[32];
-	fprintf(stderr, "\n%18s seconds time elapsed\n\n", fixed(secs, sizeof secs, elapsed_ns, 9, 9));
-}
-
-static void print_csv(struct counter *c, int n, const char *sep, uint64_t task_ns,
-		      uint64_t elapsed_ns)
-{
-	for (int i = 0; i < n; i++) {
-		char v[40], pct[16];
-		const char *unit;
-		value_text(&c[i], v, sizeof v, &unit);
-		struct metric m = metric_of(&c[i], task_ns, elapsed_ns);
-		fprintf(stderr, "%s%s%s%s%s%s%llu%s%s%s%s%s%s\n", v, sep, unit, sep, c[i].name, sep,
-		       (unsigned long long)c[i].running, sep,
-		       fixed(pct, sizeof pct, pct_running_x100(&c[i]), 2, 2), sep,
-		       m.value, sep, m.unit);
+	struct line l = { .len = 0 };
+	for (int i = 0; i < ncounters; i++) {
+		for (int s = 0; s < nslots; s++) {
+			const struct row *w = &rows[i * nslots + s];
+			struct metric m = metric_of(w, &rows[s], ncounters, nslots, r->elapsed_ns);
+			prefix(r, w, &l);
+			if (r->how == OUT_CSV)
+				csv_row(r, w, &m, &l);
+			else if (r->how == OUT_JSON)
+				json_row(r, w, &m, &l);
+			else
+				text_row(r, w, &m, &l);
+			line_end(&l);
+		}
 	}
 }
 
-static void print_json(struct counter *c, int n, uint64_t task_ns, uint64_t elapsed_ns)
+void print_header(const struct report *r, const char *what)
 {
-	for (int i = 0; i < n; i++) {
-		char v[40], pct[16];
-		const char *unit;
-		value_text(&c[i], v, sizeof v, &unit);
-		struct metric m = metric_of(&c[i], task_ns, elapsed_ns);
-		fprintf(stderr, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", "
-		       "\"event-runtime\" : %llu, \"pcnt-running\" : %s",
-		       v, unit, c[i].name, (unsigned long long)c[i].running,
-		       fixed(pct, sizeof pct, pct_running_x100(&c[i]), 2, 2));
-		if (m.value[0])
-			fprintf(stderr, ", \"metric-value\" : \"%s\", \"metric-unit\" : \"%s\"", m.value, m.unit);
-		fprintf(stderr, "}\n");
-	}
-}
-
-void print_counters(struct counter *c, int n, enum output how, const char *sep,
-		    const char *cmd, uint64_t elapsed_ns)
-{
-	uint64_t task_ns = 0;
-	for (int i = 0; i < n; i++)
-		if (c[i].fd >= 0 && is_clock(&c[i]) && !task_ns)
-			task_ns = scaled(&c[i]);
-	if (how == OUT_CSV)
-		print_csv(c, n, sep, task_ns, elapsed_ns);
-	else if (how == OUT_JSON)
-		print_json(c, n, task_ns, elapsed_ns);
+	if (r->how != OUT_TEXT)
+		return;
+	if (r->runs > 1)
+		fprintf(stderr, "\n Performance counter stats for '%s' (%d runs):\n\n", what, r->runs);
 	else
-		print_text(c, n, cmd, task_ns, elapsed_ns);
+		fprintf(stderr, "\n Performance counter stats for '%s':\n\n", what);
+}
+
+void print_interval_header(const struct report *r)
+{
+	if (r->how != OUT_TEXT)
+		return;
+	if (r->per_cpu_rows)
+		fputs("#           time CPU                    counts unit events\n", stderr);
+	else
+		fputs("#           time             counts unit events\n", stderr);
+}
+
+/* perf's precision for "avg +- stddev": two digits past the first
+ * significant digit of stddev. */
+static int precision(double sd)
+{
+	int k = 0;
+	if (!(sd > 0))
+		return 9;
+	while (sd < 1.0 && k < 7) /* fmt_fixed: at most 9 decimals */ {
+		sd *= 10;
+		k++;
+	}
+	return k + 2;
+}
+
+static void footer_runs(const struct stats *elapsed)
+{
+	char a[40], d[40], p[16];
+	double avg = stats_mean(elapsed) / 1e9, sd = stats_stddev_mean(elapsed) / 1e9;
+	int prec = precision(sd);
+	struct line l = { .len = 0 };
+	line_add(&l, " %17s +- %s seconds time elapsed", fmt_fixed(a, sizeof a, avg, prec),
+		 fmt_fixed(d, sizeof d, sd, prec));
+	if (rel_pct(sd, avg) != 0)
+		line_add(&l, "  ( +-%6s%% )", fmt_fixed(p, sizeof p, rel_pct(sd, avg), 2));
+	line_end(&l);
+}
+
+void print_footer(const struct report *r, const struct stats *elapsed,
+		  const struct workload *w, bool show_times)
+{
+	char a[40], b[40];
+	if (r->how != OUT_TEXT)
+		return;
+	fputs("\n", stderr);
+	if (r->runs > 1) {
+		footer_runs(elapsed);
+		fputs("\n", stderr);
+		return;
+	}
+	fprintf(stderr, "%18s seconds time elapsed\n\n",
+		fmt_fixed(a, sizeof a, stats_mean(elapsed) / 1e9, 9));
+	if (show_times)
+		fprintf(stderr, "%18s seconds user\n%18s seconds sys\n\n\n",
+			fmt_fixed(a, sizeof a, (double)w->utime_ns / 1e9, 9),
+			fmt_fixed(b, sizeof b, (double)w->stime_ns / 1e9, 9));
 }

@@ -1,28 +1,219 @@
 /* stat: run a program and count events for it, printing perf stat's
- * formats. See main.c for the command line. */
+ * formats. main.c has the command line; each other file one part:
+ *   options.c   the command line into struct config
+ *   evlist.c    -e lists: groups {a,b}, modifiers :u/:k, names
+ *   events.c    perf's symbolic names (hardware, software) and rNNNN
+ *   hwcache.c   HW_CACHE names (L1-dcache-load-misses, LLC-loads, ...)
+ *   pmu.c       pmu/term=value,.../ and event aliases through sysfs
+ *   sysfs.c     reading small files under $BAREMON_SYSFS (or /sys)
+ *   cpus.c      CPU lists (-C 0,2-3) and the online CPUs (-a)
+ *   counters.c  opening, enabling, reading and closing the events
+ *   attrdump.c  -v: perf's dump of each perf_event_attr opened
+ *   workload.c  the program: fork, start on a signal, wait with timeouts
+ *   run.c       one run: counters around the workload, -I ticks
+ *   rows.c      readings into rows: scaling, sums over CPUs, means
+ *   stats.c     means and the variance of -r
+ *   metrics.c   the "# ..." column (CPUs utilized, K/sec, ...)
+ *   print.c     rows in text, CSV and JSON; fmt.c numbers and lines
+ */
 #ifndef APPS_STAT_H
 #define APPS_STAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 
-#define MAX_EVENTS 32
-
-struct counter {
-	const char *name;          /* as the user wrote it */
-	struct perf_event_attr attr;
-	int fd;                    /* -1: not supported here */
-	uint64_t value, enabled, running;
-};
+#define MAX_EVENTS 64
+#define MAX_CPUS   1024
 
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
-/* events.c: parse one event name (perf's spelling) into attr. */
-bool event_parse(const char *name, struct perf_event_attr *attr);
+/* Running statistics (Welford): the mean and the variance of -r runs. */
+struct stats {
+	double n, mean, m2;
+};
+
+void stats_add(struct stats *s, double x);
+double stats_mean(const struct stats *s);
+/* The standard deviation of the mean; 0 with fewer than two values. */
+double stats_stddev_mean(const struct stats *s);
+/* 100 * stddev / avg, perf's "( +- x.xx% )"; 0 when avg is 0. */
+double rel_pct(double stddev, double avg);
+
+/* One read(2) of an event with TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING. */
+struct reading {
+	uint64_t value, enabled, running;
+};
+
+/* What -r accumulates for one counter on one slot (CPU, or all). */
+struct acc {
+	struct stats value, enabled, running; /* value: scaled */
+};
+
+struct counter {
+	char *name;                  /* as printed */
+	struct perf_event_attr attr;
+	int leader;                  /* index of the group leader (itself if none) */
+	bool supported;              /* opened on some CPU in some run */
+	int *fd;                     /* per target CPU; -1 not open */
+	struct reading *now, *prev;  /* per target CPU: last read, the one before */
+	struct acc *acc;             /* per slot: across runs */
+};
+
+/* Where the events count: the program (cpu -1), or every listed CPU. */
+struct target {
+	bool per_cpu;                /* -a or -C: pid -1 on each CPU */
+	bool no_aggr;                /* -A: a row per CPU */
+	int ncpus;                   /* 1 in task mode (cpu[0] = -1) */
+	int cpu[MAX_CPUS];
+	const char *label;           /* "system wide", "CPU(s) 0-1" */
+};
+
+static inline int target_slots(const struct target *t)
+{
+	return t->no_aggr ? t->ncpus : 1;
+}
+
+struct config {
+	enum output how;
+	const char *sep;             /* -x */
+	int repeat;                  /* -r */
+	unsigned interval_ms;        /* -I; 0 none */
+	bool all_cpus;               /* -a */
+	const char *cpu_list;        /* -C */
+	bool no_aggr;                /* -A */
+	bool verbose;                /* -v */
+	char *events[MAX_EVENTS];    /* each -e argument */
+	int nevents;
+	char **argv;                 /* PROG ARGS */
+};
+
+/* options.c: 0, -1 after --help, or the exit status of a usage error
+ * (printed). */
+int parse_options(int argc, char **argv, struct config *cfg);
+
+/* evlist.c: parse a -e list into counters after c[*n]; false after
+ * printing why. */
+bool evlist_parse(const char *list, struct counter *c, int *n);
+
+/* events.c: a perf symbolic name or rNNNN into attr (type, config). */
+bool event_symbolic(const char *name, struct perf_event_attr *attr);
+/* hwcache.c: a HW_CACHE name (L1-dcache-load-misses...) into attr. */
+bool event_hwcache(const char *name, struct perf_event_attr *attr);
+
+/* pmu.c: "pmu/terms/" (pmu and terms given apart) or an alias found in
+ * some PMU's events/. 1 resolved, 0 no such PMU or alias, -1 error
+ * with the reason in err. *name receives a name= term (malloc'd). */
+int pmu_event(const char *pmu, const char *terms, struct perf_event_attr *attr,
+	      char **name, char *err, size_t errlen);
+int pmu_alias(const char *event, struct perf_event_attr *attr, char *err, size_t errlen);
+
+/* sysfs.c: files under $BAREMON_SYSFS (default /sys). */
+const char *sysfs_root(void);
+/* Read the small file at root/rel into buf (trailing newline removed);
+ * false if it cannot be read. */
+bool sysfs_read(const char *rel, char *buf, size_t n);
+bool sysfs_exists(const char *rel);
+
+/* cpus.c: a list "0,2-3" into sorted distinct CPUs; -1 if malformed or
+ * more than max. */
+int cpu_list_parse(const char *s, int *cpu, int max);
+/* The target for -a / -C; false after printing why. */
+bool target_setup(const struct config *cfg, struct target *t);
+
+/* counters.c */
+bool counters_alloc(struct counter *c, int n, const struct target *t);
+/* Open every counter for pid (task mode) or on each CPU; false after
+ * printing why when an error is not "this event is not supported". */
+bool counters_open(struct counter *c, int n, const struct target *t, pid_t pid,
+		   bool verbose);
+void counters_enable(struct counter *c, int n, const struct target *t, bool on);
+void counters_read(struct counter *c, int n, const struct target *t);
+void counters_close(struct counter *c, int n, const struct target *t);
+
+/* attrdump.c: -v output for one perf_event_open call. */
+void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+	       unsigned long flags, int result, int err);
+
+/* workload.c */
+struct workload {
+	pid_t pid;
+	int go;                      /* write end of the start pipe */
+	int pidfd;                   /* -1 when pidfd_open is missing */
+	int status;                  /* wait status once exited */
+	uint64_t utime_ns, stime_ns; /* from wait4's rusage */
+};
+bool workload_prepare(struct workload *w, char **argv);
+void workload_start(struct workload *w);
+void workload_abort(struct workload *w);
+/* Wait up to timeout_ms (< 0: until it exits); true once it exited. */
+bool workload_wait(struct workload *w, int timeout_ms);
+
+/* One row of output: a counter on a slot, already reduced to numbers. */
+enum row_state { ROW_COUNTED, ROW_NOT_COUNTED, ROW_NOT_SUPPORTED };
+struct row {
+	const struct counter *c;
+	int cpu;                     /* -1: aggregated */
+	enum row_state state;
+	double value;                /* scaled; task-clock in ns */
+	double enabled, running;
+	double noise;                /* relative stddev, percent (-r) */
+};
+
+/* metrics.c: the shadow metric of row r among the rows of its slot. */
+struct metric {
+	bool present;
+	double value;
+	int width, decimals;         /* text: "%*.*f" then suffix */
+	const char *suffix;          /* "", " " or "%" */
+	const char *unit;
+};
+struct metric metric_of(const struct row *r, const struct row *slot, int n, int stride,
+			double elapsed_ns);
+bool is_clock(const struct perf_event_attr *a);
 
 /* print.c */
-void print_counters(struct counter *c, int n, enum output how, const char *sep,
-		    const char *cmd, uint64_t elapsed_ns);
+struct report {
+	enum output how;
+	const char *sep;
+	int runs;                    /* > 1: the variance columns */
+	bool interval;
+	double time_s;               /* interval: the timestamp */
+	bool per_cpu_rows;           /* -A: the CPU column */
+	double elapsed_ns;           /* wall time the counts cover */
+};
+/* rows[i * nslots + s]: counter i on slot s. */
+void print_rows(const struct report *r, const struct row *rows, int ncounters, int nslots);
+void print_header(const struct report *r, const char *what);
+void print_interval_header(const struct report *r);
+void print_footer(const struct report *r, const struct stats *elapsed,
+		  const struct workload *w, bool show_times);
+
+/* fmt.c: decimals without printf's %f, and whole-line output. */
+const char *fmt_fixed(char *buf, size_t n, double v, int decimals);
+struct line {
+	char buf[1024];
+	size_t len;
+};
+void line_add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void line_pad(struct line *l, size_t column);
+void line_json_string(struct line *l, const char *s);
+/* Write the line (trailing blanks removed) and a newline to stderr. */
+void line_end(struct line *l);
+
+/* rows.c: counters into rows[i * slots + s]. */
+void rows_from_readings(struct row *rows, const struct counter *c, int n,
+			const struct target *t, bool delta);
+/* Add this run's readings to each counter's acc. */
+void rows_accumulate(struct counter *c, int n, const struct target *t);
+/* Means (and variances) of the runs. */
+void rows_from_runs(struct row *rows, const struct counter *c, int n, const struct target *t);
+
+/* run.c: one run of the workload with counting around it. Returns the
+ * program's exit status, or -1 after a fatal error (printed). */
+int run_once(const struct config *cfg, struct counter *c, int n, const struct target *t,
+	     struct stats *elapsed, struct workload *w);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "perf.h"
 
@@ -111,6 +112,35 @@ static void test_cpu_events(void)
 	CHECK(all, "cpu-clock opens on each online CPU");
 }
 
+/* Enabled from CPU 0, an event of another CPU counts at once, even
+ * when that CPU stays idle (what perf stat -a does). */
+static void test_enable_remote(void)
+{
+	uint64_t r[3];
+	struct perf_event_attr a;
+	int fd;
+
+	if (other < 0) {
+		abi_note("one CPU: not testing an event of another CPU");
+		return;
+	}
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	a.disabled = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+	                PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = perf_open(&a, -1, other, -1, 0);
+	if (!CHECK(fd >= 0, "open a disabled cpu-clock on CPU %d", other))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	sleep_ns(SPAN);
+	read(fd, r, sizeof(r));
+	abi_note("CPU %d, enabled from CPU 0: cpu-clock %llu, running %llu",
+	         other, (unsigned long long)r[0], (unsigned long long)r[2]);
+	CHECK(r[2] > 0 && within3(r[0], SPAN),
+	      "enabled from CPU 0, CPU %d's cpu-clock runs at once", other);
+	close(fd);
+}
+
 static void test_task_on_cpu(void)
 {
 	int fd = open_on(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
@@ -166,6 +196,7 @@ int main(void)
 	CHECK(pin(0) == 0, "run on CPU 0 (sched_setaffinity)");
 	test_cpu_clock();
 	test_cpu_events();
+	test_enable_remote();
 	test_task_on_cpu();
 	return abi_done("cpuwide");
 }

@@ -353,12 +353,19 @@ static int try_map(int data)
 	return e;
 }
 
-/* As nobody with RLIMIT_MEMLOCK 0: what fits in perf_event_mlock_kb. */
+/*
+ * As nobody with RLIMIT_MEMLOCK 0: what fits in perf_event_mlock_kb per
+ * online CPU (Linux's allowance, control page included): the largest
+ * power of two of data pages that fits maps, twice that is EPERM.
+ */
 static void unprivileged_maps(long kb)
 {
 	struct rlimit none = { 0, 0 };
-	int small = (int)(kb / 4), e;
+	long allowed = kb / 4 * sysconf(_SC_NPROCESSORS_ONLN);
+	int small = 1, e;
 
+	while (2 * small + 1 <= allowed)
+		small *= 2;
 	if (!CHECK(setrlimit(RLIMIT_MEMLOCK, &none) == 0 &&
 	           setuid(NOBODY) == 0, "RLIMIT_MEMLOCK 0, setuid(%d)", NOBODY))
 		return;

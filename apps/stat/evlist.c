@@ -1,0 +1,186 @@
+/*
+ * -e lists as perf writes them: events separated by commas, where a
+ * comma inside pmu/.../ or a group {a,b} does not separate; a group may
+ * carry modifiers for all of its members ({a,b}:u). An event is
+ *   NAME[:MODS]             perf's names, HW_CACHE names, rNNNN, or an
+ *                           alias in some PMU's events/ (pmu.c)
+ *   PMU/TERMS/[[:]MODS]     resolved through sysfs (pmu.c)
+ * MODS: u (user only), k (kernel only), h (hypervisor only) in any
+ * combination, G (guest), H (host), p (more precise, up to ppp), D
+ * (pinned), I (not while idle).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stat.h"
+
+#define MODIFIERS "ukhGHpDI"
+
+/* The end of the item starting at s: a top-level ',' or the end. */
+static const char *item_end(const char *s)
+{
+	int depth = 0;
+	bool in_pmu = false;
+	for (; *s; s++) {
+		if (*s == '/')
+			in_pmu = !in_pmu;
+		else if (*s == '{')
+			depth++;
+		else if (*s == '}')
+			depth--;
+		else if (*s == ',' && !depth && !in_pmu)
+			break;
+	}
+	return s;
+}
+
+static bool valid_mods(const char *m)
+{
+	return *m && strspn(m, MODIFIERS) == strlen(m);
+}
+
+static void apply_mods(struct perf_event_attr *a, const char *m)
+{
+	if (!m)
+		return;
+	bool u = strchr(m, 'u'), k = strchr(m, 'k'), h = strchr(m, 'h');
+	if (u || k || h) {
+		a->exclude_user = !u;
+		a->exclude_kernel = !k;
+		a->exclude_hv = !h;
+	}
+	for (; *m; m++) {
+		if (*m == 'G') {
+			a->exclude_guest = 0;
+			a->exclude_host = 1;
+		} else if (*m == 'H') {
+			a->exclude_guest = 1;
+			a->exclude_host = 0;
+		} else if (*m == 'p' && a->precise_ip < 3) {
+			a->precise_ip++;
+		} else if (*m == 'D') {
+			a->pinned = 1;
+		} else if (*m == 'I') {
+			a->exclude_idle = 1;
+		}
+	}
+}
+
+static int unknown(const char *spec, const char *why)
+{
+	if (why && *why)
+		fprintf(stderr, "stat: unknown event '%s': %s\n", spec, why);
+	else
+		fprintf(stderr, "stat: unknown event '%s'\n", spec);
+	return -1;
+}
+
+/* PMU/TERMS/[[:]MODS] in s (a copy); *mods set to the modifiers. */
+static int resolve_pmu(char *s, const char *spec, struct perf_event_attr *a, char **name,
+		       char **mods)
+{
+	char err[160] = "", *slash = strchr(s, '/'), *last = strrchr(s, '/');
+	if (last == slash)
+		return unknown(spec, "missing '/' after the terms");
+	*slash = *last = 0;
+	*mods = last[1] == ':' ? last + 2 : last + 1;
+	if (**mods && !valid_mods(*mods))
+		return unknown(spec, "bad modifiers");
+	int r = pmu_event(s, slash + 1, a, name, err, sizeof err);
+	if (r == 0)
+		snprintf(err, sizeof err, "no PMU '%s' in %s/bus/event_source/devices", s,
+			 sysfs_root());
+	return r > 0 ? 0 : unknown(spec, err);
+}
+
+/* NAME[:MODS] in s (a copy). */
+static int resolve_name(char *s, const char *spec, struct perf_event_attr *a, char **mods)
+{
+	char err[160] = "", *colon = strrchr(s, ':');
+	*mods = NULL;
+	if (colon && valid_mods(colon + 1)) {
+		*colon = 0;
+		*mods = colon + 1;
+	}
+	if (event_symbolic(s, a) || event_hwcache(s, a))
+		return 0;
+	int r = pmu_alias(s, a, err, sizeof err);
+	return r > 0 ? 0 : unknown(spec, err);
+}
+
+/* Parse one event spec into c[*n] in group `leader` (-1: its own). */
+static bool add_event(const char *spec, const char *group_mods, int leader,
+		      struct counter *c, int *n)
+{
+	if (*n == MAX_EVENTS) {
+		fprintf(stderr, "stat: at most %d events\n", MAX_EVENTS);
+		return false;
+	}
+	struct counter *e = &c[*n];
+	char *copy = strdup(spec), *mods = NULL, *name = NULL;
+	memset(&e->attr, 0, sizeof e->attr);
+	e->attr.size = sizeof e->attr;
+	e->attr.exclude_guest = 1;
+	int r = strchr(copy, '/') ? resolve_pmu(copy, spec, &e->attr, &name, &mods)
+				  : resolve_name(copy, spec, &e->attr, &mods);
+	if (r == 0) {
+		apply_mods(&e->attr, mods);
+		apply_mods(&e->attr, group_mods);
+		e->name = name ? name : strdup(spec);
+		e->leader = leader < 0 ? *n : leader;
+		(*n)++;
+	}
+	free(copy);
+	return r == 0;
+}
+
+static bool add_member(const char *member, const char *mods, int leader, struct counter *c,
+		       int *n)
+{
+	if (strchr(member, '{')) {
+		fprintf(stderr, "stat: groups do not nest: '%s'\n", member);
+		return false;
+	}
+	return add_event(member, mods, *n == leader ? -1 : leader, c, n);
+}
+
+/* {a,b,...}[:MODS]: the first member leads the others. */
+static bool add_group(const char *item, struct counter *c, int *n)
+{
+	char *s = strdup(item), *close = strrchr(s, '}'), *mods = NULL, *p = s + 1;
+	bool ok = close && (!close[1] || (close[1] == ':' && valid_mods(close + 2)));
+	if (!ok) {
+		fprintf(stderr, "stat: bad group '%s'\n", item);
+		free(s);
+		return false;
+	}
+	if (close[1])
+		mods = close + 2;
+	*close = 0;
+	for (int leader = *n; ok; p++) {
+		const char *end = item_end(p);
+		char *member = strndup(p, (size_t)(end - p));
+		ok = add_member(member, mods, leader, c, n);
+		free(member);
+		if (!*end)
+			break;
+		p = (char *)end;
+	}
+	free(s);
+	return ok;
+}
+
+bool evlist_parse(const char *list, struct counter *c, int *n)
+{
+	for (const char *p = list;;) {
+		const char *end = item_end(p);
+		char *item = strndup(p, (size_t)(end - p));
+		bool ok = item[0] == '{' ? add_group(item, c, n) : add_event(item, NULL, -1, c, n);
+		free(item);
+		if (!ok)
+			return false;
+		if (!*end)
+			return true;
+		p = end + 1;
+	}
+}

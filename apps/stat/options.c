@@ -1,0 +1,166 @@
+/*
+ * The command line, as perf stat spells its options:
+ *   -e, --event EVENT,...       events (repeatable)
+ *   -x, --field-separator SEP   CSV output
+ *   -j, --json-output           JSON lines
+ *   -r, --repeat N              run N times: means and variance
+ *   -I, --interval-print MS     counts every MS milliseconds
+ *   -a, --all-cpus              count on every online CPU
+ *   -C, --cpu LIST              count on the listed CPUs
+ *   -A, --no-aggr               a row per CPU (with -a or -C)
+ *   -v, --verbose               show each perf_event_attr opened
+ * An option's argument follows it (-r 3), is attached (-r3, -x,) or
+ * after '=' (--repeat=3). Options end at "--" or at the program.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stat.h"
+
+struct opt {
+	char letter;
+	const char *name;
+	bool arg;
+};
+
+static const struct opt opts[] = {
+	{ 'e', "event", true },   { 'x', "field-separator", true }, { 'j', "json-output", false },
+	{ 'r', "repeat", true },  { 'I', "interval-print", true },  { 'a', "all-cpus", false },
+	{ 'C', "cpu", true },     { 'A', "no-aggr", false },        { 'v', "verbose", false },
+	{ 'h', "help", false },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const char usage_text[] =
+	"usage: stat [-e EVENT,...] [-r N] [-C CPUS | -a] [-A] [-I MS] [-x SEP | -j] [-v]\n"
+	"            [--] PROG [ARGS...]\n";
+
+static int usage(void)
+{
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+static const struct opt *find_long(const char *s, const char **val)
+{
+	const char *eq = strchr(s, '=');
+	size_t len = eq ? (size_t)(eq - s) : strlen(s);
+	for (unsigned k = 0; k < NOPTS; k++) {
+		if (strlen(opts[k].name) == len && !strncmp(s, opts[k].name, len)) {
+			*val = eq ? eq + 1 : NULL;
+			return &opts[k];
+		}
+	}
+	return NULL;
+}
+
+static const struct opt *find_short(const char *s, const char **val)
+{
+	for (unsigned k = 0; k < NOPTS; k++) {
+		if (opts[k].letter == s[0]) {
+			*val = s[1] ? s + 1 : NULL;
+			return &opts[k];
+		}
+	}
+	return NULL;
+}
+
+/* The option at argv[*i] and its argument; NULL (printed) if bad. */
+static const struct opt *next_opt(int argc, char **argv, int *i, const char **val)
+{
+	const char *s = argv[*i];
+	const struct opt *o = s[1] == '-' ? find_long(s + 2, val) : find_short(s + 1, val);
+	if (!o || (!o->arg && *val)) {
+		fprintf(stderr, "stat: unknown option '%s'\n", s);
+		return NULL;
+	}
+	if (o->arg && !*val) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "stat: option '%s' needs a value\n", s);
+			return NULL;
+		}
+		*val = argv[++*i];
+	}
+	return o;
+}
+
+static bool number(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	*out = strtol(s, &end, 10);
+	return end != s && !*end && *out >= lo && *out <= hi;
+}
+
+static int apply(struct config *cfg, char letter, const char *val)
+{
+	long v;
+	switch (letter) {
+	case 'e':
+		if (cfg->nevents == MAX_EVENTS)
+			return usage();
+		cfg->events[cfg->nevents++] = (char *)val;
+		return 0;
+	case 'x': cfg->how = OUT_CSV; cfg->sep = val; return 0;
+	case 'j': cfg->how = OUT_JSON; return 0;
+	case 'a': cfg->all_cpus = true; return 0;
+	case 'C': cfg->cpu_list = val; return 0;
+	case 'A': cfg->no_aggr = true; return 0;
+	case 'v': cfg->verbose = true; return 0;
+	case 'h': fputs(usage_text, stdout); return -1;
+	case 'r':
+		if (!number(val, 1, 100000, &v)) {
+			fprintf(stderr, "stat: -r needs a count of runs >= 1\n");
+			return 2;
+		}
+		cfg->repeat = (int)v;
+		return 0;
+	default: /* 'I' */
+		if (!number(val, 10, 86400000, &v)) {
+			fprintf(stderr, "stat: -I needs an interval of at least 10 ms\n");
+			return 2;
+		}
+		cfg->interval_ms = (unsigned)v;
+		return 0;
+	}
+}
+
+static int check(const struct config *cfg)
+{
+	const char *why = NULL;
+	if (!cfg->argv[0])
+		return usage();
+	if (cfg->interval_ms && cfg->repeat > 1)
+		why = "-I and -r cannot be used together";
+	else if (cfg->no_aggr && !cfg->all_cpus && !cfg->cpu_list)
+		why = "-A needs -a or -C";
+	else if (cfg->how == OUT_CSV && !*cfg->sep)
+		why = "-x needs a separator";
+	if (why)
+		fprintf(stderr, "stat: %s\n", why);
+	return why ? 2 : 0;
+}
+
+/* 0, -1 for --help (exit 0), or the exit status of a usage error. */
+int parse_options(int argc, char **argv, struct config *cfg)
+{
+	int i = 1;
+	memset(cfg, 0, sizeof *cfg);
+	cfg->sep = ",";
+	cfg->repeat = 1;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *val;
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		const struct opt *o = next_opt(argc, argv, &i, &val);
+		if (!o)
+			return usage();
+		int r = apply(cfg, o->letter, val);
+		if (r)
+			return r;
+	}
+	cfg->argv = argv + i;
+	return check(cfg);
+}

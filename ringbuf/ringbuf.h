@@ -1,0 +1,47 @@
+/*
+ * The perf ring buffer behind an event's mmap: one control page (struct
+ * perf_event_mmap_page) and 0 or 2^n data pages, shared between the
+ * kernel (its direct map) and every process that maps it.
+ *
+ * Lifetime: counted references (rb->refs): the event that owns it
+ * (e->rb) and each vma mapping it. rb->mmap_count counts the vmas; when
+ * it drops to 0 the locked-memory charge is returned and the event
+ * drops the buffer at its next mmap or when freed.
+ */
+#ifndef BAREMON_RINGBUF_H
+#define BAREMON_RINGBUF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct perf_event;
+struct shared_anon;
+struct file;
+struct mm;
+
+struct perf_buffer {
+	int refs;                  /* atomic */
+	int mmap_count;            /* atomic: vmas mapping it */
+	uint64_t nr_pages;         /* data pages: 0 or a power of two */
+	bool writable;             /* mapped PROT_WRITE: data_tail is honoured */
+	struct shared_anon *shm;   /* 1 + nr_pages pages */
+	struct perf_event_mmap_page *user_page;
+	uint32_t uid;              /* charged: the mapper's locked_vm ... */
+	uint64_t charged_user;     /* ... pages charged to uid */
+	uint64_t charged_pinned;   /* ... pages charged to the mm's pinned_vm */
+};
+
+/* file_ops.mmap of a perf event fd (Linux's perf_mmap rules). */
+int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
+	      int prot, int flags, uint64_t off);
+/* Send e's records to out's buffer (NULL: back to none). 0 or -EINVAL
+ * (Linux's restrictions, see output.c). */
+int rb_set_output(struct perf_event *e, struct perf_event *out);
+/* Drop the event's reference (the event is being freed). */
+void rb_put(struct perf_buffer *rb);
+/* Rewrite the control page's counter fields (count, times, index) for
+ * e at `now` (ns since boot). Under perf_lock. */
+void rb_update_userpage(struct perf_event *e, uint64_t now);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * The control page of a perf buffer (struct perf_event_mmap_page): what
+ * a self-monitoring reader needs without a system call. Updated under
+ * its seqlock (`lock` odd while writing) whenever the event goes on or
+ * off the counters and at mmap; readers retry while it changes.
+ *
+ * Time: cap_user_time and cap_user_time_zero with the TSC's time_mult /
+ * time_shift; time_zero makes `time_zero + ns(tsc)` the perf clock (ns
+ * since boot), time_offset extrapolates time_enabled/time_running from
+ * the last update (Linux's documented formulas). No user RDPMC yet:
+ * index is 0, so offset is the whole count.
+ */
+#include "event.h"
+#include "ringbuf.h"
+#include "tsc.h"
+#include "x86.h"
+
+void rb_update_userpage(struct perf_event *e, uint64_t now)
+{
+	struct perf_event_mmap_page *p = e->rb->user_page;
+	uint32_t mult;
+	uint16_t shift;
+	uint64_t zero;
+	tsc_time_params(&mult, &shift, &zero);
+	uint64_t count = e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count;
+	__atomic_add_fetch(&p->lock, 1, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	p->index = 0;
+	p->offset = (int64_t)count;
+	p->time_enabled = e->enabled_ns;
+	p->time_running = e->running_ns;
+	p->cap_bit0_is_deprecated = 1;
+	p->cap_user_rdpmc = 0;
+	p->cap_user_time = p->cap_user_time_zero = mult != 0;
+	p->time_mult = mult;
+	p->time_shift = shift;
+	p->time_zero = zero;
+	/* enabled += time_offset + ns(tsc): the time since this update. */
+	p->time_offset = zero - now; /* -(ns(tsc) now) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&p->lock, 1, __ATOMIC_RELEASE);
+}
