@@ -23,7 +23,6 @@
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 #define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
-#define HW_IMPLICIT   (1ULL << 1)  /* taken by start() without add() */
 
 struct cpu_counters {
 	struct perf_event *owner[NR_IDX];
@@ -193,6 +192,8 @@ static void fold(struct perf_event *e)
 	e->count += delta;
 }
 
+/* The selector comes from the attributes again: inherited copies reach
+ * add() without event_init. */
 int intel_add(struct perf_event *e, uint64_t now)
 {
 	(void)now;
@@ -227,16 +228,10 @@ void intel_del(struct perf_event *e, uint64_t now)
 	e->hw.flags = 0;
 }
 
-/* Resume a stopped event. An event that never went through add() (a
- * core that only starts and stops, or an inherited copy) takes a counter
- * here and gives it back at stop. */
+/* Resume an event stopped on its counter. */
 void intel_start(struct perf_event *e, uint64_t now)
 {
-	if (!(e->hw.flags & HW_ON_COUNTER)) {
-		if (intel_add(e, now) == 0)
-			e->hw.flags |= HW_IMPLICIT;
-		return;
-	}
+	(void)now;
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
@@ -248,12 +243,9 @@ void intel_start(struct perf_event *e, uint64_t now)
 
 void intel_stop(struct perf_event *e, uint64_t now)
 {
+	(void)now;
 	if (!owned_here(e))
 		return;
-	if (e->hw.flags & HW_IMPLICIT) {
-		intel_del(e, now);
-		return;
-	}
 	struct cpu_counters *c = &counters[this_cpu_id()];
 	if (!(c->global >> e->hw.idx & 1))
 		return;
