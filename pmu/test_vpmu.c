@@ -20,6 +20,7 @@
 #include "tsc.h"
 #include "usermm.h"
 #include "vpmu.h"
+#include "waitq.h"
 
 #define MASK48 ((1ULL << 48) - 1)
 #define CYCLES (ARCH_CORE_CYCLES | EVTSEL_EN)
@@ -211,17 +212,23 @@ static long call(unsigned nr, uint64_t a0, uint64_t a1, uint64_t a2)
 	return -ENOSYS;
 }
 
-/* Fork the calling process into a child that spins `loops` times in
- * user mode, then exits. Returns its pid. */
-static int fork_spinner(uint32_t loops)
+/* Child programs, x86-64 code: spin 10,000,000 times (989680H); the
+ * same after one getppid; 50,000 (C350H) getppids. Each then calls
+ * exit_group(0). */
+#define EXIT_0 0xb8, 0xe7, 0x00, 0x00, 0x00, 0x31, 0xff, 0x0f, 0x05
+#define SPIN 0xb9, 0x80, 0x96, 0x98, 0x00, 0xff, 0xc9, 0x75, 0xfc  /* 1: dec ecx; jnz 1b */
+#define GETPPID 0xb8, __NR_getppid, 0x00, 0x00, 0x00, 0x0f, 0x05  /* mov eax, nr; syscall */
+static const uint8_t spin_prog[] = { SPIN, EXIT_0 };
+static const uint8_t getppid_spin_prog[] = { GETPPID, SPIN, EXIT_0 };
+static const uint8_t getppids_prog[] = {
+	0xbb, 0x50, 0xc3, 0x00, 0x00,   /* mov ebx, 50000 */
+	GETPPID, 0xff, 0xcb, 0x75, 0xf5, /* 1: getppid; dec ebx; jnz 1b */
+	EXIT_0,
+};
+
+/* Fork the calling process into a child that runs `prog`. */
+static int fork_child(const uint8_t *prog, size_t len)
 {
-	uint8_t code[] = {
-		0xb9, (uint8_t)loops, (uint8_t)(loops >> 8), (uint8_t)(loops >> 16),
-		(uint8_t)(loops >> 24),         /* mov ecx, loops */
-		0xff, 0xc9, 0x75, 0xfc,         /* 1: dec ecx; jnz 1b */
-		0xb8, 0xe7, 0x00, 0x00, 0x00,   /* mov eax, exit_group */
-		0x31, 0xff, 0x0f, 0x05,         /* xor edi, edi; syscall */
-	};
 	long pid = call(__NR_fork, 0, 0, 0);
 	struct task *c = pid > 0 ? task_find((int)pid) : NULL;
 	if (!c)
@@ -229,7 +236,7 @@ static int fork_spinner(uint32_t loops)
 	/* The child runs only once we sleep: it shares our one CPU. */
 	uint64_t at = mm_find_free(c->mm, PAGE_SIZE);
 	if (!at || mm_map_anon(c->mm, at, PAGE_SIZE, PROT_READ | PROT_EXEC, 0, "selftest") ||
-	    mm_write(c->mm, at, code, sizeof(code)))
+	    mm_write(c->mm, at, prog, len))
 		at = 0;
 	c->frame->rip = at; /* 0: the child faults and dies, the test fails */
 	return (int)pid;
@@ -263,14 +270,16 @@ static void kernel_spin(void)
 	udelay(500);
 }
 
-static long spinner_status;
+static const uint8_t *child_prog;
+static size_t child_len;
+static long child_status;
 
-/* Run the spinner and reap it. Polling (WNOHANG, then yield to it)
+/* Run the child and reap it. Polling (WNOHANG, then yield to it)
  * rather than sleeping: a signal pending for the calling process would
  * make every interruptible wait return at once. */
-static void user_spin(void)
+static void run_child(void)
 {
-	int pid = fork_spinner(2000000);
+	int pid = fork_child(child_prog, child_len);
 	long r = pid;
 	for (int i = 0; pid > 0 && i < 100000; i++) {
 		r = call(__NR_wait4, (uint64_t)pid, 0, WNOHANG);
@@ -278,9 +287,32 @@ static void user_spin(void)
 			break;
 		sched_yield_now();
 	}
-	spinner_status = r == pid ? 0 : r;
+	child_status = r == pid ? 0 : r;
 }
 
+static void run_prog(const uint8_t *prog, size_t len, uint64_t v[3])
+{
+	child_prog = prog;
+	child_len = len;
+	run_three(run_child, v);
+}
+
+static void check_three(struct selftest_ctx *t, const uint64_t v[3])
+{
+	ST_CHECK(t, child_status == 0);
+	ST_CHECK(t, v[0] > 0);          /* the child's user-mode part */
+	ST_CHECK(t, v[1] > 0);          /* fork, wait, exit, interrupts */
+	ST_CHECK(t, v[0] + v[1] == v[2]);
+	if (v[0] + v[1] != v[2] || !v[0])
+		ST_FAIL(t, "usr %llu os %llu all %llu", (unsigned long long)v[0],
+			(unsigned long long)v[1], (unsigned long long)v[2]);
+}
+
+/* The kernel alone counts no user cycles. A child's loop counts as user
+ * time whether it starts on the first trip to user mode or after a
+ * system call returned (about as much: not a quarter of it); a child
+ * making system calls adds kernel time (more than a quarter of its
+ * user time). Each run: usr + os == all exactly. */
 SELFTEST(vpmu_user_kernel_modes)
 {
 	if (!usable(t))
@@ -290,17 +322,64 @@ SELFTEST(vpmu_user_kernel_modes)
 			t->name);
 		return;
 	}
-	uint64_t v[3], affinity = current->affinity;
-	current->affinity = 1ULL << this_cpu_id(); /* the child inherits it */
+	uint64_t v[3], after_call[3], calls[3], affinity = current->affinity;
+	current->affinity = 1ULL << this_cpu_id(); /* the children inherit it */
 	run_three(kernel_spin, v);
 	ST_CHECK(t, v[0] == 0 && v[1] > 0 && v[2] == v[1]);
-	run_three(user_spin, v);
+	run_prog(spin_prog, sizeof(spin_prog), v);
+	check_three(t, v);
+	run_prog(getppid_spin_prog, sizeof(getppid_spin_prog), after_call);
+	check_three(t, after_call);
+	run_prog(getppids_prog, sizeof(getppids_prog), calls);
+	check_three(t, calls);
 	current->affinity = affinity;
-	ST_CHECK(t, spinner_status == 0);
-	ST_CHECK(t, v[0] > 0);          /* the child's user-mode loop */
-	ST_CHECK(t, v[1] > 0);          /* fork, wait, exit, interrupts */
-	ST_CHECK(t, v[0] + v[1] == v[2]);
-	if (v[0] + v[1] != v[2] || !v[0])
-		ST_FAIL(t, "usr %llu os %llu all %llu", (unsigned long long)v[0],
-			(unsigned long long)v[1], (unsigned long long)v[2]);
+	ST_CHECK(t, after_call[0] > v[0] / 4);
+	ST_CHECK(t, calls[1] > v[1] && calls[1] - v[1] > calls[0] / 4);
+	if (calls[1] <= v[1] || calls[1] - v[1] <= calls[0] / 4)
+		ST_FAIL(t, "getppid child: usr %llu os %llu; spinning child os %llu",
+			(unsigned long long)calls[0], (unsigned long long)calls[1],
+			(unsigned long long)v[1]);
+}
+
+/* ---- halted time ---- */
+
+static void sleep_ms(unsigned ms)
+{
+	uint64_t deadline = time_since_boot_ns() + ms * 1000000ULL;
+	while (time_since_boot_ns() < deadline) {
+		current->state = TASK_SLEEPING_UNINT; /* a pending signal must not cut it short */
+		schedule_until(deadline);
+	}
+}
+
+/* Unhalted cycles (GP0) and reference cycles (fixed counter 2), all
+ * modes, while this CPU idles in hlt for 50 ms, then spins 5 ms in the
+ * kernel: the spin counts whole (the interrupt that ended the hlt put
+ * the model back in kernel mode), most of the sleep does not. */
+SELFTEST(vpmu_halted_not_counted)
+{
+	if (!usable(t))
+		return;
+	uint64_t affinity = current->affinity;
+	current->affinity = 1ULL << this_cpu_id();
+	clear_all();
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_USR | EVTSEL_OS);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, (FIXED_CTRL_USR | FIXED_CTRL_OS) << 8);
+	uint64_t t0 = rdtsc();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1 | 4ULL << PMC_IDX_FIXED);
+	sleep_ms(50);
+	uint64_t t1 = rdtsc();
+	udelay(5000);
+	uint64_t t2 = rdtsc();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	uint64_t cycles = pmu_rdmsr(MSR_IA32_PMC0), ref = pmu_rdmsr(MSR_IA32_FIXED_CTR2);
+	clear_all();
+	current->affinity = affinity;
+	uint64_t spun = t2 - t1, slept = t1 - t0;
+	ST_CHECK(t, cycles >= spun && ref >= spun);
+	ST_CHECK(t, cycles < spun + slept / 2 && ref < spun + slept / 2);
+	if (cycles < spun || cycles >= spun + slept / 2)
+		ST_FAIL(t, "%llu cycles for %llu ticks asleep, %llu spinning",
+			(unsigned long long)cycles, (unsigned long long)slept,
+			(unsigned long long)spun);
 }
