@@ -18,7 +18,8 @@
  *
  * Time is charged when the model updates: on every register access, on
  * each mode change the core reports (vpmu_set_mode) and on every
- * interrupt (the kernel-trap hook). A counter passing 2^48 wraps, sets
+ * interrupt (the kernel-trap hook). The model's own running time is
+ * charged to no counter. A counter passing 2^48 wraps, sets
  * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
  * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
  * CPUs do on delivery.
@@ -148,13 +149,22 @@ static bool any_enabled(const struct vpmu_cpu *c)
 	return false;
 }
 
+/* Every entry point ends here: the model's own time from the TSC read
+ * in advance() to now is charged to no counter (it is the emulator's,
+ * not the measured code's), then interrupts come back. */
+static void leave(struct vpmu_cpu *c, uint64_t flags)
+{
+	c->last_tsc = rdtsc();
+	irq_restore(flags);
+}
+
 void vpmu_set_mode(enum vpmu_mode mode)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = mode;
-	irq_restore(f);
+	leave(c, f);
 }
 
 /* The register behind an MSR number, or NULL. */
@@ -194,7 +204,7 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 	uint64_t *r = reg(c, msr), v = r ? *r : 0;
 	if (msr == MSR_IA32_PERF_CAPABILITIES)
 		v = PERF_CAP_FW_WRITE;
-	irq_restore(f);
+	leave(c, f);
 	return v;
 }
 
@@ -224,7 +234,7 @@ void vpmu_wrmsr(uint32_t msr, uint64_t value)
 	else if (r && msr != MSR_IA32_PERF_GLOBAL_STATUS) /* status is read-only */
 		*r = written(msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c);
-	irq_restore(f);
+	leave(c, f);
 }
 
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
