@@ -25,6 +25,11 @@ void perf_sched_in(struct task *next);
  * (the scheduler's) are never excluded, as Linux's without registers. */
 enum perf_sw_where { PERF_SW_ANY, PERF_SW_USER, PERF_SW_KERNEL };
 void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where);
+/* The same with what a sample needs: registers, data address (hit may
+ * be NULL: the current task's user registers). */
+struct perf_hit;
+void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,
+		      const struct perf_hit *hit);
 
 /* fork/clone: copy inherited events to the child (0 or -ENOMEM). */
 int perf_inherit(struct task *parent, struct task *child, bool thread);

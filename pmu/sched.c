@@ -80,9 +80,12 @@ void event_update(struct perf_event *e, uint64_t now)
 		return; /* another CPU's clock, a little behind: no time passed */
 	uint64_t delta = now - e->tstamp;
 	e->tstamp = now;
-	if (e->state >= EVENT_INACTIVE && (!e->task || e->task->perf_ctx_in))
+	/* A member of a disabled (or failed) group is as off as its leader,
+	 * as Linux's effective state. */
+	int state = e->leader->state <= EVENT_OFF ? e->leader->state : e->state;
+	if (state >= EVENT_INACTIVE && (!e->task || e->task->perf_ctx_in))
 		e->enabled_ns += delta;
-	if (e->state == EVENT_ACTIVE)
+	if (state == EVENT_ACTIVE)
 		e->running_ns += delta;
 }
 

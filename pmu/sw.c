@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "percpu.h"
 #include "perf.h"
+#include "sample.h"
 #include "task.h"
 #include "tsc.h"
 
@@ -69,7 +70,7 @@ static bool excluded(const struct perf_event *e, enum perf_sw_where where)
 
 /* Add n to the active events of `config` in one context list. */
 static void count_in(struct list *events, unsigned config, uint64_t n,
-		     enum perf_sw_where where)
+		     enum perf_sw_where where, const struct perf_hit *hit)
 {
 	list_for_each(node, events) {
 		struct perf_event *l = list_entry(node, struct perf_event, ctx_node);
@@ -78,7 +79,7 @@ static void count_in(struct list *events, unsigned config, uint64_t n,
 		for (;;) {
 			if (e->state == EVENT_ACTIVE && e->pmu == &perf_sw_pmu &&
 			    e->attr.config == config && !excluded(e, where))
-				e->count += n;
+				perf_event_hit(e, n, hit);
 			if (next_sib == &l->siblings)
 				break;
 			e = list_entry(next_sib, struct perf_event, sibling_node);
@@ -89,13 +90,19 @@ static void count_in(struct list *events, unsigned config, uint64_t n,
 
 void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where)
 {
+	perf_sw_event_at(config, n, where, NULL);
+}
+
+void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,
+		      const struct perf_hit *hit)
+{
 	struct task *t = current;
 	struct list *cpu_list = perf_cpu_events(this_cpu_id());
 	if ((!t || list_empty(&t->perf_events)) && list_empty(cpu_list))
 		return;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	if (t)
-		count_in(&t->perf_events, config, n, where);
-	count_in(cpu_list, config, n, where);
+		count_in(&t->perf_events, config, n, where, hit);
+	count_in(cpu_list, config, n, where, hit);
 	spin_unlock_irqrestore(&perf_lock, f);
 }

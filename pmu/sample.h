@@ -1,0 +1,32 @@
+/*
+ * How an event source reports an occurrence to the event core: software
+ * events, breakpoints, tracepoints (and, for sampling, hardware
+ * overflows). The core adds to the count and, for a sampling event
+ * (attr.sample_period/freq), counts the period down and writes a
+ * PERF_RECORD_SAMPLE into the event's ring buffer when it runs out.
+ *
+ * Calling rule: under perf_lock with interrupts off, on the CPU where
+ * the occurrence happened, for an ACTIVE event.
+ */
+#ifndef BAREMON_PMU_SAMPLE_H
+#define BAREMON_PMU_SAMPLE_H
+
+#include <stdint.h>
+
+struct perf_event;
+struct trap_frame;
+
+/* What the source knows about one occurrence. */
+struct perf_hit {
+	struct trap_frame *regs;  /* registers where it happened (user or
+				   * kernel frame); NULL: the current task's
+				   * user registers */
+	uint64_t addr;            /* PERF_SAMPLE_ADDR: data address, or 0 */
+	const void *raw;          /* PERF_SAMPLE_RAW payload (tracepoints) */
+	uint32_t raw_size;
+};
+
+/* e saw n more occurrences. */
+void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit);
+
+#endif
