@@ -213,7 +213,7 @@ static long call(unsigned nr, uint64_t a0, uint64_t a1, uint64_t a2)
 }
 
 /* Child programs, x86-64 code: spin 10,000,000 times (989680H); the
- * same after one getppid; 50,000 (C350H) getppids. Each then calls
+ * same after one getppid; 100,000 (186A0H) getppids. Each then calls
  * exit_group(0). */
 #define EXIT_0 0xb8, 0xe7, 0x00, 0x00, 0x00, 0x31, 0xff, 0x0f, 0x05
 #define SPIN 0xb9, 0x80, 0x96, 0x98, 0x00, 0xff, 0xc9, 0x75, 0xfc  /* 1: dec ecx; jnz 1b */
@@ -221,7 +221,7 @@ static long call(unsigned nr, uint64_t a0, uint64_t a1, uint64_t a2)
 static const uint8_t spin_prog[] = { SPIN, EXIT_0 };
 static const uint8_t getppid_spin_prog[] = { GETPPID, SPIN, EXIT_0 };
 static const uint8_t getppids_prog[] = {
-	0xbb, 0x50, 0xc3, 0x00, 0x00,   /* mov ebx, 50000 */
+	0xbb, 0xa0, 0x86, 0x01, 0x00,   /* mov ebx, 100000 */
 	GETPPID, 0xff, 0xcb, 0x75, 0xf5, /* 1: getppid; dec ebx; jnz 1b */
 	EXIT_0,
 };
@@ -311,8 +311,9 @@ static void check_three(struct selftest_ctx *t, const uint64_t v[3])
 /* The kernel alone counts no user cycles. A child's loop counts as user
  * time whether it starts on the first trip to user mode or after a
  * system call returned (about as much: not a quarter of it); a child
- * making system calls adds kernel time (more than a quarter of its
- * user time). Each run: usr + os == all exactly. */
+ * making system calls adds kernel time (under TCG its user share is
+ * large, the emulated syscall and iretq being slow, but the kernel's
+ * part is more than a tenth of it). Each run: usr + os == all exactly. */
 SELFTEST(vpmu_user_kernel_modes)
 {
 	if (!usable(t))
@@ -334,8 +335,8 @@ SELFTEST(vpmu_user_kernel_modes)
 	check_three(t, calls);
 	current->affinity = affinity;
 	ST_CHECK(t, after_call[0] > v[0] / 4);
-	ST_CHECK(t, calls[1] > v[1] && calls[1] - v[1] > calls[0] / 4);
-	if (calls[1] <= v[1] || calls[1] - v[1] <= calls[0] / 4)
+	ST_CHECK(t, calls[1] > v[1] && calls[1] - v[1] > calls[0] / 10);
+	if (calls[1] <= v[1] || calls[1] - v[1] <= calls[0] / 10)
 		ST_FAIL(t, "getppid child: usr %llu os %llu; spinning child os %llu",
 			(unsigned long long)calls[0], (unsigned long long)calls[1],
 			(unsigned long long)v[1]);
