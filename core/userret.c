@@ -1,5 +1,6 @@
 /* Work done on every return to user mode. */
 #include "kernel.h"
+#include "perf.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
@@ -50,5 +51,6 @@ void return_to_user(struct trap_frame *f)
 		if (!sched_need_resched())
 			break;
 	}
+	perf_wakeup_pending(); /* interrupts are off: it only marks tasks runnable */
 	account_kernel_to_user(self);
 }

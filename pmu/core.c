@@ -287,6 +287,7 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	e->oncpu = -1;
 	e->hw.idx = -1;
 	e->state = attr->disabled ? EVENT_OFF : EVENT_INACTIVE;
+	perf_sample_init(e);
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
 	list_init(&e->ctx_node);

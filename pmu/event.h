@@ -54,6 +54,11 @@ struct perf_event {
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
 	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	/* sampling (sample.c) */
+	uint64_t sample_period;     /* current period (freq mode adjusts it) */
+	int64_t period_left;        /* occurrences until the next sample */
+	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
+	uint64_t clock_seen;        /* clock events: count at the last tick */
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */
@@ -118,8 +123,15 @@ void perf_xcall_init(void);
  * perf_event_validate_size): open refuses groups beyond it (E2BIG). */
 #define MAX_READ_SIZE (16 * 1024)
 
+/* sample.c */
+bool perf_is_sampling(const struct perf_event *e);
+void perf_sample_init(struct perf_event *e);
+void perf_sample_clock_start(struct perf_event *e, uint64_t now);
+
 /* fops.c */
 extern const struct file_ops perf_fops;
 int perf_read_size(const struct perf_event *e);
+/* The read_format layout of e (perf_read_size bytes) under perf_lock. */
+void perf_format_read(struct perf_event *e, uint64_t *out);
 
 #endif

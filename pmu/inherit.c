@@ -67,6 +67,7 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 	c->oncpu = -1;
 	c->hw.idx = -1;
 	c->state = p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE;
+	perf_sample_init(c);
 	c->tstamp = time_since_boot_ns();
 	c->parent = p;
 	list_init(&c->siblings);

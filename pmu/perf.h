@@ -43,7 +43,13 @@ void perf_task_enable_owned(struct task *t, bool enable);
 
 /* Every tick of this CPU: rotate multiplexed groups when due. Whether
  * this CPU needs its tick for that (even idle or isolated). */
-void perf_tick(void);
+struct trap_frame;
+void perf_tick(struct trap_frame *f);
+/* Wake pollers of buffers written under perf_lock (cheap when none).
+ * Not with a run-queue or wait-queue lock held. */
+void perf_wakeup_pending(void);
+/* Tick: samples of clock events (f: the interrupted registers). */
+void perf_sample_clocks(struct trap_frame *f);
 bool perf_wants_tick(unsigned cpu);
 
 void perf_init(void);

@@ -111,6 +111,7 @@ static int event_on(struct perf_event *e, uint64_t now)
 		return -1;
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
+	perf_sample_clock_start(e, now);
 	if (e->rb)
 		rb_update_userpage(e, now);
 	return 0;
@@ -297,9 +298,11 @@ void perf_rotate(uint64_t now)
 	pc->next_rotate = now + (pc->mux_ns > TICK_NS ? pc->mux_ns : TICK_NS);
 }
 
-void perf_tick(void)
+void perf_tick(struct trap_frame *f)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	perf_sample_clocks(f);
+	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
 		return;
 	uint64_t now = time_since_boot_ns();
