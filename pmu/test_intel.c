@@ -29,20 +29,10 @@ static bool usable(struct selftest_ctx *t, bool counters)
 /* An event as perf_event_open would make it, not yet attached. */
 static struct perf_event *new_event(uint32_t type, uint64_t config)
 {
-	struct perf_event *e = kzalloc(sizeof(*e));
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
+	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
 	BUG_ON(!e);
-	e->attr.size = sizeof(e->attr);
-	e->attr.type = type;
-	e->attr.config = config;
 	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &intel_pmu;
-	e->leader = e;
-	e->cpu = -1;
-	list_init(&e->siblings);
-	list_init(&e->sibling_node);
-	list_init(&e->ctx_node);
-	list_init(&e->owner_node);
-	list_init(&e->child_list);
-	list_init(&e->child_node);
 	return e;
 }
 
