@@ -14,6 +14,7 @@
 #include "process.h"
 #include "tsc.h"
 #include "timekeeping.h"
+#include "vpmu.h"
 #include "x86.h"
 
 struct runqueue {
@@ -233,6 +234,8 @@ static void sched_finish(struct runqueue *rq)
 void task_first_run(void)
 {
 	sched_finish(rq_of(this_cpu_id()));
+	if (current->mm)
+		vpmu_hook(VPMU_USER); /* a new user task leaves for user mode */
 	irq_enable();
 }
 
@@ -371,6 +374,7 @@ void sched_idle_loop(void)
 			schedule();
 			continue;
 		}
+		vpmu_hook(VPMU_HALT);
 		__asm__ volatile("sti; hlt" ::: "memory");
 	}
 }

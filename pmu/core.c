@@ -46,6 +46,7 @@ void perf_init(void)
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_msr_pmu_init();
+	intel_pmu_init();
 }
 
 /* ---- changing a context ---- */
