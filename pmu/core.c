@@ -59,22 +59,26 @@ struct ctx_call {
 	bool done;
 };
 
-/* On the CPU that had e's context: change it with the groups off the
- * counters, unless the context moved away meanwhile. */
+/* The change, on the CPU whose counters hold e's context, under
+ * perf_lock. One instant for off and on: it takes no counting time. */
+static void change_here(struct ctx_call *c)
+{
+	uint64_t now = time_since_boot_ns();
+	if (c->resched)
+		perf_cpu_sched_out(now);
+	c->fn(c->e, c->arg, now);
+	if (c->resched)
+		perf_cpu_sched_in(now);
+	c->done = true;
+}
+
+/* By IPI on the CPU that had e's context, unless it moved away since. */
 static void ctx_call_here(void *p)
 {
 	struct ctx_call *c = p;
 	spin_lock(&perf_lock);
-	if (event_ctx_cpu(c->e) == (int)this_cpu_id()) {
-		/* One instant for both: the change takes no counting time. */
-		uint64_t now = time_since_boot_ns();
-		if (c->resched)
-			perf_cpu_sched_out(now);
-		c->fn(c->e, c->arg, now);
-		if (c->resched)
-			perf_cpu_sched_in(now);
-		c->done = true;
-	}
+	if (event_ctx_cpu(c->e) == (int)this_cpu_id())
+		change_here(c);
 	spin_unlock(&perf_lock);
 }
 
@@ -102,6 +106,11 @@ static void ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void 
 				c.resched = true;
 				perf_xcall((unsigned)cpu, ctx_call_here, &c);
 			}
+			return;
+		}
+		if (cpu == (int)this_cpu_id()) { /* here: no IPI, one lock */
+			change_here(&c);
+			spin_unlock_irqrestore(&perf_lock, f);
 			return;
 		}
 		spin_unlock_irqrestore(&perf_lock, f);
