@@ -268,7 +268,12 @@ static void test_child_groups(void)
 	for (int i = 0; i < 4; i++)
 		if (read(fd[i], c4[i], sizeof(c4[i])) < 0)
 			memset(c4[i], 0xff, sizeof(c4[i]));
-	CHECK(c4[0][0] == 1 && c4[0][3] - b[0][3] < WORK / 3,
+	/* "Stopped": it grew by under half what a counting event did over
+	 * the same exec and work (an exec is slower here than on Linux,
+	 * and a loaded host slows it further). */
+	uint64_t counting = c4[2][3] - b[2][3];
+
+	CHECK(c4[0][0] == 1 && c4[0][3] - b[0][3] < counting / 2,
 	      "after it the removed leader is a group of one, stopped (nr "
 	      "%llu, +%llu ns)", (unsigned long long)c4[0][0],
 	      (unsigned long long)(c4[0][3] - b[0][3]));
@@ -282,7 +287,7 @@ static void test_child_groups(void)
 	      "the other leader lost its removed sibling and counts (nr %llu, "
 	      "+%llu ns)", (unsigned long long)c4[2][0],
 	      (unsigned long long)(c4[2][3] - b[2][3]));
-	CHECK(c4[3][0] == 1 && c4[3][3] - b[3][5] < WORK / 3,
+	CHECK(c4[3][0] == 1 && c4[3][3] - b[3][5] < counting / 2,
 	      "the removed sibling is a group of one, stopped (nr %llu, "
 	      "+%llu ns)", (unsigned long long)c4[3][0],
 	      (unsigned long long)(c4[3][3] - b[3][5]));
