@@ -241,7 +241,10 @@ void perf_task_exec(struct task *t)
 }
 
 /* prctl: enable or disable every event t opened, wherever it counts.
- * Taken in batches with a reference, as enabling may need another CPU. */
+ * Enabling goes in creation order, disabling in reverse, so groups
+ * opened later (usually the flexible ones waiting behind pinned ones)
+ * are off before the counters they waited for come free. Taken in
+ * batches with a reference, as a change may need another CPU. */
 void perf_task_enable_owned(struct task *t, bool enable)
 {
 	struct perf_event *batch[32];
@@ -249,7 +252,8 @@ void perf_task_enable_owned(struct task *t, bool enable)
 	for (;;) {
 		size_t n = 0, i = 0;
 		uint64_t f = spin_lock_irqsave(&perf_lock);
-		list_for_each(node, &t->perf_owned) {
+		for (struct list *node = enable ? t->perf_owned.next : t->perf_owned.prev;
+		     node != &t->perf_owned; node = enable ? node->next : node->prev) {
 			if (i++ < done)
 				continue;
 			if (n == 32)

@@ -217,6 +217,11 @@ SELFTEST(intel_wrap_folds)
 		mid = intel_pmu.read(e, 0);
 		spin_unlock_irqrestore(&perf_lock, f);
 	}
+	/* Once more after the PMI (it may come before the first read when
+	 * the host holds this vCPU back a few microseconds). */
+	f = spin_lock_irqsave(&perf_lock);
+	mid = intel_pmu.read(e, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
 	f = spin_lock_irqsave(&perf_lock);
 	intel_pmu.stop(e, 0);
 	end = e->count;
