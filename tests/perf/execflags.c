@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include "perf.h"
 
-#define WORK  60000000   /* ns of CPU time on each side of an exec: long
+#define WORK 120000000   /* ns of CPU time on each side of an exec: long
                             * beside an exec, which copies the binary here */
 #define PAGES 256
 #define FMT_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
