@@ -45,6 +45,7 @@ void perf_init(void)
 	perf_xcall_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
+	perf_tracefs_init();
 	perf_msr_pmu_init();
 }
 
