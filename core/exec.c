@@ -22,6 +22,7 @@
 #include "mm.h"
 #include "process.h"
 #include "perf.h"
+#include "trace.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
@@ -400,6 +401,7 @@ static long do_exec(const char *path, struct exec_args *a)
 	fpu_restore(self);
 	set_comm(self, path);
 	perf_task_exec(self);
+	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;
 	memset(f, 0, sizeof(*f));
