@@ -404,7 +404,10 @@ static long do_exec(const char *path, struct exec_args *a)
 	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;
+	uint64_t vector = f->vector, nr = f->error; /* still execve's frame */
 	memset(f, 0, sizeof(*f));
+	f->vector = vector;
+	f->error = nr;
 	f->rip = ld.entry;
 	f->rsp = sp;
 	f->rflags = 0x202;

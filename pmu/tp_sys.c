@@ -3,16 +3,17 @@
  * raw_syscalls:sys_enter and sys_exit around every system call, and
  * irq:irq_handler_entry before a device interrupt's handler.
  */
+#include "syscall.h"
 #include "tp_records.h"
 #include "trace.h"
 #include "trap.h"
 
 #define IRQ_NAME_MAX 32
 
-void tp_sys_enter(const struct trap_frame *f, long id)
+void tp_sys_enter(const struct trap_frame *f)
 {
 	struct tp_sys_enter r = { 0 };
-	r.id = id;
+	r.id = (long)f->rax;
 	r.args[0] = f->rdi;
 	r.args[1] = f->rsi;
 	r.args[2] = f->rdx;
@@ -22,11 +23,11 @@ void tp_sys_enter(const struct trap_frame *f, long id)
 	tp_emit(TP_SYS_ENTER, &r, sizeof(r));
 }
 
-void tp_sys_exit(long id, long ret)
+void tp_sys_exit(const struct trap_frame *f)
 {
 	struct tp_sys_exit r = { 0 };
-	r.id = id;
-	r.ret = ret;
+	r.id = f->vector == SYSCALL_VECTOR ? (long)f->error : -1;
+	r.ret = (long)f->rax;
 	tp_emit(TP_SYS_EXIT, &r, sizeof(r));
 }
 

@@ -45,9 +45,14 @@ enum tp_index {
  * by the PMU's add/del under perf_lock, read without it). */
 extern int tp_active[TP_NR];
 
+/* One compare with memory and a branch (a relaxed atomic load): the
+ * whole cost of a hook while nothing listens. */
 static inline bool tp_on(enum tp_index i)
 {
-	return __builtin_expect(__atomic_load_n(&tp_active[i], __ATOMIC_RELAXED) != 0, 0);
+	__asm__ goto("cmpl $0, %c0(%%rip)\n\tjne %l[on]" : : "i"(&tp_active[i]) : "cc" : on);
+	return false;
+on:
+	return true;
 }
 
 /* Report one occurrence: rec (size bytes, a record of tp_records.h whose
@@ -60,8 +65,8 @@ void tp_sched_wakeup(struct task *t);
 void tp_sched_process_fork(struct task *parent, struct task *child);
 void tp_sched_process_exec(struct task *t, const char *filename, int old_pid);
 void tp_sched_process_exit(struct task *t, bool group_dead);
-void tp_sys_enter(const struct trap_frame *f, long id);
-void tp_sys_exit(long id, long ret);
+void tp_sys_enter(const struct trap_frame *f);
+void tp_sys_exit(const struct trap_frame *f);
 void tp_irq_handler_entry(int irq, const char *name);
 
 /* schedule(): prev is about to give this CPU to next (rq lock held,
@@ -101,17 +106,19 @@ static inline void trace_sched_process_exit(struct task *t, bool group_dead)
 		tp_sched_process_exit(t, group_dead);
 }
 
-/* System call entry (f: the user registers) and exit (ret in rax). */
-static inline void trace_sys_enter(const struct trap_frame *f, long id)
+/* System call entry (f: the user registers, the number in rax) and
+ * exit (the result in rax; the number is the frame's, Linux's orig_ax:
+ * -1 once rt_sigreturn made it no system call's). */
+static inline void trace_sys_enter(const struct trap_frame *f)
 {
 	if (tp_on(TP_SYS_ENTER))
-		tp_sys_enter(f, id);
+		tp_sys_enter(f);
 }
 
-static inline void trace_sys_exit(long id, long ret)
+static inline void trace_sys_exit(const struct trap_frame *f)
 {
 	if (tp_on(TP_SYS_EXIT))
-		tp_sys_exit(id, ret);
+		tp_sys_exit(f);
 }
 
 /* A device interrupt's handler is about to run. */
