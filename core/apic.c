@@ -130,13 +130,12 @@ static void arm_next(void)
 
 static void timer_tick(struct trap_frame *f)
 {
-	(void)f;
 	this_cpu()->ticks++;
 	arm_next();
 	apic_eoi();
 	if (this_cpu()->running) {
 		sched_tick();
-		perf_tick();
+		perf_tick(f);
 		if (this_cpu_id() == 0)
 			timers_tick();
 	}

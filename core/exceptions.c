@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "panic.h"
 #include "perf.h"
+#include "sample.h"
 #include "signal.h"
 #include "task.h"
 #include "trap.h"
@@ -30,13 +31,16 @@ static void page_fault(struct trap_frame *f)
 	struct task *t = current;
 	int r = -EFAULT;
 	bool user_addr = addr < USER_TOP;
-	if (user_addr && t && t->mm && (from_user(f) || uaccess_fixup(f->rip)))
+	bool may_resolve = from_user(f) || (uaccess_fixup(f->rip) && !this_cpu()->pagefault_disabled);
+	if (user_addr && t && t->mm && may_resolve)
 		r = mm_handle_fault(t->mm, addr, f->error);
 	if (r == 0) {
 		t->minflt++;
 		enum perf_sw_where where = from_user(f) ? PERF_SW_USER : PERF_SW_KERNEL;
-		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1, where);
-		perf_sw_event(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1, where);
+		struct perf_hit hit = { .regs = f, .addr = addr };
+		perf_sw_event_at(PERF_COUNT_SW_PAGE_FAULTS, 1, where, &hit);
+		perf_sw_event_at(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1, where, &hit);
+		perf_wakeup_pending();
 		return;
 	}
 	if (from_user(f)) {

@@ -43,4 +43,13 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__); \
 	} while (0)
 
+/* Set bits in x (no POPCNT assumed: the kernel is built for any x86-64). */
+static inline unsigned popcount64(uint64_t x)
+{
+	unsigned n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
 #endif

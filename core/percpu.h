@@ -25,6 +25,9 @@ struct percpu {
 	uint64_t ticks;        /* LAPIC timer interrupts taken */
 	int online;            /* set by the CPU itself, read by others */
 	struct mm *active_mm;  /* whose user tables CR3 holds (usermm.c) */
+	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)
+				 * instead of being resolved (perf sampling) */
+	int perf_wakeup;       /* perf owes pollers a wake-up (sample.c) */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -12,6 +12,7 @@
 #include "task.h"
 #include "trace.h"
 #include "userret.h"
+#include "vpmu.h"
 
 struct idt_entry {
 	uint16_t offset_lo;
@@ -61,6 +62,8 @@ const char *trap_name(unsigned vector)
 		return "TLB shootdown IPI";
 	if (vector == VEC_ERROR)
 		return "APIC error";
+	if (vector == VEC_PMI)
+		return "PMI";
 	if (vector == VEC_IRQ_BASE + 4)
 		return "IRQ 4 (COM1)";
 	if (vector == VEC_SPURIOUS)
@@ -125,6 +128,8 @@ void trap_dispatch(struct trap_frame *f)
 	if (user) {
 		current->frame = f;
 		account_user_to_kernel(current);
+	} else {
+		vpmu_hook_kernel_trap(v);
 	}
 	if (v - VEC_IRQ_BASE < NR_IRQS && handlers[v])
 		trace_irq_handler_entry((int)(v - VEC_IRQ_BASE), irq_names[v - VEC_IRQ_BASE]);

@@ -1,14 +1,17 @@
 /* Work done on every return to user mode. */
 #include "kernel.h"
+#include "perf.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
 #include "tsc.h"
 #include "userret.h"
+#include "vpmu.h"
 #include "x86.h"
 
 void account_user_to_kernel(struct task *t)
 {
+	vpmu_hook(VPMU_KERNEL);
 	uint64_t now = time_since_boot_ns();
 	if (t->acct_ns)
 		t->utime_ns += now - t->acct_ns;
@@ -21,6 +24,7 @@ static void account_kernel_to_user(struct task *t)
 	if (t->acct_ns)
 		t->stime_ns += now - t->acct_ns;
 	t->acct_ns = now;
+	vpmu_hook(VPMU_USER);
 }
 
 static bool restart_pending(const struct trap_frame *f)
@@ -47,5 +51,6 @@ void return_to_user(struct trap_frame *f)
 		if (!sched_need_resched())
 			break;
 	}
+	perf_wakeup_pending(); /* interrupts are off: it only marks tasks runnable */
 	account_kernel_to_user(self);
 }

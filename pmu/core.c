@@ -47,14 +47,16 @@ void perf_init(void)
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_tracefs_init();
 	perf_msr_pmu_init();
+	intel_pmu_init();
 }
 
 /* ---- changing a context ---- */
 
 struct ctx_call {
 	struct perf_event *e;
-	void (*fn)(struct perf_event *, void *);
+	void (*fn)(struct perf_event *, void *, uint64_t);
 	void *arg;
+	bool resched;  /* groups off and back on around fn (else fn alone) */
 	bool done;
 };
 
@@ -67,34 +69,38 @@ static void ctx_call_here(void *p)
 	if (event_ctx_cpu(c->e) == (int)this_cpu_id()) {
 		/* One instant for both: the change takes no counting time. */
 		uint64_t now = time_since_boot_ns();
-		perf_cpu_sched_out(now);
-		c->fn(c->e, c->arg);
-		perf_cpu_sched_in(now);
+		if (c->resched)
+			perf_cpu_sched_out(now);
+		c->fn(c->e, c->arg, now);
+		if (c->resched)
+			perf_cpu_sched_in(now);
 		c->done = true;
 	}
 	spin_unlock(&perf_lock);
 }
 
-static void no_change(struct perf_event *e, void *arg)
+static void no_change(struct perf_event *e, void *arg, uint64_t now)
 {
-	(void)e, (void)arg;
+	(void)e, (void)arg, (void)now;
 }
 
-void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
-		   void *arg)
+/* Run fn where e's context is, with (resched) or without a new pass. */
+static void ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *, uint64_t),
+		     void *arg, bool resched)
 {
-	struct ctx_call c = { e, fn, arg, false };
+	struct ctx_call c = { e, fn, arg, resched, false };
 	for (;;) {
 		uint64_t f = spin_lock_irqsave(&perf_lock);
 		int cpu = event_ctx_cpu(e);
 		if (cpu < 0) {
-			fn(e, arg); /* no counters involved */
+			fn(e, arg, time_since_boot_ns()); /* no counters involved */
 			spin_unlock_irqrestore(&perf_lock, f);
 			/* Its task may have been switched in meanwhile without
 			 * seeing the change: have that CPU look again. */
 			cpu = event_ctx_cpu(e);
 			if (cpu >= 0) {
 				c.fn = no_change;
+				c.resched = true;
 				perf_xcall((unsigned)cpu, ctx_call_here, &c);
 			}
 			return;
@@ -104,6 +110,12 @@ void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *)
 		if (c.done)
 			return;
 	}
+}
+
+void perf_ctx_call(struct perf_event *e,
+		   void (*fn)(struct perf_event *, void *, uint64_t), void *arg)
+{
+	ctx_call(e, fn, arg, true);
 }
 
 /* ---- enable, disable, reset (the ioctls, prctl, exec) ---- */
@@ -128,10 +140,15 @@ static void enable_one(struct perf_event *e, uint64_t now)
 		e->state = EVENT_INACTIVE;
 }
 
+/* As Linux's __perf_event_disable: off the counters (a leader with its
+ * group), no new pass (waiting groups get the counters at the next
+ * rotation or switch); an event in error stays in error. */
 static void disable_one(struct perf_event *e, uint64_t now)
 {
+	if (e->state == EVENT_ACTIVE)
+		perf_event_off_here(e, now);
 	event_update(e, now);
-	if (e->state == EVENT_INACTIVE || e->state == EVENT_ERROR)
+	if (e->state == EVENT_INACTIVE)
 		e->state = EVENT_OFF;
 }
 
@@ -142,12 +159,12 @@ static void reset_one(struct perf_event *e, uint64_t now)
 	e->child_count = 0;
 }
 
-static void enable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, enable_one, time_since_boot_ns()); }
-static void disable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, disable_one, time_since_boot_ns()); }
-static void reset_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, reset_one, time_since_boot_ns()); }
+static void enable_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, enable_one, now); }
+static void disable_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, disable_one, now); }
+static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, reset_one, now); }
 
 void event_enable(struct perf_event *e, bool group) { perf_ctx_call(e, enable_fn, group ? e : NULL); }
-void event_disable(struct perf_event *e, bool group) { perf_ctx_call(e, disable_fn, group ? e : NULL); }
+void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
 
 /* ---- reading ---- */
@@ -280,8 +297,8 @@ static int check_cpu_permission(const struct perf_event *e)
 	return sysctl_perf_event_paranoid() > 0 ? -EACCES : 0;
 }
 
-static struct perf_event *event_new(const struct perf_event_attr *attr,
-				    struct task *task, int cpu)
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state)
 {
 	struct perf_event *e = kzalloc(sizeof(*e));
 	if (!e)
@@ -293,7 +310,8 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	e->refs = 1;
 	e->oncpu = -1;
 	e->hw.idx = -1;
-	e->state = attr->disabled ? EVENT_OFF : EVENT_INACTIVE;
+	e->state = state;
+	perf_sample_init(e);
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
 	list_init(&e->ctx_node);
@@ -301,6 +319,16 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	list_init(&e->child_list);
 	list_init(&e->child_node);
 	e->tstamp = time_since_boot_ns();
+	return e;
+}
+
+static struct perf_event *event_new(const struct perf_event_attr *attr,
+				    struct task *task, int cpu)
+{
+	struct perf_event *e = event_alloc(attr, task, cpu,
+					   attr->disabled ? EVENT_OFF : EVENT_INACTIVE);
+	if (!e)
+		return NULL;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	e->id = next_id++;
 	spin_unlock_irqrestore(&perf_lock, f);
@@ -309,8 +337,9 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 
 /* Put e into its context, or into its leader's group (arg), with the
  * context off the counters (perf_ctx_call). */
-static void attach_fn(struct perf_event *e, void *leader_arg)
+static void attach_fn(struct perf_event *e, void *leader_arg, uint64_t now)
 {
+	(void)now;
 	struct perf_event *leader = leader_arg;
 	e->tstamp = 0; /* times start when the context next updates it */
 	if (leader) {

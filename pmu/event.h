@@ -54,6 +54,11 @@ struct perf_event {
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
 	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	/* sampling (sample.c) */
+	uint64_t sample_period;     /* current period (freq mode adjusts it) */
+	int64_t period_left;        /* occurrences until the next sample */
+	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
+	uint64_t clock_seen;        /* clock events: count at the last tick */
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */
@@ -80,6 +85,8 @@ int event_ctx_cpu(const struct perf_event *e);
  * flexible; creation order within each, as rotated). */
 void perf_cpu_sched_out(uint64_t now);
 void perf_cpu_sched_in(uint64_t now);
+/* Take e (a leader: its group) off this CPU's counters, nothing else. */
+void perf_event_off_here(struct perf_event *e, uint64_t now);
 /* Rotate this CPU's waiting flexible groups now (the tick does it every
  * mux interval). */
 void perf_rotate(uint64_t now);
@@ -89,12 +96,16 @@ void event_update(struct perf_event *e, uint64_t now);
 /* Run fn(e, arg) under perf_lock on the CPU that holds e's context on
  * its counters (by IPI when that is another CPU), with that CPU's groups
  * taken off the counters around it, so fn may change states and lists
- * freely; on no CPU if the context is not on one. Caller must not hold
- * perf_lock. */
-void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
-		   void *arg);
+ * freely; on no CPU if the context is not on one. fn gets the instant
+ * of the change (the one the groups went off and come back on at, so
+ * the change costs no counting time). Caller must not hold perf_lock. */
+void perf_ctx_call(struct perf_event *e,
+		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* A new event (not under perf_lock): fields set, lists empty, no id. */
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state);
 /* Put a new event into its context (or leader's group) and on the
  * counters if its context is on a CPU. Not under perf_lock. */
 void event_attach(struct perf_event *e, struct perf_event *leader);
@@ -120,8 +131,15 @@ void perf_xcall_init(void);
  * perf_event_validate_size): open refuses groups beyond it (E2BIG). */
 #define MAX_READ_SIZE (16 * 1024)
 
+/* sample.c */
+bool perf_is_sampling(const struct perf_event *e);
+void perf_sample_init(struct perf_event *e);
+void perf_sample_clock_start(struct perf_event *e, uint64_t now);
+
 /* fops.c */
 extern const struct file_ops perf_fops;
 int perf_read_size(const struct perf_event *e);
+/* The read_format layout of e (perf_read_size bytes) under perf_lock. */
+void perf_format_read(struct perf_event *e, uint64_t *out);
 
 #endif

@@ -49,7 +49,7 @@ static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
  * <linux/perf_event.h>): one event: value, [enabled], [running], [id],
  * [lost]; a group: nr, [enabled], [running], then value, [id], [lost]
  * for the leader and each sibling in creation order. */
-static void format_read(struct perf_event *e, uint64_t *out)
+void perf_format_read(struct perf_event *e, uint64_t *out)
 {
 	uint64_t f = e->attr.read_format;
 	uint64_t value, enabled, running;
@@ -94,7 +94,7 @@ static int read_locked(struct perf_event *e, uint64_t *buf, int room, size_t res
 		else if (size > room)
 			size = -E2BIG;
 		else
-			format_read(e, buf);
+			perf_format_read(e, buf);
 	}
 	spin_unlock_irqrestore(&perf_lock, fl);
 	return size;
@@ -183,10 +183,15 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	return r;
 }
 
+/* POLLIN once per buffer wake-up (sample.c's rules), POLLHUP once the
+ * monitored task is gone. */
 static unsigned perf_poll(struct file *file)
 {
 	struct perf_event *e = file->priv;
-	return e->task_exited ? POLLHUP : 0;
+	unsigned mask = e->task_exited ? POLLHUP : 0;
+	if (e->rb && rb_poll(e->rb))
+		mask |= POLLIN | POLLRDNORM;
+	return mask;
 }
 
 static void perf_release(struct file *file)

@@ -43,9 +43,24 @@ void perf_task_enable_owned(struct task *t, bool enable);
 
 /* Every tick of this CPU: rotate multiplexed groups when due. Whether
  * this CPU needs its tick for that (even idle or isolated). */
-void perf_tick(void);
+struct trap_frame;
+void perf_tick(struct trap_frame *f);
+/* Wake pollers of buffers written under perf_lock (cheap when none).
+ * Not with a run-queue or wait-queue lock held. */
+void perf_wakeup_pending(void);
+/* Tick: samples of clock events (f: the interrupted registers). */
+void perf_sample_clocks(struct trap_frame *f);
 bool perf_wants_tick(unsigned cpu);
 
+/* Side-band records (ringbuf/sideband.c), from process context: the
+ * task's name (exec: PERF_RECORD_MISC_COMM_EXEC), fork and exit, and a
+ * new mapping (pgoff in bytes; name "" for anonymous). */
+void perf_record_comm(struct task *t, bool exec);
+void perf_record_task(struct task *t, struct task *parent, bool fork);
+void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+		      const char *name);
+
 void perf_init(void);
+void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */
 
 #endif

@@ -47,11 +47,13 @@ struct perf_cpu {
 };
 
 static struct perf_cpu cpus[MAX_CPUS];
+static bool ready;  /* the lists exist: the tick may look at them */
 
 void perf_sched_init(void)
 {
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		list_init(&cpus[c].events);
+	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }
 
 struct list *perf_cpu_events(unsigned cpu)
@@ -111,6 +113,7 @@ static int event_on(struct perf_event *e, uint64_t now)
 		return -1;
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
+	perf_sample_clock_start(e, now);
 	if (e->rb)
 		rb_update_userpage(e, now);
 	return 0;
@@ -169,6 +172,15 @@ static int group_on(struct perf_cpu *pc, struct perf_event *l, uint64_t now)
 			pc->exclusive = true;
 	}
 	return 0;
+}
+
+/* Take e off this CPU's counters now, a leader with its group. */
+void perf_event_off_here(struct perf_event *e, uint64_t now)
+{
+	if (e->leader == e)
+		group_off(&cpus[this_cpu_id()], e, now);
+	else
+		event_off(e, now);
 }
 
 /* ---- contexts ---- */
@@ -297,9 +309,13 @@ void perf_rotate(uint64_t now)
 	pc->next_rotate = now + (pc->mux_ns > TICK_NS ? pc->mux_ns : TICK_NS);
 }
 
-void perf_tick(void)
+void perf_tick(struct trap_frame *f)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+		return; /* ticks start before perf_init */
+	perf_sample_clocks(f);
+	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
 		return;
 	uint64_t now = time_since_boot_ns();

@@ -58,10 +58,7 @@ static uint64_t *user_locked(uint32_t uid)
 
 static unsigned online_cpus(void)
 {
-	unsigned n = 0;
-	for (uint64_t m = sched_online_mask(); m; m &= m - 1)
-		n++;
-	return n;
+	return popcount64(sched_online_mask());
 }
 
 /* Charge `pages` for a new buffer to the caller: 0 or -EPERM. Under

@@ -27,6 +27,12 @@ struct perf_buffer {
 	bool writable;             /* mapped PROT_WRITE: data_tail is honoured */
 	struct shared_anon *shm;   /* 1 + nr_pages pages */
 	struct perf_event_mmap_page *user_page;
+	/* Writing (write.c), under perf_lock: */
+	uint64_t head;             /* next byte to write (data_head published) */
+	uint64_t lost;             /* records dropped, not yet reported */
+	uint64_t wakeup_head;      /* head at the last wake-up (watermark) */
+	uint64_t records;          /* samples since the last wake-up */
+	int poll;                  /* POLLIN owed to poll() (atomic) */
 	uint32_t uid;              /* charged: the mapper's locked_vm ... */
 	uint64_t charged_user;     /* ... pages charged to uid */
 	uint64_t charged_pinned;   /* ... pages charged to the mm's pinned_vm */
@@ -40,6 +46,31 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 int rb_set_output(struct perf_event *e, struct perf_event *out);
 /* Drop the event's reference (the event is being freed). */
 void rb_put(struct perf_buffer *rb);
+/* Writing one record: begin with its total size (a multiple of 8), copy
+ * its parts, end. begin fails (false) when a writable buffer lacks the
+ * room the reader has not released (data_tail): the record is dropped
+ * and counted, and a PERF_RECORD_LOST goes out before the next one that
+ * fits. Under perf_lock, on any CPU. */
+struct perf_output {
+	struct perf_buffer *rb;
+	uint64_t pos;              /* where the next byte goes */
+	uint64_t end;
+};
+bool rb_output_begin(struct perf_output *o, struct perf_event *e, uint32_t size);
+/* Where e's records go: its own buffer, or its original's for an
+ * inherited copy (NULL: nowhere). */
+struct perf_buffer *perf_event_buffer(const struct perf_event *e);
+void rb_output_copy(struct perf_output *o, const void *src, uint32_t len);
+/* Publish data_head; wake pollers per wakeup_events / wakeup_watermark
+ * (`sample`: the record counts toward wakeup_events). */
+void rb_output_end(struct perf_output *o, struct perf_event *e, bool sample);
+/* poll(): POLLIN once per wake-up, as Linux's perf_poll. */
+unsigned rb_poll(struct perf_buffer *rb);
+
+/* One PERF_RECORD_SAMPLE for e (sample.c): period is what it stands for. */
+struct perf_hit;
+void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64_t period);
+
 /* Rewrite the control page's counter fields (count, times, index) for
  * e at `now` (ns since boot). Under perf_lock. */
 void rb_update_userpage(struct perf_event *e, uint64_t now);
