@@ -143,23 +143,27 @@ static uint8_t flags_now(void)
 }
 
 /* Where the tracepoint fired, as a kernel frame (Linux's
- * perf_fetch_caller_regs): the record builder's return into its hook
- * and the builder's frame, for the sample IP and a kernel callchain. */
+ * perf_fetch_caller_regs): ip is where tp_emit returns to in the record
+ * builder, bp the builder's frame, from which a kernel callchain goes on
+ * through the hook's function (rsp is bp too: only REGS_INTR shows it). */
 static void caller_regs(struct trap_frame *r, uint64_t ip, uint64_t bp, uint64_t rflags)
 {
-	*r = (struct trap_frame){ .rip = ip, .rbp = bp, .cs = KERNEL_CS,
+	*r = (struct trap_frame){ .rip = ip, .rbp = bp, .rsp = bp, .cs = KERNEL_CS,
 				  .ss = KERNEL_DS, .rflags = rflags };
-	r->rsp = bp;
 }
 
-void tp_emit(enum tp_index i, void *rec, uint32_t size)
+static void fill_common(struct tp_common *c, enum tp_index i, const struct task *t)
 {
-	struct tp_common *c = rec;
-	struct task *t = current;
 	c->common_type = (uint16_t)(TP_ID_BASE + i);
 	c->common_flags |= flags_now();
 	c->common_preempt_count = 1; /* Linux's tracepoints run with preemption off */
 	c->common_pid = t ? t->tid : 0;
+}
+
+void tp_emit(enum tp_index i, void *rec, uint32_t size)
+{
+	struct task *t = current;
+	fill_common(rec, i, t);
 	struct trap_frame regs;
 	uint64_t f = irq_save();
 	caller_regs(&regs, (uint64_t)__builtin_return_address(0),
