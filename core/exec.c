@@ -22,6 +22,7 @@
 #include "mm.h"
 #include "process.h"
 #include "perf.h"
+#include "trace.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
@@ -424,9 +425,13 @@ static long do_exec(const char *path, struct exec_args *a)
 	for (unsigned i = 0; i < ld.nseg; i++)
 		perf_record_mmap(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
 				 ld.seg[i].prot, mm->exe);
+	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;
+	uint64_t vector = f->vector, nr = f->error; /* still execve's frame */
 	memset(f, 0, sizeof(*f));
+	f->vector = vector;
+	f->error = nr;
 	f->rip = ld.entry;
 	f->rsp = sp;
 	f->rflags = 0x202;

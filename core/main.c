@@ -134,6 +134,7 @@ static void uart_interrupt(struct trap_frame *f)
 static void console_input_init(void)
 {
 	trap_set_handler(VEC_IRQ_BASE + 4, uart_interrupt);
+	trap_set_irq_name(4, "ttyS0");
 	if (ioapic_route_isa(4, VEC_IRQ_BASE + 4) == 0) {
 		serial_enable_rx_irq();
 		sched_allow_tickless_idle();

@@ -21,6 +21,7 @@
 #include "vfs.h"
 #include "power.h"
 #include "perf.h"
+#include "trace.h"
 #include "exec.h"
 
 void itimer_forget(struct task *leader);
@@ -163,6 +164,7 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 	if (newsp)
 		frame->rsp = newsp;
 	link_family(t, p, flags);
+	trace_sched_process_fork(p, t);
 
 	int tid = t->tid;
 	if (flags & CLONE_PARENT_SETTID)
@@ -312,6 +314,8 @@ void process_exit_thread(int code)
 {
 	struct task *self = current, *leader = self->leader;
 	clear_child_tid(self);
+	/* Before the events leave: the exiting task's own events see it. */
+	trace_sched_process_exit(self, __atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) == 1);
 	perf_task_exit(self);
 	process_release_vfork(self);
 	release_resources(self);

@@ -11,6 +11,7 @@
 #include "spinlock.h"
 #include "tasks.h"
 #include "perf.h"
+#include "trace.h"
 #include "process.h"
 #include "tsc.h"
 #include "timekeeping.h"
@@ -132,6 +133,7 @@ void sched_wake(struct task *t)
 	uint64_t f = spin_lock_irqsave(&rq->lock);
 	if (t->state == TASK_SLEEPING || t->state == TASK_SLEEPING_UNINT) {
 		t->state = TASK_RUNNABLE;
+		trace_sched_wakeup(t);
 		/* A task still running (it has not reached schedule yet)
 		 * just keeps going; otherwise it goes back on the queue. */
 		if (rq->curr != t)
@@ -262,6 +264,7 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
+	trace_sched_switch(prev, next); /* while prev's events still count */
 	perf_sched_out(prev);
 	rq->curr = next;
 	rq->prev = prev;

@@ -7,6 +7,7 @@
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
+#include "trace.h"
 #include "userret.h"
 #include "x86.h"
 
@@ -72,10 +73,12 @@ void syscall_dispatch(struct trap_frame *f)
 	self->frame = f;
 	account_user_to_kernel(self);
 	irq_enable();
+	trace_sys_enter(f);
 	uint64_t nr = f->rax;
 	const struct syscall_entry *e = nr < MAX_SYSCALL ? table[nr] : NULL;
 	long ret = e ? e->fn(f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9)
 		     : unknown(nr);
 	f->rax = (uint64_t)ret;
+	trace_sys_exit(f);
 	return_to_user(f);
 }

@@ -10,6 +10,7 @@
 #include "panic.h"
 #include "percpu.h"
 #include "task.h"
+#include "trace.h"
 #include "userret.h"
 #include "vpmu.h"
 
@@ -33,6 +34,7 @@ extern const uint64_t isr_stubs[256];
 static struct idt_entry idt[256] __attribute__((aligned(16)));
 static trap_handler handlers[256];
 static uint64_t counts[MAX_CPUS][256];
+static const char *irq_names[NR_IRQS];
 
 static const char *const exception_names[32] = {
 	"divide error (#DE)", "debug (#DB)", "NMI", "breakpoint (#BP)",
@@ -103,6 +105,11 @@ void trap_set_handler(unsigned vector, trap_handler h)
 	handlers[vector] = h;
 }
 
+void trap_set_irq_name(unsigned irq, const char *name)
+{
+	irq_names[irq] = name;
+}
+
 trap_handler trap_get_handler(unsigned vector)
 {
 	return handlers[vector];
@@ -136,6 +143,8 @@ void trap_dispatch(struct trap_frame *f)
 	} else {
 		vpmu_hook_kernel_trap(v);
 	}
+	if (v - VEC_IRQ_BASE < NR_IRQS && handlers[v])
+		trace_irq_handler_entry((int)(v - VEC_IRQ_BASE), irq_names[v - VEC_IRQ_BASE]);
 	if (handlers[v])
 		handlers[v](f);
 	else if (v < 32 || v == VEC_NMI)

@@ -40,6 +40,11 @@ void idt_load(void);
 /* Route a vector to a handler. Handlers run with interrupts off. */
 void trap_set_handler(unsigned vector, trap_handler h);
 trap_handler trap_get_handler(unsigned vector);
+/* Device IRQs (I/O APIC inputs) on vectors VEC_IRQ_BASE + irq. */
+#define NR_IRQS 24
+/* Name IRQ irq's handler as Linux names its irqaction ("ttyS0"): what
+ * irq:irq_handler_entry reports. */
+void trap_set_irq_name(unsigned irq, const char *name);
 /* Per-CPU count of interrupts taken on `vector` (for /proc/interrupts). */
 uint64_t trap_count(unsigned cpu, unsigned vector);
 const char *trap_name(unsigned vector);

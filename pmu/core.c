@@ -45,6 +45,7 @@ void perf_init(void)
 	perf_xcall_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
+	perf_tracefs_init();
 	perf_msr_pmu_init();
 	intel_pmu_init();
 	perf_bp_pmu_init();
@@ -286,17 +287,24 @@ static int check_attr(const struct perf_event_attr *a)
 }
 
 /* perf_event_paranoid: 2 allows user-only measurement of one's own tasks;
- * root bypasses. */
-static int check_permission(const struct perf_event_attr *a, int pid, int cpu)
+ * root bypasses. The kernel is checked first (Linux's perf_allow_kernel
+ * at the start of perf_event_open), ... */
+static int check_permission(const struct perf_event_attr *a)
 {
-	int paranoid = sysctl_perf_event_paranoid();
 	if (current->euid == 0)
 		return 0;
-	if (!a->exclude_kernel && paranoid > 1)
-		return -EACCES;
-	if (pid == -1 && cpu >= 0 && paranoid > 0)
+	if (!a->exclude_kernel && sysctl_perf_event_paranoid() > 1)
 		return -EACCES;
 	return 0;
+}
+
+/* ... a CPU only once the PMU has accepted the event (perf_allow_cpu
+ * in find_get_context): a tracepoint's EPERM for raw data comes first. */
+static int check_cpu_permission(const struct perf_event *e)
+{
+	if (e->task || current->euid == 0)
+		return 0;
+	return sysctl_perf_event_paranoid() > 0 ? -EACCES : 0;
 }
 
 struct perf_event *event_alloc(const struct perf_event_attr *attr,
@@ -474,11 +482,14 @@ static int open_group(int group_fd, uint64_t flags, struct open_group *g)
 	return 0;
 }
 
-/* Checks that need the event (its PMU), in Linux's order. */
+/* Checks that need the event (its PMU), in Linux's order: ptrace
+ * access to the task before the PMU sees the event, the CPU after. */
 static int init_event(struct perf_event *e, struct open_group *g)
 {
 	struct perf_event *leader = g->leader;
-	int r = e->pmu->event_init(e);
+	int r = e->task && !task_may_read(e->task) ? -EACCES : 0;
+	if (!r)
+		r = e->pmu->event_init(e);
 	if (!r)
 		r = check_fits(e, leader);
 	/* Linux refuses a callchain deeper than the sysctl allows when it
@@ -486,8 +497,8 @@ static int init_event(struct perf_event *e, struct open_group *g)
 	if (!r && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    e->attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
 		r = -EOVERFLOW;
-	if (!r && e->task && !task_may_read(e->task))
-		r = -EACCES;
+	if (!r)
+		r = check_cpu_permission(e);
 	if (!r && leader && !group_read_fits(e, leader))
 		r = -E2BIG;
 	/* Records into group_fd's buffer: Linux's perf_event_set_output. */
@@ -544,7 +555,7 @@ SYSCALL_DEFINE(perf_event_open)
 	if (!r && attr.sigtrap && !task)
 		r = -EINVAL; /* a signal needs a task to go to */
 	if (!r)
-		r = check_permission(&attr, pid, cpu);
+		r = check_permission(&attr);
 	if (!r)
 		r = open_group(group_fd, flags, &g);
 	if (r)

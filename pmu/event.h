@@ -72,6 +72,8 @@ extern struct spinlock perf_lock;
 extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
 void perf_msr_pmu_init(void);
 void perf_bp_pmu_init(void);   /* breakpoint.c */
+/* tracefs.c: /sys/kernel/tracing/events/<group>/<name>/{id,format}. */
+void perf_tracefs_init(void);
 
 /* The CPU context of `cpu`: leaders of its CPU events. */
 /* sched.c: contexts on the counters of one CPU. Under perf_lock. */

@@ -32,7 +32,32 @@ expect_line '^\{"counter-value" : "[0-9.]+", "unit" : "msec", "event" : "task-cl
 expect_line "^stat: unknown event 'no-such-event'\$" "unknown event is an error"
 expect_line '^status 2$' "with status 2"
 
+# tracefs: each format file is Linux 6.18's text (tests/perf/tracefs/),
+# apart from the ID line.
+formats=$top/tests/perf/tracefs
+session=$logs/tracefs.session
+: > "$session"
+for f in "$formats"/*/*.format; do
+	ev=${f#"$formats"/}
+	ev=${ev%.format}
+	printf 'echo "=== %s"\ncat /sys/kernel/tracing/events/%s/format\n' "$ev" "$ev" >> "$session"
+done
+echo 'echo "=== end"' >> "$session"
+guest tracefs --session "$session"
+expect_rc 0
+for f in "$formats"/*/*.format; do
+	ev=${f#"$formats"/}
+	ev=${ev%.format}
+	got=$logs/$(echo "$ev" | tr / .).got
+	awk -v want="=== $ev" '$0 == want { on = 1; next }
+		on && /^=== / { exit } on && !/^baremon> / && !/^ID: /' "$log" > "$got"
+	check "$ev/format is Linux 6.18's (but for the ID)" cmp -s "$f" "$got"
+done
+
 # The conformance programs: each build must pass what it passes on Linux.
+# One session runs all of them three times (15-25 s on an idle host):
+# give it room beyond the default 30 s when the host is loaded.
+guest_timeout=${GUEST_TIMEOUT:-60}
 three_builds perf 1 2
 
 finish
