@@ -20,11 +20,11 @@ stat-tests: build/apps/stat $(STAT_ROWS)
 build/tests/apps/stat-rows.o: tests/apps/stat-rows.c apps/stat/stat.h tests/apps/apps-tests.mk
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,CC,$<)
-	$(USER_Q)gcc $(USER_CFLAGS) -Iapps/stat -c $< -o $@
+	$(USER_Q)gcc $(USER_CFLAGS) -Iapps/stat $(APPS_LIB_INC) -c $< -o $@
 
-$(STAT_ROWS): build/tests/apps/stat-rows.o $(STAT_LIB_OBJS) $(USER_CRT0) $(USER_LIB)
+$(STAT_ROWS): build/tests/apps/stat-rows.o $(STAT_LIB_OBJS) $(APPS_LIBS) $(USER_CRT0) $(USER_LIB)
 	$(call USER_SAY,LD,$@)
-	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(STAT_LIB_OBJS) $(USER_LIBS)
+	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(STAT_LIB_OBJS) $(APPS_LIBS) $(USER_LIBS)
 
 stat-host-test: stat-tests
 	sh tests/apps/stat-host.sh
