@@ -3,7 +3,6 @@
  *   options.c   the command line into struct config
  *   cpus.c      the target CPUs of -a and -C
  *   counters.c  opening, enabling, reading and closing the events
- *   attrdump.c  -v: perf's dump of each perf_event_attr opened
  *   run.c       one run: counters around the workload, -I ticks
  *   rows.c      readings into rows: scaling, sums over CPUs, means
  *   stats.c     means and the variance of -r
@@ -103,10 +102,6 @@ bool counters_open(struct counter *c, int n, const struct target *t, pid_t pid,
 void counters_enable(struct counter *c, int n, const struct target *t, bool on);
 void counters_read(struct counter *c, int n, const struct target *t);
 void counters_close(struct counter *c, int n, const struct target *t);
-
-/* attrdump.c: -v output for one perf_event_open call. */
-void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-	       unsigned long flags, int result, int err);
 
 /* One row of output: a counter on a slot, already reduced to numbers. */
 enum row_state { ROW_COUNTED, ROW_NOT_COUNTED, ROW_NOT_SUPPORTED };

@@ -5,6 +5,8 @@
  *   pmu.c       pmu/term=value,.../ and event aliases through sysfs
  *   sysfs.c     reading small files under $BAREMON_SYSFS (or /sys)
  *   cpulist.c   CPU lists (0,2-3) and the online CPUs
+ *   opts.c      options as perf spells them (-r3, --repeat=3, ...)
+ *   attrdump.c  -v: perf's dump of each perf_event_attr opened
  *   workload.c  the measured program: fork, hold, start, wait
  * Errors that come back to the caller are written into an err buffer
  * without the tool's name; the caller prints "TOOL: err".
@@ -56,6 +58,22 @@ bool sysfs_exists(const char *rel);
 int cpu_list_parse(const char *s, int *cpu, int max);
 /* The online CPUs (sysfs devices/system/cpu/online); -1 if unreadable. */
 int cpus_online(int *cpu, int max);
+
+/* opts.c: one option. */
+struct ptopt {
+	char letter;
+	const char *name;            /* the long name, without "--" */
+	bool arg;                    /* takes a value */
+};
+/* The option at argv[*i] (advancing *i past a separate value) and its
+ * value (NULL for a flag); NULL after printing "TOOL: unknown option"
+ * or "needs a value". */
+const struct ptopt *opt_next(const struct ptopt *opts, int n, const char *tool, int argc,
+			     char **argv, int *i, const char **val);
+
+/* attrdump.c: -v output (perf -vv's) for one perf_event_open call. */
+void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+	       unsigned long flags, int result, int err);
 
 /* workload.c: the program is forked first and held on a pipe, so events
  * can be opened on its pid before it runs. */
