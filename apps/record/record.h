@@ -132,8 +132,8 @@ struct synth {
 bool synth_process(struct synth *sy, pid_t pid, size_t trailer);
 /* Only the COMM records or only the MMAP2 records of sy into out. */
 void synth_write(const struct synth *sy, struct out *o, uint32_t type);
-/* Every process in /proc but ourselves (-a). */
-void synth_all(struct out *o, size_t trailer);
+/* Every process in /proc but record and skip (-a). */
+void synth_all(struct out *o, size_t trailer, pid_t skip);
 void synth_free(struct synth *sy);
 
 /* sideband.c: the program's COMM and MMAP records, the kernel's or ours. */
@@ -141,7 +141,9 @@ struct sideband {
 	pid_t pid;                   /* the program */
 	bool execd;                  /* it has exec'd: sy holds its /proc view */
 	bool kernel_comm, kernel_mmap; /* the kernel gave them */
+	bool sampled;                /* a sample of the program was seen */
 	bool decided;                /* ours written, or not needed */
+	bool wrote_comm, wrote_mmap; /* ours went out */
 	struct synth sy;
 	uint64_t samples, lost;      /* for the summary */
 };
