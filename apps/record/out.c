@@ -3,9 +3,10 @@
  * perf.data-file-format.txt, "Pipe-mode data"): a 16-byte header
  * { "PERFILE2", 16 }, then records only, each a perf_event_header and
  * its body: PERF_RECORD_HEADER_ATTR (type 64) describing each event,
- * the kernel's records as they come out of the buffers, and
- * PERF_RECORD_FINISHED_ROUND (type 68), after which no record may be
- * older than the ones before it. No seeking, so the same bytes go to a
+ * a PERF_RECORD_EVENT_UPDATE (type 78) naming each as it was written
+ * (perf script shows that name), the kernel's records as they come out
+ * of the buffers, and PERF_RECORD_FINISHED_ROUND (type 68), after which
+ * no record may be older than the ones before it. No seeking, so the same bytes go to a
  * file, a pipe or a serial line. Native endian, as perf writes it.
  */
 #include <errno.h>
@@ -95,10 +96,27 @@ static void out_attr(struct out *o, const struct event *e, int ncpus)
 	out_write(o, e->id, 8 * (size_t)ncpus);
 }
 
+/* { header, type NAME, id, name padded to 8 bytes }. */
+static void out_name(struct out *o, const struct event *e)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t type, id;
+	} u = { { PERF_RECORD_EVENT_UPDATE, 0, 0 }, PERF_EVENT_UPDATE__NAME, e->id[0] };
+	char name[256] = "";
+	strlcpy(name, e->spec.name, sizeof name);
+	size_t len = (strlen(name) + 8) & ~(size_t)7;
+	u.h.size = (uint16_t)(sizeof u + len);
+	out_write(o, &u, sizeof u);
+	out_write(o, name, len);
+}
+
 void out_attrs(struct out *o, const struct session *s)
 {
 	for (int i = 0; i < s->nev; i++)
 		out_attr(o, &s->ev[i], s->t.ncpus);
+	for (int i = 0; i < s->nev; i++)
+		out_name(o, &s->ev[i]);
 }
 
 void out_finished_round(struct out *o)

@@ -27,11 +27,13 @@
 #define MAX_RECORD   65536        /* header.size is 16 bits */
 #define ATTR_SIZE    PERF_ATTR_SIZE_VER7 /* what perf 6.1 reads */
 
-/* perf's own record types (tools/perf/util/event.h). */
+/* perf's own record types (tools/perf/util/event.h, tools/lib/perf). */
 enum {
 	PERF_RECORD_HEADER_ATTR = 64,
 	PERF_RECORD_FINISHED_ROUND = 68,
+	PERF_RECORD_EVENT_UPDATE = 78,
 };
+enum { PERF_EVENT_UPDATE__NAME = 2 };
 
 struct config {
 	char *events[MAX_EVENTS];    /* each -e argument */
@@ -117,7 +119,8 @@ void out_write(struct out *o, const void *p, size_t n);
 bool out_close(struct out *o);
 /* The 16-byte pipe header. */
 void out_pipe_header(struct out *o);
-/* A PERF_RECORD_HEADER_ATTR for each event with its ids. */
+/* A PERF_RECORD_HEADER_ATTR for each event with its ids, then a
+ * PERF_RECORD_EVENT_UPDATE with its name. */
 void out_attrs(struct out *o, const struct session *s);
 void out_finished_round(struct out *o);
 
