@@ -22,10 +22,10 @@
 
 static bool parse_list(const char *list, struct session *s)
 {
-	static struct evspec e[MAX_EVENTS];
+	static struct evspec e[MAX_EVENTS]; /* one left for the tracking event */
 	char err[256];
 	int first = s->nev;
-	if (!evlist_parse(list, e, &s->nev, MAX_EVENTS, err, sizeof err)) {
+	if (!evlist_parse(list, e, &s->nev, MAX_EVENTS - 1, err, sizeof err)) {
 		fprintf(stderr, "record: %s\n", err);
 		return false;
 	}
@@ -111,6 +111,8 @@ int main(int argc, char **argv)
 		return bad < 0 ? 0 : bad;
 	if (!parse_events(&cfg, &s) || !target_setup(&cfg, &s.t))
 		return 2;
+	if (s.t.per_cpu && !cfg.no_sideband)
+		attrs_add_tracking(&s);
 	if (!open_output(&cfg, &o))
 		return 1;
 	bool ok = run(&cfg, &s, &b, &o, &w);

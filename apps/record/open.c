@@ -52,12 +52,16 @@ bool target_setup(const struct config *cfg, struct target *t)
 	return true;
 }
 
-static int try_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, bool verbose)
+/* -v: the attr before the first call of an event (as perf -vv). */
+static int try_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, bool verbose,
+		    bool first)
 {
+	if (verbose && first)
+		attr_dump_attr(a);
 	int fd = perf_event_open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	int err = errno;
 	if (verbose)
-		attr_dump(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC, fd, err);
+		attr_dump_call(pid, cpu, group, PERF_FLAG_FD_CLOEXEC, fd, err);
 	errno = err;
 	return fd;
 }
@@ -69,11 +73,11 @@ static bool open_one(struct session *s, int i, int k, pid_t pid, bool verbose)
 	int leader = e->spec.leader;
 	int group = leader == i ? -1 : s->ev[leader].fd[k];
 	pid_t p = s->t.per_cpu ? -1 : pid;
-	int fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose);
+	int fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose, k == 0);
 	if (fd < 0 && errno == EINVAL && e->attr.exclude_guest) {
 		/* PMUs that filter nothing refuse any exclude bit, as perf finds */
 		e->attr.exclude_guest = 0;
-		fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose);
+		fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose, true);
 	}
 	if (fd < 0) {
 		fprintf(stderr, "record: cannot open '%s' on CPU %d: %s\n", e->spec.name,
@@ -124,8 +128,7 @@ bool events_open(struct session *s, const struct config *cfg, pid_t pid)
 		fprintf(stderr, "record: out of memory\n");
 		return false;
 	}
-	for (int i = 0; i < s->nev; i++)
-		attr_setup(&s->ev[i].attr, &s->ev[i].spec, i, s->nev, cfg, &s->t);
+	attrs_setup(s, cfg);
 	for (int k = 0; k < s->t.ncpus; k++) {
 		for (int i = 0; i < s->nev; i++) {
 			if (!open_one(s, i, k, pid, cfg->verbose)) {

@@ -56,6 +56,7 @@ int parse_options(int argc, char **argv, struct config *cfg);
 /* One event of the -e list, open on every target CPU. */
 struct event {
 	struct evspec spec;
+	bool tracking;               /* the dummy carrying the side-band (-a, -C) */
 	struct perf_event_attr attr; /* as opened */
 	int *fd;                     /* per target CPU; -1 not open */
 	uint64_t *id;                /* per target CPU */
@@ -70,10 +71,12 @@ struct target {
 };
 bool target_setup(const struct config *cfg, struct target *t);
 
-/* attrs.c: the attr of event i of n (the first carries the side-band
- * bits: comm, mmap, mmap2, task). */
-void attr_setup(struct perf_event_attr *a, const struct evspec *spec, int i, int n,
-		const struct config *cfg, const struct target *t);
+struct session;
+/* attrs.c: every event's attr; the first event, or the tracking one,
+ * asks for the side-band records (comm, mmap, mmap2, task). */
+void attrs_setup(struct session *s, const struct config *cfg);
+/* Append perf's tracking event (a dummy) to the session's events. */
+void attrs_add_tracking(struct session *s);
 /* The bytes of the sample_id_all trailer that sample_type adds. */
 size_t id_trailer_size(uint64_t sample_type);
 

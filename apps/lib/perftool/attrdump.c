@@ -116,8 +116,7 @@ static void rest(const struct perf_event_attr *a)
 	num("sig_data", a->sig_data);
 }
 
-void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-	       unsigned long fl, int result, int err)
+void attr_dump_attr(const struct perf_event_attr *a)
 {
 	fputs(rule, stderr);
 	fputs("perf_event_attr:\n", stderr);
@@ -130,10 +129,21 @@ void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd
 	flags(a);
 	rest(a);
 	fputs(rule, stderr);
+}
+
+void attr_dump_call(pid_t pid, int cpu, int group_fd, unsigned long fl, int result, int err)
+{
 	fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  group_fd %d  flags 0x%lx", pid, cpu,
 		group_fd, fl);
 	if (result >= 0)
 		fprintf(stderr, " = %d\n", result);
 	else
 		fprintf(stderr, "\nsys_perf_event_open failed, error -%d\n", err);
+}
+
+void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+	       unsigned long fl, int result, int err)
+{
+	attr_dump_attr(a);
+	attr_dump_call(pid, cpu, group_fd, fl, result, err);
 }

@@ -71,9 +71,13 @@ struct ptopt {
 const struct ptopt *opt_next(const struct ptopt *opts, int n, const char *tool, int argc,
 			     char **argv, int *i, const char **val);
 
-/* attrdump.c: -v output (perf -vv's) for one perf_event_open call. */
+/* attrdump.c: -v output (perf -vv's) for one perf_event_open call:
+ * the attr between two rules, then the call and its result. perf
+ * prints the attr once for the calls of one event on several CPUs. */
 void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
 	       unsigned long flags, int result, int err);
+void attr_dump_attr(const struct perf_event_attr *a);
+void attr_dump_call(pid_t pid, int cpu, int group_fd, unsigned long flags, int result, int err);
 
 /* workload.c: the program is forked first and held on a pipe, so events
  * can be opened on its pid before it runs. */
