@@ -9,7 +9,8 @@
  * writes goes to FILE in perf's pipe format, which perf script and perf
  * report read (-i FILE). FILE is perf.data in the current directory
  * (/tmp/perf.data where that cannot be created, as at baremon's
- * read-only /), or standard output for "-" or when that is a pipe.
+ * read-only /), or standard output for "-" or when that is a pipe (the
+ * program's own output then goes to standard error, as with perf).
  * Exit status: PROG's; 2 for a usage error or an unknown event, 1 when
  * recording could not start or the output could not be written.
  */
@@ -77,7 +78,7 @@ static void summary(const struct out *o, const struct sideband *b, bool verbose)
 static bool run(const struct config *cfg, struct session *s, struct sideband *b, struct out *o,
 		struct workload *w)
 {
-	if (!workload_prepare(w, "record", cfg->argv))
+	if (!workload_prepare(w, "record", cfg->argv, o->fd == STDOUT_FILENO))
 		return false;
 	if (!events_open(s, cfg, w->pid)) {
 		workload_abort(w);

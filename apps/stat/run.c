@@ -63,7 +63,7 @@ int run_once(const struct config *cfg, struct counter *c, int n, const struct ta
 	     struct stats *elapsed, struct workload *w)
 {
 	struct ticker k = { cfg, c, n, t, NULL, 0, 0, 0 };
-	if (!workload_prepare(w, "stat", cfg->argv))
+	if (!workload_prepare(w, "stat", cfg->argv, false))
 		return -1;
 	if (!counters_open(c, n, t, w->pid, cfg->verbose)) {
 		workload_abort(w);

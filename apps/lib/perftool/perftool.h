@@ -91,7 +91,9 @@ struct workload {
 	int status;                  /* wait status once exited */
 	uint64_t utime_ns, stime_ns; /* from wait4's rusage */
 };
-bool workload_prepare(struct workload *w, const char *tool, char **argv);
+/* stdout_to_stderr: the program writes to the tool's standard error
+ * (the tool's standard output carries data, as record -o -). */
+bool workload_prepare(struct workload *w, const char *tool, char **argv, bool stdout_to_stderr);
 void workload_start(struct workload *w);
 /* After workload_start: wait until the program has exec'd; false when
  * the exec failed (the child exits 127). */

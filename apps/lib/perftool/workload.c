@@ -21,11 +21,13 @@
 #include <unistd.h>
 #include "perftool.h"
 
-static void child(const char *tool, int go, int execd, char **argv)
+static void child(const char *tool, int go, int execd, char **argv, bool stdout_to_stderr)
 {
 	char byte;
 	if (read(go, &byte, 1) != 1)
 		_exit(127); /* the tool gave up before starting it */
+	if (stdout_to_stderr)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	execvp(argv[0], argv);
 	int err = errno;
 	fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(err));
@@ -39,7 +41,7 @@ static void complain(const struct workload *w, const char *what)
 	fprintf(stderr, "%s: %s: %s\n", w->tool, what, strerror(errno));
 }
 
-bool workload_prepare(struct workload *w, const char *tool, char **argv)
+bool workload_prepare(struct workload *w, const char *tool, char **argv, bool stdout_to_stderr)
 {
 	int go[2], execd[2];
 	memset(w, 0, sizeof *w);
@@ -58,7 +60,7 @@ bool workload_prepare(struct workload *w, const char *tool, char **argv)
 	if (w->pid == 0) {
 		close(go[1]);
 		close(execd[0]);
-		child(tool, go[0], execd[1], argv);
+		child(tool, go[0], execd[1], argv, stdout_to_stderr);
 	}
 	close(go[0]);
 	close(execd[1]);
