@@ -47,11 +47,13 @@ struct perf_cpu {
 };
 
 static struct perf_cpu cpus[MAX_CPUS];
+static bool ready; /* the lists are initialised: the tick may look at them */
 
 void perf_sched_init(void)
 {
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		list_init(&cpus[c].events);
+	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }
 
 struct list *perf_cpu_events(unsigned cpu)
@@ -301,6 +303,8 @@ void perf_rotate(uint64_t now)
 void perf_tick(struct trap_frame *f)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+		return; /* a tick during boot, before perf_init */
 	perf_sample_clocks(f);
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
