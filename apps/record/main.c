@@ -87,6 +87,7 @@ static bool run(const struct config *cfg, struct session *s, struct sideband *b,
 	size_t trailer = id_trailer_size(s->ev[0].attr.sample_type);
 	out_pipe_header(o);
 	out_attrs(o, s);
+	synth_kernel(o, trailer);
 	if (s->t.per_cpu) {
 		synth_all(o, trailer, w->pid);
 		events_enable(s);

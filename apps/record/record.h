@@ -138,6 +138,8 @@ struct synth {
 bool synth_process(struct synth *sy, pid_t pid, size_t trailer);
 /* Only the COMM records or only the MMAP2 records of sy into out. */
 void synth_write(const struct synth *sy, struct out *o, uint32_t type);
+/* The kernel's text, from /proc/kallsyms (nothing if unreadable). */
+void synth_kernel(struct out *o, size_t trailer);
 /* Every process in /proc but record and skip (-a). */
 void synth_all(struct out *o, size_t trailer, pid_t skip);
 void synth_free(struct synth *sy);

@@ -6,7 +6,9 @@
  * inode path"). With sample_id_all each ends in the id trailer, here all
  * zero: time 0 (perf applies such records as it reads them, before any
  * sample of a later round) and id 0 (perf's mark of a synthesized
- * record).
+ * record). And, as perf does, a PERF_RECORD_MMAP of the kernel's text
+ * ("[kernel.kallsyms]_text", pid -1) from /proc/kallsyms's _text and
+ * _etext, so that perf report --vmlinux FILE can name kernel samples.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -206,6 +208,36 @@ void synth_all(struct out *o, size_t trailer, pid_t skip)
 	}
 	if (d)
 		closedir(d);
+}
+
+/* The address of symbol name in kallsyms text, 0 if absent. */
+static uint64_t kallsym(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *sym = strchr(l, ' ') ? strchr(l, ' ') + 3 : NULL; /* "ADDR T NAME" */
+		if (sym && !strncmp(sym, name, len) && (sym[len] == '\n' || !sym[len]))
+			return strtoull(l, NULL, 16);
+	}
+	return 0;
+}
+
+void synth_kernel(struct out *o, size_t trailer)
+{
+	char *text = slurp("/proc/kallsyms");
+	uint64_t start = text ? kallsym(text, "_text") : 0, end = text ? kallsym(text, "_etext") : 0;
+	free(text);
+	if (!start || end <= start)
+		return; /* none, or the addresses are hidden (kptr_restrict) */
+	struct {
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+	} m = { (uint32_t)-1, 0, start, end - start, start };
+	struct synth sy = { 0 };
+	add(&sy, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &m, sizeof m, "[kernel.kallsyms]_text",
+	    trailer);
+	synth_write(&sy, o, PERF_RECORD_MMAP);
+	synth_free(&sy);
 }
 
 void synth_free(struct synth *sy)

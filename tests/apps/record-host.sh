@@ -84,6 +84,11 @@ run perf script -D -i "$tmp/clk.data"
 expect '^[1-9][0-9]* 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_MMAP2 [0-9]+/[0-9]+: .* r-xp .*/recwork$' \
 	"default: the MMAP2 of recwork is Linux's (a time stamp)"
 expect '^-1 -1 0 \[0x98\]: PERF_RECORD_ATTR' "pipe format: an ATTR record of 0x98 bytes (attr size 128)"
+grep -o 'PERF_RECORD_MMAP -1/0: .*' "$out" >"$tmp/kmap"
+perf record -o "$tmp/ref.data" -- "$work" 10 1 >/dev/null 2>&1
+perf script -D -i "$tmp/ref.data" 2>/dev/null | grep -o 'PERF_RECORD_MMAP -1/0: .*' >"$tmp/kmap.perf"
+check "the kernel's MMAP ([kernel.kallsyms]_text) as perf record writes it" \
+	sh -c "[ -s '$tmp/kmap' ] && cmp -s '$tmp/kmap' '$tmp/kmap.perf'"
 
 # ---- the same attrs as perf record ---------------------------------------------
 # attrs: each perf_event_attr block of -v / -vv output as "#N field value",

@@ -77,6 +77,13 @@ check "cpu-clock by default: samples in spin_loop ($(lines ' spin_loop$'))" \
 report clk.data
 first_row() { awk '/^ +[0-9.]+%/ { print; exit }' "$out" | grep -Eq "$1"; }
 check "perf report: spin_loop first" first_row '^ +[0-9.]+% +recwork +recwork +\[\.\] spin_loop$'
+ktext=$(nm "$build/kernel.elf" | awk '$3 == "__text_start" { print $1 }' | sed 's/^0*//')
+perf script -D -i "$logs/clk.data" >"$out" 2>&1
+check "the kernel's text from /proc/kallsyms: an MMAP of [kernel.kallsyms]_text at 0x$ktext" \
+	grep -Eq "PERF_RECORD_MMAP -1/0: \[0x$ktext\(0x[0-9a-f]+\) @ 0x$ktext\]: x \[kernel.kallsyms\]_text\$" "$out"
+perf report --stdio --sort dso,sym -i "$logs/clk.data" --symfs "$symfs" --vmlinux "$build/kernel.elf" >"$out" 2>&1
+check "perf report --vmlinux: no kernel sample left unnamed" \
+	sh -c "! grep -Eq '\[k\] (0x[0-9a-f]+|\[unknown\])' '$out'"
 
 take g.data
 script g.data -F comm,ip,sym
