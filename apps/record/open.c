@@ -66,6 +66,27 @@ static int try_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, bo
 	return fd;
 }
 
+/* perf's fallback: cycles the machine cannot count becomes cpu-clock,
+ * with the same modifiers ("cycles:u" samples as "cpu-clock:u"). */
+static bool fall_back(struct event *e, int err, bool verbose)
+{
+	struct perf_event_attr *a = &e->attr;
+	if ((err != ENOENT && err != ENXIO && err != ENODEV && err != EOPNOTSUPP) ||
+	    a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
+		return false;
+	if (verbose)
+		fprintf(stderr, "record: '%s' is not supported, falling back to cpu-clock\n",
+			e->spec.name);
+	const char *mods = strchr(e->spec.name, ':');
+	char name[64];
+	snprintf(name, sizeof name, "cpu-clock%s", mods ? mods : "");
+	e->spec.name = strdup(name);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->precise_ip = 0;
+	return e->spec.name != NULL;
+}
+
 /* Event i on target CPU k; false after printing why. */
 static bool open_one(struct session *s, int i, int k, pid_t pid, bool verbose)
 {
@@ -79,6 +100,8 @@ static bool open_one(struct session *s, int i, int k, pid_t pid, bool verbose)
 		e->attr.exclude_guest = 0;
 		fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose, true);
 	}
+	if (fd < 0 && k == 0 && fall_back(e, errno, verbose))
+		fd = try_open(&e->attr, p, s->t.cpu[k], group, verbose, true);
 	if (fd < 0) {
 		fprintf(stderr, "record: cannot open '%s' on CPU %d: %s\n", e->spec.name,
 			s->t.cpu[k], strerror(errno));

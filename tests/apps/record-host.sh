@@ -90,6 +90,11 @@ perf script -D -i "$tmp/ref.data" 2>/dev/null | grep -o 'PERF_RECORD_MMAP -1/0: 
 check "the kernel's MMAP ([kernel.kallsyms]_text) as perf record writes it" \
 	sh -c "[ -s '$tmp/kmap' ] && cmp -s '$tmp/kmap' '$tmp/kmap.perf'"
 
+run "$record" -e cycles -o "$tmp/cyc.data" -- "$work" 100
+script "$tmp/cyc.data" -F event,ip,sym
+check "-e cycles: samples, as cpu-clock where the machine cannot count cycles (perf's fallback)" \
+	at_least '^ *(cycles|cpu-clock): +[0-9a-f]+ spin_loop$' 20
+
 # ---- the same attrs as perf record ---------------------------------------------
 # attrs: each perf_event_attr block of -v / -vv output as "#N field value",
 # without perf's BPF side-band event (watermark) and its ksymbol/bpf_event

@@ -25,6 +25,8 @@ record -a -o /tmp/a.data -- recwork 300
 b64 /tmp/a.data
 record -g -c 1 -e page-faults,page-faults:u -o /tmp/two.data -- recwork 50 16
 b64 /tmp/two.data
+record -e cycles:u -o /tmp/cyc.data -- recwork 300
+b64 /tmp/cyc.data
 cd /tmp
 record -- recwork 50 8
 echo "status default $?"
@@ -105,6 +107,11 @@ check "two events: page-faults:u samples in touch_pages ($(in_touch page-faults:
 	[ "$(in_touch page-faults:u)" -ge 16 ]
 check "two events, -g: call chains touch_pages <- main" \
 	awk '/ touch_pages$/ { s = NR } / main$/ && s == NR - 1 { ok = 1 } END { exit !ok }' "$out"
+
+take cyc.data
+script cyc.data -F event,ip,sym
+check "-e cycles:u: samples (cpu-clock:u where nothing counts cycles, perf's fallback)" \
+	at_least '^ *(cycles|cpu-clock):u: +[0-9a-f]+ spin_loop$' 10
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"
