@@ -123,10 +123,28 @@ static int segment_prot(uint32_t flags)
 	       ((flags & PF_X) ? PROT_EXEC : 0);
 }
 
+#define MAX_EXEC_SEGS 4
+
 struct loaded {
 	uint64_t entry, phdr, brk;
 	unsigned phnum;
+	/* Executable segments, for perf's MMAP records. */
+	struct { uint64_t start, len, pgoff; int prot; } seg[MAX_EXEC_SEGS];
+	unsigned nseg;
 };
+
+/* Remember an executable PT_LOAD as a mapping of the file. */
+static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t va)
+{
+	if (!(ph->p_flags & PF_X) || out->nseg == MAX_EXEC_SEGS)
+		return;
+	uint64_t start = ALIGN_DOWN(va, PAGE_SIZE);
+	out->seg[out->nseg].start = start;
+	out->seg[out->nseg].len = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - start;
+	out->seg[out->nseg].pgoff = ALIGN_DOWN(ph->p_offset, PAGE_SIZE);
+	out->seg[out->nseg].prot = segment_prot(ph->p_flags);
+	out->nseg++;
+}
 
 /* Map and fill the PT_LOAD segments into mm. */
 static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
@@ -139,6 +157,7 @@ static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
 	uint64_t base = eh->e_type == ET_DYN ? USER_PIE_BASE : 0;
 	uint64_t top = 0;
 	out->phdr = 0;
+	out->nseg = 0;
 	for (unsigned i = 0; i < elf64_phnum(img); i++) {
 		const Elf64_Phdr *ph = elf64_phdr(img, i);
 		if (ph->p_type == PT_INTERP)
@@ -169,6 +188,7 @@ static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
 			r = mm_write(mm, va, img + ph->p_offset, ph->p_filesz);
 		if (r)
 			return r;
+		note_exec_segment(out, ph, va);
 		if (!out->phdr && ph->p_offset == 0)
 			out->phdr = va + eh->e_phoff;
 		if (end > top)
@@ -403,6 +423,10 @@ static long do_exec(const char *path, struct exec_args *a)
 	fpu_restore(self);
 	set_comm(self, path);
 	perf_task_exec(self);
+	perf_record_comm(self, true);
+	for (unsigned i = 0; i < ld.nseg; i++)
+		perf_record_mmap(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
+				 ld.seg[i].prot, mm->exe);
 
 	struct trap_frame *f = self->frame;
 	memset(f, 0, sizeof(*f));

@@ -220,6 +220,7 @@ SYSCALL_DEFINE(prctl)
 			return -EFAULT;
 		name[sizeof(name) - 1] = 0;
 		strlcpy(t->comm, name, sizeof(t->comm));
+		perf_record_comm(t, false);
 		return 0;
 	}
 	case PR_GET_NAME:

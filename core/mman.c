@@ -5,6 +5,7 @@
 #include <linux/mman.h>
 #include "kernel.h"
 #include "mm.h"
+#include "perf.h"
 #include "syscall.h"
 #include "task.h"
 #include "uaccess.h"
@@ -114,6 +115,8 @@ SYSCALL_DEFINE(mmap)
 		r = map_file(mm, addr, len, prot, flags, fd, off);
 	if (!r && (flags & MAP_POPULATE))
 		r = mm_populate(mm, addr, len);
+	if (!r)
+		perf_record_mmap(addr, len, (flags & MAP_ANONYMOUS) ? 0 : off, prot, "");
 	return r ? r : (long)addr;
 }
 

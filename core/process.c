@@ -173,6 +173,7 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 		t->clear_child_tid = ctid;
 	if (flags & CLONE_VFORK)
 		t->vfork_parent = p;
+	perf_record_task(t, p, true);
 	sched_start(t);
 	if (flags & CLONE_VFORK)
 		while (!__atomic_load_n(&t->vfork_done, __ATOMIC_ACQUIRE))

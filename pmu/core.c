@@ -52,7 +52,7 @@ void perf_init(void)
 
 struct ctx_call {
 	struct perf_event *e;
-	void (*fn)(struct perf_event *, void *);
+	void (*fn)(struct perf_event *, void *, uint64_t);
 	void *arg;
 	bool done;
 };
@@ -67,27 +67,27 @@ static void ctx_call_here(void *p)
 		/* One instant for both: the change takes no counting time. */
 		uint64_t now = time_since_boot_ns();
 		perf_cpu_sched_out(now);
-		c->fn(c->e, c->arg);
+		c->fn(c->e, c->arg, now);
 		perf_cpu_sched_in(now);
 		c->done = true;
 	}
 	spin_unlock(&perf_lock);
 }
 
-static void no_change(struct perf_event *e, void *arg)
+static void no_change(struct perf_event *e, void *arg, uint64_t now)
 {
-	(void)e, (void)arg;
+	(void)e, (void)arg, (void)now;
 }
 
-void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
-		   void *arg)
+void perf_ctx_call(struct perf_event *e,
+		   void (*fn)(struct perf_event *, void *, uint64_t), void *arg)
 {
 	struct ctx_call c = { e, fn, arg, false };
 	for (;;) {
 		uint64_t f = spin_lock_irqsave(&perf_lock);
 		int cpu = event_ctx_cpu(e);
 		if (cpu < 0) {
-			fn(e, arg); /* no counters involved */
+			fn(e, arg, time_since_boot_ns()); /* no counters involved */
 			spin_unlock_irqrestore(&perf_lock, f);
 			/* Its task may have been switched in meanwhile without
 			 * seeing the change: have that CPU look again. */
@@ -141,9 +141,9 @@ static void reset_one(struct perf_event *e, uint64_t now)
 	e->child_count = 0;
 }
 
-static void enable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, enable_one, time_since_boot_ns()); }
-static void disable_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, disable_one, time_since_boot_ns()); }
-static void reset_fn(struct perf_event *e, void *group) { for_group(e, group != NULL, reset_one, time_since_boot_ns()); }
+static void enable_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, enable_one, now); }
+static void disable_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, disable_one, now); }
+static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, reset_one, now); }
 
 void event_enable(struct perf_event *e, bool group) { perf_ctx_call(e, enable_fn, group ? e : NULL); }
 void event_disable(struct perf_event *e, bool group) { perf_ctx_call(e, disable_fn, group ? e : NULL); }
@@ -272,8 +272,8 @@ static int check_permission(const struct perf_event_attr *a, int pid, int cpu)
 	return 0;
 }
 
-static struct perf_event *event_new(const struct perf_event_attr *attr,
-				    struct task *task, int cpu)
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state)
 {
 	struct perf_event *e = kzalloc(sizeof(*e));
 	if (!e)
@@ -285,7 +285,7 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	e->refs = 1;
 	e->oncpu = -1;
 	e->hw.idx = -1;
-	e->state = attr->disabled ? EVENT_OFF : EVENT_INACTIVE;
+	e->state = state;
 	perf_sample_init(e);
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
@@ -294,6 +294,16 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	list_init(&e->child_list);
 	list_init(&e->child_node);
 	e->tstamp = time_since_boot_ns();
+	return e;
+}
+
+static struct perf_event *event_new(const struct perf_event_attr *attr,
+				    struct task *task, int cpu)
+{
+	struct perf_event *e = event_alloc(attr, task, cpu,
+					   attr->disabled ? EVENT_OFF : EVENT_INACTIVE);
+	if (!e)
+		return NULL;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	e->id = next_id++;
 	spin_unlock_irqrestore(&perf_lock, f);
@@ -302,8 +312,9 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 
 /* Put e into its context, or into its leader's group (arg), with the
  * context off the counters (perf_ctx_call). */
-static void attach_fn(struct perf_event *e, void *leader_arg)
+static void attach_fn(struct perf_event *e, void *leader_arg, uint64_t now)
 {
+	(void)now;
 	struct perf_event *leader = leader_arg;
 	e->tstamp = 0; /* times start when the context next updates it */
 	if (leader) {

@@ -92,12 +92,16 @@ void event_update(struct perf_event *e, uint64_t now);
 /* Run fn(e, arg) under perf_lock on the CPU that holds e's context on
  * its counters (by IPI when that is another CPU), with that CPU's groups
  * taken off the counters around it, so fn may change states and lists
- * freely; on no CPU if the context is not on one. Caller must not hold
- * perf_lock. */
-void perf_ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *),
-		   void *arg);
+ * freely; on no CPU if the context is not on one. fn gets the instant
+ * of the change (the one the groups went off and come back on at, so
+ * the change costs no counting time). Caller must not hold perf_lock. */
+void perf_ctx_call(struct perf_event *e,
+		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* A new event (not under perf_lock): fields set, lists empty, no id. */
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state);
 /* Put a new event into its context (or leader's group) and on the
  * counters if its context is on a CPU. Not under perf_lock. */
 void event_attach(struct perf_event *e, struct perf_event *leader);

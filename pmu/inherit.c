@@ -15,10 +15,10 @@
 
 /* Take e out of its context, or out of its group: a closed leader's
  * siblings become leaders of their own. Context off the counters. */
-static void detach_fn(struct perf_event *e, void *arg)
+static void detach_fn(struct perf_event *e, void *arg, uint64_t now)
 {
 	(void)arg;
-	event_update(e, time_since_boot_ns());
+	event_update(e, now);
 	if (e->leader == e) {
 		list_remove(&e->ctx_node);
 		list_for_each_safe(n, &e->siblings) {
@@ -54,27 +54,14 @@ void event_put(struct perf_event *e)
 static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 				   struct perf_event *leader)
 {
-	struct perf_event *c = kzalloc(sizeof(*c));
+	struct perf_event *c = event_alloc(&p->attr, child, p->cpu,
+					   p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE);
 	if (!c)
 		return NULL;
-	c->attr = p->attr;
 	c->pmu = p->pmu;
 	c->id = p->id;
-	c->task = child;
-	c->cpu = p->cpu;
 	c->leader = leader ? leader : c;
-	c->refs = 1;
-	c->oncpu = -1;
-	c->hw.idx = -1;
-	c->state = p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE;
-	perf_sample_init(c);
-	c->tstamp = time_since_boot_ns();
 	c->parent = p;
-	list_init(&c->siblings);
-	list_init(&c->sibling_node);
-	list_init(&c->ctx_node);
-	list_init(&c->owner_node);
-	list_init(&c->child_list);
 	list_add_tail(&c->child_node, &p->child_list);
 	p->refs++;
 	if (leader)
@@ -159,6 +146,8 @@ static bool ctx_here(struct task *t)
 /* t is exiting (current) or a fork that failed (never ran). */
 void perf_task_exit(struct task *t)
 {
+	if (t == current)
+		perf_record_task(t, t->leader->parent, false);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
 	bool here = ctx_here(t);
@@ -184,8 +173,7 @@ void perf_task_exit(struct task *t)
  * into its parent and freed, others freeze as EVENT_EXIT. */
 static void remove_event(struct perf_event *e, uint64_t now)
 {
-	event_update(e, now);
-	detach_fn(e, NULL);
+	detach_fn(e, NULL, now);
 	list_init(&e->ctx_node);
 	list_init(&e->sibling_node);
 	list_init(&e->siblings);

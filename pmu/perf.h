@@ -52,6 +52,14 @@ void perf_wakeup_pending(void);
 void perf_sample_clocks(struct trap_frame *f);
 bool perf_wants_tick(unsigned cpu);
 
+/* Side-band records (ringbuf/sideband.c), from process context: the
+ * task's name (exec: PERF_RECORD_MISC_COMM_EXEC), fork and exit, and a
+ * new mapping (pgoff in bytes; name "" for anonymous). */
+void perf_record_comm(struct task *t, bool exec);
+void perf_record_task(struct task *t, struct task *parent, bool fork);
+void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+		      const char *name);
+
 void perf_init(void);
 
 #endif

@@ -47,7 +47,7 @@ struct perf_cpu {
 };
 
 static struct perf_cpu cpus[MAX_CPUS];
-static bool ready; /* the lists are initialised: the tick may look at them */
+static bool ready;  /* the lists exist: the tick may look at them */
 
 void perf_sched_init(void)
 {
@@ -304,7 +304,7 @@ void perf_tick(struct trap_frame *f)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
-		return; /* a tick during boot, before perf_init */
+		return; /* ticks start before perf_init */
 	perf_sample_clocks(f);
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)

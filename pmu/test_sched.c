@@ -55,23 +55,10 @@ static struct pmu fake_pmu = {
 
 static struct perf_event *fake_event(struct pmu *pmu, bool pinned, bool exclusive)
 {
-	struct perf_event *e = kzalloc(sizeof(*e));
-	if (!e)
-		return NULL;
-	e->attr.pinned = pinned;
-	e->attr.exclusive = exclusive;
-	e->pmu = pmu;
-	e->cpu = (int)this_cpu_id();
-	e->leader = e;
-	e->refs = 1;
-	e->oncpu = e->hw.idx = -1;
-	list_init(&e->siblings);
-	list_init(&e->sibling_node);
-	list_init(&e->ctx_node);
-	list_init(&e->owner_node);
-	list_init(&e->child_list);
-	list_init(&e->child_node);
-	e->tstamp = time_since_boot_ns();
+	struct perf_event_attr attr = { .pinned = pinned, .exclusive = exclusive };
+	struct perf_event *e = event_alloc(&attr, NULL, (int)this_cpu_id(), EVENT_INACTIVE);
+	if (e)
+		e->pmu = pmu;
 	return e;
 }
 

@@ -57,6 +57,9 @@ struct perf_output {
 	uint64_t end;
 };
 bool rb_output_begin(struct perf_output *o, struct perf_event *e, uint32_t size);
+/* Where e's records go: its own buffer, or its original's for an
+ * inherited copy (NULL: nowhere). */
+struct perf_buffer *perf_event_buffer(const struct perf_event *e);
 void rb_output_copy(struct perf_output *o, const void *src, uint32_t len);
 /* Publish data_head; wake pollers per wakeup_events / wakeup_watermark
  * (`sample`: the record counts toward wakeup_events). */

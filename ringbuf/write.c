@@ -58,9 +58,16 @@ static void put_lost(struct perf_buffer *rb, struct perf_event *e)
 	rb->lost = 0;
 }
 
+struct perf_buffer *perf_event_buffer(const struct perf_event *e)
+{
+	while (e->parent) /* inherited copies write to the original's */
+		e = e->parent;
+	return e->rb;
+}
+
 bool rb_output_begin(struct perf_output *o, struct perf_event *e, uint32_t size)
 {
-	struct perf_buffer *rb = e->rb;
+	struct perf_buffer *rb = perf_event_buffer(e);
 	o->rb = rb;
 	if (!rb || !rb->nr_pages)
 		return false;

@@ -86,43 +86,6 @@ static long get(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
-/*
- * Run fn(arg) in a child process and count its checks here: the child
- * starts from 0 and sends its counts through a pipe as it ends. A child
- * that dies first is a failure.
- */
-static void in_child(void (*fn)(long), long arg, const char *what)
-{
-	int p[2], counts[2] = { 0, 0 }, st = -1;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(p) != 0) {
-		CHECK(0, "%s: pipe", what);
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		abi_passed = abi_failed = 0;
-		fn(arg);
-		counts[0] = abi_passed;
-		counts[1] = abi_failed;
-		write(p[1], counts, sizeof(counts));
-		_exit(0);
-	}
-	close(p[1]);
-	n = pid < 0 ? -1 : read(p[0], counts, sizeof(counts));
-	if (pid > 0)
-		waitpid(pid, &st, 0);
-	close(p[0]);
-	if (n == (ssize_t)sizeof(counts)) {
-		abi_passed += counts[0];
-		abi_failed += counts[1];
-	}
-	CHECK(n == (ssize_t)sizeof(counts) && WIFEXITED(st) &&
-	      WEXITSTATUS(st) == 0, "%s: the child process finishes", what);
-}
 
 /* Open task-clock with the given exclusions; close it; 0 or errno. */
 static int try_open(pid_t pid, int cpu, int user_only)

@@ -1,0 +1,183 @@
+/*
+ * Side-band records: PERF_RECORD_COMM, FORK, EXIT, MMAP and MMAP2, for
+ * every event that asked (attr.comm, attr.task, attr.mmap / mmap2) among
+ * the current task's events and this CPU's, enabled or not yet running
+ * (Linux's perf_iterate_sb: state >= INACTIVE, CPU matching). With
+ * attr.sample_id_all each record ends with the sample_id trailer (TID,
+ * TIME, ID, STREAM_ID, CPU, IDENTIFIER as sample_type selects).
+ *
+ * Called from process context (exec, prctl, fork, exit, mmap) without
+ * perf_lock; takes it.
+ */
+#include <string.h>
+#include "event.h"
+#include "kernel.h"
+#include "percpu.h"
+#include "perf.h"
+#include "ringbuf.h"
+#include "task.h"
+#include "tsc.h"
+
+#define ID_TRAILER_TYPES (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* A record body built by the caller: header, fixed part, string. */
+struct sb_record {
+	struct perf_event_header h;
+	uint8_t body[64];          /* fixed fields */
+	uint32_t body_len;
+	const char *str;           /* NUL-terminated, padded to 8 (or NULL) */
+	bool (*wants)(const struct perf_event *e);
+};
+
+static uint32_t trailer_size(const struct perf_event *e)
+{
+	if (!e->attr.sample_id_all)
+		return 0;
+	return 8 * popcount64(e->attr.sample_type & ID_TRAILER_TYPES);
+}
+
+static void put_trailer(struct perf_output *o, const struct perf_event *e)
+{
+	uint64_t t = e->attr.sample_type, v;
+	struct task *cur = current;
+	if (!e->attr.sample_id_all)
+		return;
+	if (t & PERF_SAMPLE_TID) {
+		v = (uint64_t)(uint32_t)cur->tid << 32 | (uint32_t)cur->tgid;
+		rb_output_copy(o, &v, 8);
+	}
+	if (t & PERF_SAMPLE_TIME) {
+		v = time_since_boot_ns();
+		rb_output_copy(o, &v, 8);
+	}
+	if (t & PERF_SAMPLE_ID)
+		rb_output_copy(o, &e->id, 8);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		rb_output_copy(o, &e->id, 8);
+	if (t & PERF_SAMPLE_CPU) {
+		v = this_cpu_id();
+		rb_output_copy(o, &v, 8);
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		rb_output_copy(o, &e->id, 8);
+}
+
+static uint32_t str_padded(const char *s)
+{
+	return s ? (uint32_t)((strlen(s) + 1 + 7) & ~7u) : 0;
+}
+
+static void output_one(struct perf_event *e, const struct sb_record *r)
+{
+	uint32_t slen = str_padded(r->str);
+	uint32_t size = sizeof(r->h) + r->body_len + slen + trailer_size(e);
+	struct perf_output o;
+	if (!rb_output_begin(&o, e, size))
+		return;
+	struct perf_event_header h = r->h;
+	h.size = (uint16_t)size;
+	rb_output_copy(&o, &h, sizeof(h));
+	rb_output_copy(&o, r->body, r->body_len);
+	if (slen) {
+		char pad[8] = { 0 };
+		uint32_t n = (uint32_t)strlen(r->str);
+		rb_output_copy(&o, r->str, n);
+		rb_output_copy(&o, pad, slen - n);
+	}
+	put_trailer(&o, e);
+	rb_output_end(&o, e, false);
+}
+
+static void output_if(struct perf_event *e, const struct sb_record *r)
+{
+	if (e->state >= EVENT_INACTIVE && r->wants(e) && perf_event_buffer(e) &&
+	    (e->cpu < 0 || (unsigned)e->cpu == this_cpu_id()))
+		output_one(e, r);
+}
+
+static void output_ctx(struct list *ctx, const struct sb_record *r)
+{
+	list_for_each(n, ctx) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		output_if(l, r);
+		list_for_each(m, &l->siblings)
+			output_if(list_entry(m, struct perf_event, sibling_node), r);
+	}
+}
+
+static void output_all(const struct sb_record *r)
+{
+	struct task *t = current;
+	struct list *cpu_list = perf_cpu_events(this_cpu_id());
+	if (list_empty(&t->perf_events) && list_empty(cpu_list))
+		return;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	output_ctx(&t->perf_events, r);
+	output_ctx(cpu_list, r);
+	spin_unlock_irqrestore(&perf_lock, f);
+	perf_wakeup_pending();
+}
+
+/* ---- the records ---- */
+
+static bool wants_comm(const struct perf_event *e) { return e->attr.comm; }
+static bool wants_task(const struct perf_event *e) { return e->attr.task; }
+
+void perf_record_comm(struct task *t, bool exec)
+{
+	struct sb_record r = { .h = { PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0, 0 },
+			       .str = t->comm, .wants = wants_comm };
+	uint32_t ids[2] = { (uint32_t)t->tgid, (uint32_t)t->tid };
+	memcpy(r.body, ids, sizeof(ids));
+	r.body_len = sizeof(ids);
+	output_all(&r);
+}
+
+/* FORK and EXIT: pid, ppid, tid, ptid, time. */
+void perf_record_task(struct task *t, struct task *parent, bool fork)
+{
+	struct sb_record r = { .h = { fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0, 0 },
+			       .wants = wants_task };
+	uint32_t ids[4] = { (uint32_t)t->tgid, parent ? (uint32_t)parent->tgid : 0,
+			    (uint32_t)t->tid, parent ? (uint32_t)parent->tid : 0 };
+	uint64_t time = time_since_boot_ns();
+	memcpy(r.body, ids, sizeof(ids));
+	memcpy(r.body + sizeof(ids), &time, 8);
+	r.body_len = sizeof(ids) + 8;
+	output_all(&r);
+}
+
+/* MMAP2 for events that asked for it, MMAP for the others (exec
+ * mappings; data mappings only with attr.mmap_data). */
+static bool wants_mmap2(const struct perf_event *e) { return e->attr.mmap2; }
+static bool wants_mmap1(const struct perf_event *e) { return e->attr.mmap && !e->attr.mmap2; }
+static bool wants_mmap2_data(const struct perf_event *e) { return e->attr.mmap2 && e->attr.mmap_data; }
+static bool wants_mmap1_data(const struct perf_event *e) { return e->attr.mmap && !e->attr.mmap2 && e->attr.mmap_data; }
+
+void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+		      const char *name)
+{
+	struct task *t = current;
+	bool exec = prot & 4; /* PROT_EXEC */
+	uint32_t ids[2] = { (uint32_t)t->tgid, (uint32_t)t->tid };
+	uint64_t where[3] = { addr, len, pgoff };
+	struct sb_record r = { .h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 0 },
+			       .str = name && *name ? name : "//anon" };
+	if (!exec)
+		r.h.misc |= PERF_RECORD_MISC_MMAP_DATA;
+	memcpy(r.body, ids, 8);
+	memcpy(r.body + 8, where, 24);
+	r.body_len = 32;
+	r.wants = exec ? wants_mmap1 : wants_mmap1_data;
+	output_all(&r);
+	/* MMAP2 adds maj, min, ino, ino_generation, prot, flags (no
+	 * devices or inodes to report: 0; MAP_PRIVATE). */
+	struct { uint32_t maj, min; uint64_t ino, gen; uint32_t prot, flags; } more =
+		{ 0, 0, 0, 0, (uint32_t)prot, 2 };
+	r.h.type = PERF_RECORD_MMAP2;
+	memcpy(r.body + 32, &more, sizeof(more));
+	r.body_len = 32 + sizeof(more);
+	r.wants = exec ? wants_mmap2 : wants_mmap2_data;
+	output_all(&r);
+}
