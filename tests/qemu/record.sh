@@ -6,8 +6,11 @@
 # the host takes them back (tools/b64-extract.sh) and runs Debian's
 # `perf script` and `perf report --stdio` on them. recwork is /bin/recwork
 # on baremon, so perf finds its symbols under a --symfs tree holding
-# bin/recwork. Also: /proc/<pid>/maps gives a segment's file offset (what
-# record's MMAP2 records carry), the default output file, errors.
+# bin/recwork. The program's COMM and MMAP2 come from the kernel, or,
+# told to ask for none (BAREMON_RECORD_NO_SIDEBAND), record makes them
+# from /proc/<pid>/{comm,maps}, which must give a segment's file offset.
+# Also: the kernel's text from /proc/kallsyms, the default output file,
+# errors.
 . "$(dirname "$0")/lib.sh"
 
 work=$build/musl/recwork
@@ -17,6 +20,8 @@ cat /proc/self/maps
 record -e page-faults -c 1 -o /tmp/pf.data -- recwork 100
 echo "status pf $?"
 b64 /tmp/pf.data
+env BAREMON_RECORD_NO_SIDEBAND=1 record -e page-faults -c 1 -v -o /tmp/syn.data -- recwork 100
+b64 /tmp/syn.data
 record -o /tmp/clk.data -- recwork 500
 b64 /tmp/clk.data
 record -g -o /tmp/g.data -- recwork 400
@@ -71,6 +76,23 @@ check "page-faults -c 1: a sample per touched page in touch_pages ($(lines ' tou
 check "page-faults: every sample is recwork's" [ "$(lines .)" = "$(lines '^ *recwork ')" ]
 report pf.data
 check "perf report lists touch_pages" grep -Eq '^ +[0-9.]+% +recwork +recwork +\[\.\] touch_pages$' "$out"
+
+perf script -D -i "$logs/pf.data" >"$out" 2>&1
+check "the kernel's COMM (exec) of recwork" grep -Eq '^[1-9][0-9]* .*PERF_RECORD_COMM exec: recwork:' "$out"
+check "the kernel's MMAP2 of recwork" \
+	grep -Eq '^[1-9][0-9]* .*PERF_RECORD_MMAP2 [0-9]+/[0-9]+: \[0x401000\(0x[0-9a-f]+\) @ 0x1000 .*r-xp /bin/recwork$' "$out"
+
+expect_line '^record: no MMAP records from the kernel: wrote 1 from /proc/[0-9]+/maps$' \
+	"no side-band asked: record writes recwork's MMAP2 from /proc"
+expect_line '^record: no COMM record from the kernel: wrote one from /proc/[0-9]+/comm$' \
+	"no side-band asked: and its COMM"
+take syn.data
+perf script -D -i "$logs/syn.data" >"$out" 2>&1
+check "no side-band asked: the MMAP2 is record's (time 0), at maps' offset" \
+	grep -Eq '^0 .*PERF_RECORD_MMAP2 [0-9]+/[0-9]+: \[0x401000\(0x[0-9a-f]+\) @ 0x1000 .*r-xp /bin/recwork$' "$out"
+script syn.data -F comm,tid,event,ip,sym
+check "no side-band asked: samples named recwork, in touch_pages ($(lines ' touch_pages'))" \
+	at_least '^ *recwork +[0-9]+ +page-faults: +[0-9a-f]+ touch_pages$' 64
 
 take clk.data
 script clk.data -F comm,event,ip,sym
