@@ -92,7 +92,7 @@ static bool run(const struct config *cfg, struct session *s, struct sideband *b,
 		synth_all(o, trailer, w->pid);
 		events_enable(s);
 	}
-	b->pid = w->pid;
+	sideband_setup(b, w->pid, s->ev[0].attr.sample_type);
 	workload_start(w);
 	if (workload_wait_exec(w))
 		sideband_capture(b, trailer);

@@ -147,6 +147,7 @@ void synth_free(struct synth *sy);
 /* sideband.c: the program's COMM and MMAP records, the kernel's or ours. */
 struct sideband {
 	pid_t pid;                   /* the program */
+	unsigned tid_word;           /* where TID is in a sample (u64s) */
 	bool execd;                  /* it has exec'd: sy holds its /proc view */
 	bool kernel_comm, kernel_mmap; /* the kernel gave them */
 	bool sampled;                /* a sample of the program was seen */
@@ -155,6 +156,8 @@ struct sideband {
 	struct synth sy;
 	uint64_t samples, lost;      /* for the summary */
 };
+/* The program, and the layout of samples (every event's starts alike). */
+void sideband_setup(struct sideband *b, pid_t pid, uint64_t sample_type);
 /* Look at one record on its way out. */
 void sideband_see(struct sideband *b, const struct perf_event_header *h);
 /* After the exec: keep what /proc says about the program. */

@@ -16,14 +16,21 @@
 #include <unistd.h>
 #include "record.h"
 
+void sideband_setup(struct sideband *b, pid_t pid, uint64_t sample_type)
+{
+	b->pid = pid;
+	/* A sample starts IDENTIFIER, IP, TID (pid, tid): as many words
+	 * before TID as there are of the first two. */
+	b->tid_word = !!(sample_type & PERF_SAMPLE_IDENTIFIER) + !!(sample_type & PERF_SAMPLE_IP);
+}
+
 void sideband_see(struct sideband *b, const struct perf_event_header *h)
 {
 	const uint32_t *pid = (const uint32_t *)(h + 1);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		b->samples++;
-		/* IP comes first, then TID: pid, tid (attrs.c) */
-		if (b->execd && pid[2] == (uint32_t)b->pid)
+		if (b->execd && pid[2 * b->tid_word] == (uint32_t)b->pid)
 			b->sampled = true;
 		break;
 	case PERF_RECORD_LOST:
