@@ -380,14 +380,20 @@ void process_die_by_signal(int sig, struct trap_frame *f)
 	process_exit_group_now(sig | (core ? 0x80 : 0));
 }
 
+/* The zombie t is off its CPU for good. switched_out is set under
+ * task_lock, where its parent checks it before reaping (and freeing) t,
+ * so t is still there for the rest of this function. */
 void process_zombie_switched_out(struct task *t)
 {
-	if (t->leader != t || !t->parent || t->nr_live != 0)
-		return;
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	t->parent->child_events++;
+	struct task *parent = t->parent;
+	bool notify = t->leader == t && parent && t->nr_live == 0;
+	__atomic_store_n(&t->switched_out, true, __ATOMIC_RELEASE);
+	if (notify)
+		parent->child_events++;
 	spin_unlock_irqrestore(&task_lock, f);
-	waitq_wake_all(&t->parent->child_exit);
+	if (notify)
+		waitq_wake_all(&parent->child_exit);
 }
 
 /* ---- stop and continue ---- */

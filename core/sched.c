@@ -14,6 +14,7 @@
 #include "process.h"
 #include "tsc.h"
 #include "timekeeping.h"
+#include "vpmu.h"
 #include "x86.h"
 
 struct runqueue {
@@ -224,8 +225,7 @@ static void sched_finish(struct runqueue *rq)
 	 * switched_out is set. */
 	int state = prev->state;
 	if (state == TASK_ZOMBIE) {
-		__atomic_store_n(&prev->switched_out, true, __ATOMIC_RELEASE);
-		process_zombie_switched_out(prev);
+		process_zombie_switched_out(prev); /* sets switched_out */
 	} else if (state == TASK_DEAD) {
 		task_free(prev);
 	}
@@ -234,6 +234,8 @@ static void sched_finish(struct runqueue *rq)
 void task_first_run(void)
 {
 	sched_finish(rq_of(this_cpu_id()));
+	if (current->mm)
+		vpmu_hook(VPMU_USER); /* a new user task leaves for user mode */
 	irq_enable();
 }
 
@@ -372,6 +374,7 @@ void sched_idle_loop(void)
 			schedule();
 			continue;
 		}
+		vpmu_hook(VPMU_HALT);
 		__asm__ volatile("sti; hlt" ::: "memory");
 	}
 }

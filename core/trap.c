@@ -11,6 +11,7 @@
 #include "percpu.h"
 #include "task.h"
 #include "userret.h"
+#include "vpmu.h"
 
 struct idt_entry {
 	uint16_t offset_lo;
@@ -59,6 +60,8 @@ const char *trap_name(unsigned vector)
 		return "TLB shootdown IPI";
 	if (vector == VEC_ERROR)
 		return "APIC error";
+	if (vector == VEC_PMI)
+		return "PMI";
 	if (vector == VEC_IRQ_BASE + 4)
 		return "IRQ 4 (COM1)";
 	if (vector == VEC_SPURIOUS)
@@ -118,6 +121,8 @@ void trap_dispatch(struct trap_frame *f)
 	if (user) {
 		current->frame = f;
 		account_user_to_kernel(current);
+	} else {
+		vpmu_hook_kernel_trap(v);
 	}
 	if (handlers[v])
 		handlers[v](f);

@@ -6,10 +6,12 @@
 #include "syscall.h"
 #include "tsc.h"
 #include "userret.h"
+#include "vpmu.h"
 #include "x86.h"
 
 void account_user_to_kernel(struct task *t)
 {
+	vpmu_hook(VPMU_KERNEL);
 	uint64_t now = time_since_boot_ns();
 	if (t->acct_ns)
 		t->utime_ns += now - t->acct_ns;
@@ -22,6 +24,7 @@ static void account_kernel_to_user(struct task *t)
 	if (t->acct_ns)
 		t->stime_ns += now - t->acct_ns;
 	t->acct_ns = now;
+	vpmu_hook(VPMU_USER);
 }
 
 static bool restart_pending(const struct trap_frame *f)

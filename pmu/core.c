@@ -46,6 +46,7 @@ void perf_init(void)
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_msr_pmu_init();
+	intel_pmu_init();
 }
 
 /* ---- changing a context ---- */
@@ -54,6 +55,7 @@ struct ctx_call {
 	struct perf_event *e;
 	void (*fn)(struct perf_event *, void *, uint64_t);
 	void *arg;
+	bool resched;  /* groups off and back on around fn (else fn alone) */
 	bool done;
 };
 
@@ -66,9 +68,11 @@ static void ctx_call_here(void *p)
 	if (event_ctx_cpu(c->e) == (int)this_cpu_id()) {
 		/* One instant for both: the change takes no counting time. */
 		uint64_t now = time_since_boot_ns();
-		perf_cpu_sched_out(now);
+		if (c->resched)
+			perf_cpu_sched_out(now);
 		c->fn(c->e, c->arg, now);
-		perf_cpu_sched_in(now);
+		if (c->resched)
+			perf_cpu_sched_in(now);
 		c->done = true;
 	}
 	spin_unlock(&perf_lock);
@@ -79,10 +83,11 @@ static void no_change(struct perf_event *e, void *arg, uint64_t now)
 	(void)e, (void)arg, (void)now;
 }
 
-void perf_ctx_call(struct perf_event *e,
-		   void (*fn)(struct perf_event *, void *, uint64_t), void *arg)
+/* Run fn where e's context is, with (resched) or without a new pass. */
+static void ctx_call(struct perf_event *e, void (*fn)(struct perf_event *, void *, uint64_t),
+		     void *arg, bool resched)
 {
-	struct ctx_call c = { e, fn, arg, false };
+	struct ctx_call c = { e, fn, arg, resched, false };
 	for (;;) {
 		uint64_t f = spin_lock_irqsave(&perf_lock);
 		int cpu = event_ctx_cpu(e);
@@ -94,6 +99,7 @@ void perf_ctx_call(struct perf_event *e,
 			cpu = event_ctx_cpu(e);
 			if (cpu >= 0) {
 				c.fn = no_change;
+				c.resched = true;
 				perf_xcall((unsigned)cpu, ctx_call_here, &c);
 			}
 			return;
@@ -103,6 +109,12 @@ void perf_ctx_call(struct perf_event *e,
 		if (c.done)
 			return;
 	}
+}
+
+void perf_ctx_call(struct perf_event *e,
+		   void (*fn)(struct perf_event *, void *, uint64_t), void *arg)
+{
+	ctx_call(e, fn, arg, true);
 }
 
 /* ---- enable, disable, reset (the ioctls, prctl, exec) ---- */
@@ -127,10 +139,15 @@ static void enable_one(struct perf_event *e, uint64_t now)
 		e->state = EVENT_INACTIVE;
 }
 
+/* As Linux's __perf_event_disable: off the counters (a leader with its
+ * group), no new pass (waiting groups get the counters at the next
+ * rotation or switch); an event in error stays in error. */
 static void disable_one(struct perf_event *e, uint64_t now)
 {
+	if (e->state == EVENT_ACTIVE)
+		perf_event_off_here(e, now);
 	event_update(e, now);
-	if (e->state == EVENT_INACTIVE || e->state == EVENT_ERROR)
+	if (e->state == EVENT_INACTIVE)
 		e->state = EVENT_OFF;
 }
 
@@ -146,7 +163,7 @@ static void disable_fn(struct perf_event *e, void *group, uint64_t now) { for_gr
 static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, reset_one, now); }
 
 void event_enable(struct perf_event *e, bool group) { perf_ctx_call(e, enable_fn, group ? e : NULL); }
-void event_disable(struct perf_event *e, bool group) { perf_ctx_call(e, disable_fn, group ? e : NULL); }
+void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
 
 /* ---- reading ---- */

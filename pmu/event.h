@@ -83,6 +83,8 @@ int event_ctx_cpu(const struct perf_event *e);
  * flexible; creation order within each, as rotated). */
 void perf_cpu_sched_out(uint64_t now);
 void perf_cpu_sched_in(uint64_t now);
+/* Take e (a leader: its group) off this CPU's counters, nothing else. */
+void perf_event_off_here(struct perf_event *e, uint64_t now);
 /* Rotate this CPU's waiting flexible groups now (the tick does it every
  * mux interval). */
 void perf_rotate(uint64_t now);

@@ -61,5 +61,6 @@ void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
 		      const char *name);
 
 void perf_init(void);
+void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */
 
 #endif

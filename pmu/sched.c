@@ -174,6 +174,15 @@ static int group_on(struct perf_cpu *pc, struct perf_event *l, uint64_t now)
 	return 0;
 }
 
+/* Take e off this CPU's counters now, a leader with its group. */
+void perf_event_off_here(struct perf_event *e, uint64_t now)
+{
+	if (e->leader == e)
+		group_off(&cpus[this_cpu_id()], e, now);
+	else
+		event_off(e, now);
+}
+
 /* ---- contexts ---- */
 
 static void update_all(struct list *ctx, uint64_t now)

@@ -18,7 +18,7 @@ expect_rc 0
 expect_line "^ Performance counter stats for 'malloc_stress':\$" "text: header"
 expect_line '^ +[0-9]+\.[0-9]{2} msec task-clock +# +[0-9]+\.[0-9]{3} CPUs utilized$' "text: task-clock in msec with CPUs utilized"
 expect_line '^ +[1-9][0-9]* +page-faults ' "text: page faults counted"
-expect_line '^ +<not supported> +cycles' "text: no PMU yet: cycles not supported"
+expect_line '^ +[1-9][0-9]* +cycles +#' "text: cycles counted (the cpu PMU, the vpmu under TCG)"
 expect_line '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' "text: elapsed time"
 expect_line '^[0-9]+\.[0-9]{2},msec,task-clock,[0-9]+,100\.00,[0-9.]+,CPUs utilized$' "csv: task-clock row with 7 columns"
 expect_line '^[1-9][0-9]*,,page-faults,[0-9]+,100\.00,[0-9.]+,K/sec$' "csv: page-faults row"

@@ -97,7 +97,7 @@ has_in r3 '^ +[0-9]+\.[0-9]{2} msec task-clock +# +[0-9.]+ CPUs utilized +\( \+-
 	"-r 3: task-clock with its variance"
 has_in r3 '^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed' "-r 3: elapsed mean +- stddev"
 has_in r3csv '^[0-9.]+,msec,task-clock,[0-9]+\.[0-9]{2}%,[0-9]+,100\.00,[0-9.]+,CPUs utilized$' "-r csv: variance column"
-has_in r3csv '^<not supported>,,cycles,0\.00%,0,100\.00,,$' "-r csv: cycles not supported (no PMU yet)"
+has_in r3csv '^[1-9][0-9]*,,cycles,[0-9]+\.[0-9]{2}%,[0-9]+,100\.00,[0-9.]+,GHz$' "-r csv: cycles counted (the cpu PMU), with variance and GHz"
 has_in r2json '"event" : "task-clock", "variance" : [0-9]+\.[0-9]{2}, "event-runtime"' "-r json: variance key"
 
 has_in a "^ Performance counter stats for 'system wide':\$" "-a: header"
@@ -131,7 +131,7 @@ check "group {task-clock,page-faults}:u: its member counts user faults" same "$p
 has_in pmu '^  type +4$' "pmu: fixture cpu PMU type"
 has_in pmu '^  config +0x28001c2$' "pmu: terms placed by format/"
 has_in pmu '^  \{ bp_addr, config1 \} +0x3$' "pmu: bare alias mem-loads from events/"
-has_in pmu '^<not supported>,,cpu/event=0xc2,umask=0x01,inv,cmask=2/u,' "pmu: no type-4 PMU here yet: not supported"
+has_in pmu '^0,,cpu/event=0xc2,umask=0x01,inv,cmask=2/u,[0-9]+,100\.00,,$' "pmu: the type-4 PMU takes it (0: the vpmu counts only cycles)"
 has_in fakesw '^[0-9]+,,fakesw/faults-alias/,[0-9]+,100\.00,' "pmu: a fixture PMU of software type counts"
 check "fixture online CPUs: -a counts CPU 0 only" [ "$(count_in fxonline '^CPU')" = 1 ]
 

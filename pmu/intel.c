@@ -1,0 +1,294 @@
+/*
+ * The Intel architectural perfmon driver: finds the PMU from CPUID leaf
+ * 0AH alone (MSRs are never probed: emulators accept and ignore them),
+ * falls back to the software model (vpmu.c) when the CPU has no PMU,
+ * and registers the PMU "cpu" with Linux's attribute rules:
+ *
+ *   HARDWARE  generic events mapped to architectural encodings; those
+ *             CPUID 0AH.EBX marks unavailable are ENOENT, configs past
+ *             PERF_COUNT_HW_MAX EINVAL;
+ *   HW_CACHE  no cache-event table on architectural perfmon: a valid
+ *             (type, op, result) is ENOENT, an invalid one EINVAL;
+ *   RAW       the selector bits event, umask, edge, inv, cmask (and any,
+ *             checked); other bits are dropped, as Linux drops them.
+ *
+ * intel_caps is written once at boot, before user space, then only read.
+ */
+#include <stdio.h>
+#include <linux/errno.h>
+#include "cpu.h"
+#include "intel.h"
+#include "kernel.h"
+#include "msr.h"
+#include "perf.h"
+#include "task.h"
+#include "vfs.h"
+
+struct intel_caps intel_caps;
+
+/* Linux's generic map for Intel; ref-cycles uses a pseudo-encoding only
+ * fixed counter 2 takes. Unavailable events are zeroed at boot. */
+static uint64_t event_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES] = ARCH_CORE_CYCLES,
+	[PERF_COUNT_HW_INSTRUCTIONS] = ARCH_INSTRUCTIONS,
+	[PERF_COUNT_HW_CACHE_REFERENCES] = ARCH_LLC_REFS,
+	[PERF_COUNT_HW_CACHE_MISSES] = ARCH_LLC_MISSES,
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = ARCH_BRANCHES,
+	[PERF_COUNT_HW_BRANCH_MISSES] = ARCH_BRANCH_MISSES,
+	[PERF_COUNT_HW_BUS_CYCLES] = ARCH_REF_CYCLES,
+	[PERF_COUNT_HW_REF_CPU_CYCLES] = ARCH_REF_CYCLES_FIXED,
+};
+
+/* The generic event each CPUID 0AH.EBX bit takes away (Linux's pairing:
+ * the reference-cycles bit removes bus-cycles, 013CH). */
+static const unsigned ebx_event[PERFMON_EVENTS] = {
+	PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS,
+	PERF_COUNT_HW_BUS_CYCLES, PERF_COUNT_HW_CACHE_REFERENCES,
+	PERF_COUNT_HW_CACHE_MISSES, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	PERF_COUNT_HW_BRANCH_MISSES,
+};
+
+/* ---- attributes ---- */
+
+uint64_t intel_event_config(const struct perf_event *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+	uint64_t c = EVTSEL_INT;
+	if (!a->exclude_user)
+		c |= EVTSEL_USR;
+	if (!a->exclude_kernel)
+		c |= EVTSEL_OS;
+	if (a->type == PERF_TYPE_HARDWARE && a->config < PERF_COUNT_HW_MAX)
+		c |= event_map[a->config];
+	else if (a->type == PERF_TYPE_RAW)
+		c |= a->config & (EVTSEL_RAW_MASK | EVTSEL_ANY);
+	return c;
+}
+
+static int check_hardware(const struct perf_event_attr *a)
+{
+	if (a->config >= PERF_COUNT_HW_MAX)
+		return -EINVAL;
+	if (!event_map[a->config])
+		return -ENOENT;
+	/* A period of 1 on branches asks for BTS, which we lack. */
+	if (a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && !a->freq &&
+	    a->sample_period == 1)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int check_cache(uint64_t config)
+{
+	if ((config & 0xff) >= PERF_COUNT_HW_CACHE_MAX ||
+	    (config >> 8 & 0xff) >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    (config >> 16 & 0xff) >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	return -ENOENT;
+}
+
+/* AnyThread counts the sibling hyper-thread too: version 3 or later,
+ * not deprecated, and CPU-wide permission (perf_allow_cpu). */
+static int check_any(const struct perf_event_attr *a)
+{
+	if (a->type != PERF_TYPE_RAW || !(a->config & EVTSEL_ANY))
+		return 0;
+	if (intel_caps.version < 3 || intel_caps.any_deprecated)
+		return -EINVAL;
+	if (sysctl_perf_event_paranoid() > 0 && current->euid != 0)
+		return -EACCES;
+	return 0;
+}
+
+/* Linux's order: precise_ip, the event itself, branch stacks, aux
+ * output, AnyThread, then whether the event fits the counters at all. */
+static int intel_event_init(struct perf_event *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+	int r = 0;
+	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
+	    a->type != PERF_TYPE_RAW)
+		return -ENOENT;
+	if (a->precise_ip)
+		return -EOPNOTSUPP; /* no PEBS: max_precise is 0 */
+	if (a->type == PERF_TYPE_HARDWARE)
+		r = check_hardware(a);
+	else if (a->type == PERF_TYPE_HW_CACHE)
+		r = check_cache(a->config);
+	if (r)
+		return r;
+	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP; /* no LBR */
+	if (a->aux_output)
+		return -EINVAL; /* needs precise_ip */
+	if ((r = check_any(a)) != 0)
+		return r;
+	e->hw.config = intel_event_config(e);
+	e->hw.idx = -1;
+	e->hw.flags = 0;
+	return intel_pick_counter(e->hw.config, 0) < 0 ? -EINVAL : 0;
+}
+
+/* ---- sysfs ---- */
+
+static struct pmu_sysfs_entry format[8], events[PERF_COUNT_HW_MAX + 1], caps[3];
+
+static void add_entry(struct pmu_sysfs_entry *dir, const char *name, const char *value)
+{
+	while (dir->name)
+		dir++;
+	dir->name = name;
+	dir->value = value;
+}
+
+static void sysfs_format(void)
+{
+	add_entry(format, "event", "config:0-7");
+	add_entry(format, "umask", "config:8-15");
+	add_entry(format, "edge", "config:18");
+	add_entry(format, "pc", "config:19");
+	if (intel_caps.version >= 3 && !intel_caps.any_deprecated)
+		add_entry(format, "any", "config:21");
+	add_entry(format, "inv", "config:23");
+	add_entry(format, "cmask", "config:24-31");
+}
+
+/* Linux's names, in Linux's order, for the generic events this CPU has;
+ * the text names the encoding ("event=0x2e,umask=0x4f"). */
+static void sysfs_events(void)
+{
+	static const struct { const char *name; unsigned id; } names[] = {
+		{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
+		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
+		{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
+		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
+		{ "bus-cycles", PERF_COUNT_HW_BUS_CYCLES },
+		{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+	};
+	static char text[ARRAY_SIZE(names)][32];
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+		uint64_t enc = event_map[names[i].id];
+		if (!enc)
+			continue;
+		int n = snprintf(text[i], sizeof(text[i]), "event=0x%02x", (unsigned)(enc & 0xff));
+		if (enc >> 8)
+			snprintf(text[i] + n, sizeof(text[i]) - (size_t)n, ",umask=0x%02x",
+				 (unsigned)(enc >> 8 & 0xff));
+		add_entry(events, names[i].name, text[i]);
+	}
+}
+
+static void sysfs_caps(void)
+{
+	add_entry(caps, "max_precise", "0");
+	add_entry(caps, "pmu_name", intel_caps.model ? "vpmu"
+				    : intel_caps.version == 1 ? "generic_arch_v1"
+							      : "generic_arch_v2+");
+}
+
+struct pmu intel_pmu = {
+	.name = "cpu",
+	.scarce = true,
+	.event_init = intel_event_init,
+	.group_fits = intel_group_fits,
+	.add = intel_add,
+	.del = intel_del,
+	.start = intel_start,
+	.stop = intel_stop,
+	.read = intel_read,
+	.format = format,
+	.events = events,
+	.caps = caps,
+};
+
+/* ---- detection ---- */
+
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+/* Fixed counters from EDX (and ECX's bitmap from version 5). Versions
+ * 2-4 on bare metal may under-report them: assume 3, as Linux does. */
+static void detect_fixed(const struct cpuid_regs *r)
+{
+	unsigned n = PERFMON_EDX_FIXED(r->edx);
+	intel_caps.fixed_width = PERFMON_EDX_FIXED_WIDTH(r->edx);
+	if (intel_caps.version >= 2 && intel_caps.version < 5 && !cpu.hypervisor[0] && n < 3) {
+		n = 3;
+		if (!intel_caps.fixed_width)
+			intel_caps.fixed_width = intel_caps.gp_width;
+	}
+	if (intel_caps.version < 2)
+		n = 0;
+	uint32_t mask = n >= 32 ? ~0u : (1u << n) - 1;
+	if (intel_caps.version >= 5)
+		mask |= r->ecx;
+	intel_caps.fixed_mask = mask & ((1u << INTEL_MAX_FIXED) - 1);
+	intel_caps.any_deprecated = intel_caps.version >= 5 &&
+				    (r->edx & PERFMON_EDX_ANY_DEPRECATED);
+}
+
+static bool detect(void)
+{
+	if (!cpu.pmu_version && cpu.amd_perfctr_core)
+		return false; /* an AMD PMU: not this driver's */
+	intel_caps.model = !cpu.pmu_version; /* cpu.c found no leaf 0AH PMU */
+	if (intel_caps.model)
+		pmu_use_model();
+	struct cpuid_regs r = pmu_cpuid(CPUID_PERFMON, 0);
+	intel_caps.version = PERFMON_EAX_VERSION(r.eax);
+	intel_caps.n_gp = min_u(PERFMON_EAX_GP(r.eax), INTEL_MAX_GP);
+	intel_caps.gp_width = PERFMON_EAX_GP_WIDTH(r.eax);
+	intel_caps.unavailable = r.ebx;
+	if (PERFMON_EAX_EBX_LEN(r.eax) < PERFMON_EVENTS || !intel_caps.gp_width) {
+		klog("pmu: cpu: cpuid 0ah eax=%#x describes too little; no hardware events", r.eax);
+		return false;
+	}
+	detect_fixed(&r);
+	if (pmu_cpuid(1, 0).ecx & CPUID_1_ECX_PDCM)
+		intel_caps.full_width = pmu_rdmsr(MSR_IA32_PERF_CAPABILITIES) & PERF_CAP_FW_WRITE;
+	for (unsigned bit = 0; bit < PERFMON_EVENTS; bit++)
+		if (intel_caps.unavailable >> bit & 1)
+			event_map[ebx_event[bit]] = 0;
+	return true;
+}
+
+static unsigned popcount(uint32_t v)
+{
+	unsigned n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static void report(void)
+{
+	if (intel_caps.model)
+		klog("pmu: cpu: vpmu, a software model of intel arch perfmon v%u: %u gp x %u bits, "
+		     "%u fixed x %u bits, full-width writes; cycles and ref-cycles follow the TSC "
+		     "(unhalted, by mode); instructions, cache and branch events are not modelled "
+		     "(cpuid 0ah ebx %#x)", intel_caps.version, intel_caps.n_gp,
+		     intel_caps.gp_width, popcount(intel_caps.fixed_mask),
+		     intel_caps.fixed_width, intel_caps.unavailable);
+	else
+		klog("pmu: cpu: intel arch perfmon v%u: %u gp x %u bits, %u fixed x %u bits%s, "
+		     "unavailable events %#x", intel_caps.version, intel_caps.n_gp,
+		     intel_caps.gp_width, popcount(intel_caps.fixed_mask), intel_caps.fixed_width,
+		     intel_caps.full_width ? ", full-width writes" : "", intel_caps.unavailable);
+}
+
+void intel_pmu_init(void)
+{
+	if (!detect())
+		return;
+	sysfs_format();
+	sysfs_events();
+	sysfs_caps();
+	intel_counters_init();
+	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
+	intel_caps.registered = true;
+	report();
+}

@@ -1,0 +1,57 @@
+/*
+ * The Intel architectural perfmon driver, PMU "cpu" (PERF_TYPE_RAW, and
+ * HARDWARE/HW_CACHE through it): intel.c detects the PMU and turns
+ * attributes into event selectors; intel_counters.c places events on
+ * counters, reads them and takes the PMI. Shared with the self-tests.
+ */
+#ifndef BAREMON_PMU_INTEL_H
+#define BAREMON_PMU_INTEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "event.h"
+
+#define INTEL_MAX_GP    8
+#define INTEL_MAX_FIXED 3  /* instructions, cycles, reference cycles */
+
+/* What CPUID 0AH (and PERF_CAPABILITIES) said, fixed at boot. */
+struct intel_caps {
+	unsigned version;
+	unsigned n_gp, gp_width;          /* GP counters used, their width */
+	unsigned fixed_width;
+	uint32_t fixed_mask;              /* bit j: fixed counter j usable */
+	uint32_t unavailable;             /* CPUID 0AH.EBX */
+	bool any_deprecated;              /* CPUID 0AH.EDX[15] (v5+) */
+	bool full_width;                  /* IA32_A_PMCx writes */
+	bool model;                       /* the vpmu stands in */
+	bool registered;                  /* the "cpu" PMU exists */
+};
+
+extern struct intel_caps intel_caps;
+extern struct pmu intel_pmu;
+
+/* Boot: detect, install the model if need be, register "cpu". */
+void intel_pmu_init(void);
+
+/* intel.c: the event selector (without EN) e's attributes ask for. */
+uint64_t intel_event_config(const struct perf_event *e);
+
+/* intel_counters.c */
+/* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
+ * `config` gets when the counters in `used` are taken; -1: none. */
+int intel_pick_counter(uint64_t config, uint64_t used);
+int intel_add(struct perf_event *e, uint64_t now);
+void intel_del(struct perf_event *e, uint64_t now);
+void intel_start(struct perf_event *e, uint64_t now);
+void intel_stop(struct perf_event *e, uint64_t now);
+uint64_t intel_read(struct perf_event *e, uint64_t now);
+bool intel_group_fits(struct perf_event *leader, struct perf_event *extra);
+void intel_counters_init(void);
+
+/* For the self-tests. */
+uint64_t intel_pmi_count(unsigned cpu);
+bool intel_counters_busy(void);   /* some counter of this CPU is in use */
+/* Load e's counter (on this CPU, under perf_lock) with a raw value. */
+void intel_test_load(struct perf_event *e, uint64_t raw);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * The Intel driver's counters: which event holds which counter of a CPU,
+ * programming and reading them, and the PMI.
+ *
+ * A counter is armed at -period (masked to its width) so that it
+ * overflows, and raises the PMI, after `period` events; reading folds the
+ * difference from the last raw value, sign-extended from the counter's
+ * width, into e->count. The period is the largest a write can set, so a
+ * counting event survives any number of wraps: the PMI folds and re-arms.
+ *
+ * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
+ * interrupts off: the pmu ops run so (under perf_lock), the PMI handler
+ * is an interrupt there. e->count and e->hw change under perf_lock only;
+ * the PMI handler takes it.
+ */
+#include <linux/errno.h>
+#include "apic.h"
+#include "intel.h"
+#include "kernel.h"
+#include "msr.h"
+#include "percpu.h"
+#include "trap.h"
+
+#define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
+#define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
+
+struct cpu_counters {
+	struct perf_event *owner[NR_IDX];
+	uint64_t used;         /* bit idx: owner[idx] set */
+	uint64_t global;       /* what GLOBAL_CTRL holds: counters enabled */
+	uint64_t fixed_ctrl;   /* what FIXED_CTR_CTRL holds */
+	bool ready;            /* registers cleared, LVTPC set, on this CPU */
+};
+
+static struct cpu_counters counters[MAX_CPUS];
+static uint64_t pmi_counts[MAX_CPUS];
+
+static bool is_fixed(int idx)
+{
+	return idx >= PMC_IDX_FIXED;
+}
+
+static uint64_t width_mask(int idx)
+{
+	unsigned w = is_fixed(idx) ? intel_caps.fixed_width : intel_caps.gp_width;
+	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
+}
+
+static uint32_t counter_msr(int idx)
+{
+	if (is_fixed(idx))
+		return MSR_IA32_FIXED_CTR0 + (uint32_t)(idx - PMC_IDX_FIXED);
+	return (intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + (uint32_t)idx;
+}
+
+/* The longest period a write can arm: legacy IA32_PMCx writes carry 31
+ * bits and a sign, IA32_A_PMCx the full width. Fixed counters get the
+ * same as GP ones (what Linux relies on). */
+static uint64_t max_period(int idx)
+{
+	if (intel_caps.full_width)
+		return width_mask(idx) >> 1;
+	return (1ULL << 31) - 1;
+}
+
+/* The fixed counter that counts selector `config`, or -1. Only the plain
+ * event qualifies: fixed counters filter by mode and nothing else, so
+ * edge, inv and cmask need a GP counter. */
+static int fixed_for(uint64_t config)
+{
+	switch (config & EVTSEL_RAW_MASK) {
+	case ARCH_INSTRUCTIONS: return 0;
+	case ARCH_CORE_CYCLES: return 1;
+	case ARCH_REF_CYCLES_FIXED: return 2;
+	}
+	return -1;
+}
+
+int intel_pick_counter(uint64_t config, uint64_t used)
+{
+	int j = fixed_for(config);
+	if (j >= 0 && (intel_caps.fixed_mask >> j & 1) &&
+	    !(used >> (PMC_IDX_FIXED + j) & 1))
+		return PMC_IDX_FIXED + j;
+	if ((config & EVTSEL_RAW_MASK) == ARCH_REF_CYCLES_FIXED)
+		return -1; /* a pseudo-encoding: fixed counter 2 or nothing */
+	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+		if (!(used >> i & 1))
+			return (int)i;
+	return -1;
+}
+
+/* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
+static uint64_t counter_bits(void)
+{
+	return ((1ULL << intel_caps.n_gp) - 1) |
+	       (uint64_t)intel_caps.fixed_mask << PMC_IDX_FIXED;
+}
+
+static void write_global(struct cpu_counters *c)
+{
+	if (intel_caps.version >= 2)
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->global);
+}
+
+/* First use on this CPU: nothing counting, no stale overflow, and the
+ * PMI on its vector (apic_init_cpu left LVTPC masked). */
+static struct cpu_counters *here(void)
+{
+	struct cpu_counters *c = &counters[this_cpu_id()];
+	if (c->ready)
+		return c;
+	write_global(c);
+	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+	if (intel_caps.fixed_mask)
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	if (intel_caps.version >= 2) /* reserved bits would #GP */
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
+	apic_write(APIC_LVT_PMC, VEC_PMI);
+	c->ready = true;
+	return c;
+}
+
+static bool owned_here(const struct perf_event *e)
+{
+	int idx = e->hw.idx;
+	return (e->hw.flags & HW_ON_COUNTER) && idx >= 0 && idx < NR_IDX &&
+	       counters[this_cpu_id()].owner[idx] == e;
+}
+
+/* Set the counter to overflow after max_period events. */
+static void load_period(struct perf_event *e)
+{
+	int idx = e->hw.idx;
+	uint64_t start = (0 - max_period(idx)) & width_mask(idx);
+	pmu_wrmsr(counter_msr(idx), start);
+	e->hw.prev_count = start;
+}
+
+static uint64_t fixed_bits(uint64_t config)
+{
+	uint64_t b = FIXED_CTRL_PMI;
+	if (config & EVTSEL_USR)
+		b |= FIXED_CTRL_USR;
+	if (config & EVTSEL_OS)
+		b |= FIXED_CTRL_OS;
+	if (config & EVTSEL_ANY)
+		b |= FIXED_CTRL_ANY;
+	return b;
+}
+
+static void enable(struct cpu_counters *c, struct perf_event *e)
+{
+	int idx = e->hw.idx;
+	if (is_fixed(idx)) {
+		int sh = FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED);
+		c->fixed_ctrl = (c->fixed_ctrl & ~(0xfULL << sh)) | fixed_bits(e->hw.config) << sh;
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, c->fixed_ctrl);
+	} else {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, e->hw.config | EVTSEL_EN);
+	}
+	c->global |= 1ULL << idx;
+	write_global(c);
+}
+
+static void disable(struct cpu_counters *c, struct perf_event *e)
+{
+	int idx = e->hw.idx;
+	c->global &= ~(1ULL << idx);
+	write_global(c);
+	if (is_fixed(idx)) {
+		c->fixed_ctrl &= ~(0xfULL << FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED));
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, c->fixed_ctrl);
+	} else {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, 0);
+	}
+}
+
+/* Add what the counter counted since prev_count to e->count. The
+ * difference is taken modulo the width and sign-extended, so a counter
+ * that wrapped once still gives the right (positive) delta. */
+static void fold(struct perf_event *e)
+{
+	int idx = e->hw.idx;
+	uint64_t mask = width_mask(idx);
+	uint64_t now = pmu_rdmsr(counter_msr(idx)) & mask;
+	uint64_t delta = (now - e->hw.prev_count) & mask;
+	if (delta & (mask ^ (mask >> 1)))
+		delta |= ~mask;
+	e->hw.prev_count = now;
+	e->count += delta;
+}
+
+/* The selector comes from the attributes again: inherited copies reach
+ * add() without event_init. */
+int intel_add(struct perf_event *e, uint64_t now)
+{
+	(void)now;
+	struct cpu_counters *c = here();
+	e->hw.config = intel_event_config(e);
+	int idx = intel_pick_counter(e->hw.config, c->used);
+	if (idx < 0)
+		return -EAGAIN;
+	c->owner[idx] = e;
+	c->used |= 1ULL << idx;
+	e->hw.idx = idx;
+	e->hw.flags = HW_ON_COUNTER;
+	load_period(e);
+	enable(c, e);
+	return 0;
+}
+
+void intel_del(struct perf_event *e, uint64_t now)
+{
+	(void)now;
+	if (!owned_here(e))
+		return;
+	struct cpu_counters *c = &counters[this_cpu_id()];
+	int idx = e->hw.idx;
+	if (c->global >> idx & 1) {
+		disable(c, e);
+		fold(e);
+	}
+	c->owner[idx] = NULL;
+	c->used &= ~(1ULL << idx);
+	e->hw.idx = -1;
+	e->hw.flags = 0;
+}
+
+/* Resume an event stopped on its counter. */
+void intel_start(struct perf_event *e, uint64_t now)
+{
+	(void)now;
+	if (!owned_here(e))
+		return;
+	struct cpu_counters *c = &counters[this_cpu_id()];
+	if (c->global >> e->hw.idx & 1)
+		return;
+	load_period(e);
+	enable(c, e);
+}
+
+void intel_stop(struct perf_event *e, uint64_t now)
+{
+	(void)now;
+	if (!owned_here(e))
+		return;
+	struct cpu_counters *c = &counters[this_cpu_id()];
+	if (!(c->global >> e->hw.idx & 1))
+		return;
+	disable(c, e);
+	fold(e);
+}
+
+uint64_t intel_read(struct perf_event *e, uint64_t now)
+{
+	(void)now;
+	if (owned_here(e) && (counters[this_cpu_id()].global >> e->hw.idx & 1))
+		fold(e);
+	return e->count;
+}
+
+/* ---- groups ---- */
+
+static bool take(uint64_t *used, struct perf_event *e)
+{
+	if (e->pmu != &intel_pmu)
+		return true; /* another PMU's event needs none of ours */
+	int idx = intel_pick_counter(intel_event_config(e), *used);
+	if (idx < 0)
+		return false;
+	*used |= 1ULL << idx;
+	return true;
+}
+
+/* Placing greedily in order is as good as any placement: each fixed
+ * counter serves one event, and GP counters are interchangeable. */
+bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
+{
+	uint64_t used = 0;
+	if (!take(&used, leader))
+		return false;
+	list_for_each(n, &leader->siblings)
+		if (!take(&used, list_entry(n, struct perf_event, sibling_node)))
+			return false;
+	return !extra || take(&used, extra);
+}
+
+/* ---- the PMI ---- */
+
+/* Fold and re-arm every overflowed counter, until the status is clear,
+ * with the counters frozen meanwhile. */
+static void handle_overflows(struct cpu_counters *c)
+{
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	for (int round = 0; round < 8; round++) {
+		uint64_t st = pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_bits();
+		if (!st)
+			break;
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
+		for (int idx = 0; idx < NR_IDX; idx++) {
+			struct perf_event *e = c->owner[idx];
+			if ((st >> idx & 1) && e && (c->global >> idx & 1)) {
+				fold(e);
+				load_period(e);
+			}
+		}
+	}
+	write_global(c);
+}
+
+/* Version 1 has no status register: a counter armed negative that reads
+ * with its top bit clear has passed zero. */
+static void handle_overflows_v1(struct cpu_counters *c)
+{
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		struct perf_event *e = c->owner[i];
+		if (!e || !(c->global >> i & 1))
+			continue;
+		fold(e);
+		if (!(e->hw.prev_count >> (intel_caps.gp_width - 1) & 1))
+			load_period(e);
+	}
+}
+
+static void intel_pmi(struct trap_frame *f)
+{
+	(void)f;
+	unsigned cpu = this_cpu_id();
+	pmi_counts[cpu]++;
+	spin_lock(&perf_lock);
+	if (intel_caps.version >= 2)
+		handle_overflows(&counters[cpu]);
+	else
+		handle_overflows_v1(&counters[cpu]);
+	spin_unlock(&perf_lock);
+	apic_write(APIC_LVT_PMC, VEC_PMI); /* delivery masked it */
+	apic_eoi();
+}
+
+void intel_counters_init(void)
+{
+	trap_set_handler(VEC_PMI, intel_pmi);
+}
+
+/* ---- self-test helpers ---- */
+
+uint64_t intel_pmi_count(unsigned cpu)
+{
+	return pmi_counts[cpu];
+}
+
+bool intel_counters_busy(void)
+{
+	return counters[this_cpu_id()].used != 0;
+}
+
+void intel_test_load(struct perf_event *e, uint64_t raw)
+{
+	if (!owned_here(e))
+		return;
+	raw &= width_mask(e->hw.idx);
+	pmu_wrmsr(counter_msr(e->hw.idx), raw);
+	e->hw.prev_count = raw;
+}

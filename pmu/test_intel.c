@@ -1,0 +1,231 @@
+/*
+ * Self-tests of the Intel driver through its struct pmu, on this CPU's
+ * counters (real or modelled): attribute checks and their errnos,
+ * counter placement, group_fits, and a count that survives its counter
+ * wrapping. The counter tests need this CPU's counters free of events.
+ */
+#include <linux/errno.h>
+#include "intel.h"
+#include "kernel.h"
+#include "mm.h"
+#include "msr.h"
+#include "percpu.h"
+#include "selftest.h"
+#include "tsc.h"
+
+static bool usable(struct selftest_ctx *t, bool counters)
+{
+	if (!intel_caps.registered) {
+		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
+		return false;
+	}
+	if (counters && intel_counters_busy()) {
+		ST_FAIL(t, "events hold this CPU's counters");
+		return false;
+	}
+	return true;
+}
+
+/* An event as perf_event_open would make it, not yet attached. */
+static struct perf_event *new_event(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
+	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
+	BUG_ON(!e);
+	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &intel_pmu;
+	return e;
+}
+
+static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
+{
+	struct perf_event *e = new_event(type, config);
+	if (tweak)
+		tweak(&e->attr);
+	int r = intel_pmu.event_init(e);
+	kfree(e);
+	return r;
+}
+
+static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
+static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
+static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
+
+SELFTEST(intel_event_init)
+{
+	if (!usable(t, false))
+		return;
+	bool no_insns = intel_caps.unavailable & PERFMON_EBX_INSTRUCTIONS;
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NULL) == 0);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NULL) ==
+		    (no_insns ? -ENOENT : 0));
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, NULL) == -ENOENT);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, NULL) == -EINVAL);
+	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D, NULL) == -ENOENT);
+	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, NULL) == -EINVAL);
+	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_OP_MAX << 8, NULL) == -EINVAL);
+	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, branch_stack) == -EOPNOTSUPP);
+	if (!(intel_caps.unavailable & PERFMON_EBX_BRANCHES))
+		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
+			    -EOPNOTSUPP);
+
+	/* RAW keeps the selector bits and drops the rest, as Linux does. */
+	uint64_t keep = 0x3c | EVTSEL_EDGE | EVTSEL_INV | 1ULL << 24;
+	struct perf_event *e = new_event(PERF_TYPE_RAW, keep | EVTSEL_EN | EVTSEL_INT |
+				       EVTSEL_PC | EVTSEL_USR | EVTSEL_OS | 1ULL << 40);
+	e->attr.exclude_kernel = 1;
+	ST_CHECK(t, intel_pmu.event_init(e) == 0);
+	ST_CHECK(t, e->hw.config == (keep | EVTSEL_INT | EVTSEL_USR));
+	kfree(e);
+}
+
+/* Add cycles events until one is refused; note where each went. */
+static int fill_with_cycles(struct perf_event **ev, int *idx, int max)
+{
+	int n = 0;
+	for (; n < max; n++) {
+		ev[n] = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		int r = intel_pmu.add(ev[n], 0);
+		idx[n] = r ? r : ev[n]->hw.idx;
+		if (r) {
+			kfree(ev[n]);
+			break;
+		}
+	}
+	return n;
+}
+
+SELFTEST(intel_counter_order)
+{
+	if (!usable(t, true))
+		return;
+	struct perf_event *ev[INTEL_MAX_GP + 2];
+	int idx[INTEL_MAX_GP + 2], want[INTEL_MAX_GP + 2], w = 0;
+	if (intel_caps.fixed_mask & 2)
+		want[w++] = PMC_IDX_FIXED + 1;
+	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+		want[w++] = (int)i;
+	want[w] = -EAGAIN;
+
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	int n = fill_with_cycles(ev, idx, w + 1);
+	/* A freed fixed counter is taken first again; cmask needs a GP one. */
+	struct perf_event *again = NULL, *masked = new_event(PERF_TYPE_RAW, 0x0100003c);
+	int masked_r = intel_pmu.add(masked, 0);
+	if (n > 0 && idx[0] >= PMC_IDX_FIXED) {
+		intel_pmu.del(ev[0], 0);
+		again = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		ST_CHECK(t, intel_pmu.add(again, 0) == 0 && again->hw.idx == idx[0]);
+		intel_pmu.del(again, 0);
+	}
+	for (int i = 0; i < n; i++)
+		intel_pmu.del(ev[i], 0);
+	intel_pmu.del(masked, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+
+	ST_CHECK(t, n == w);
+	for (int i = 0; i <= w && i <= n; i++)
+		if (idx[i] != want[i])
+			ST_FAIL(t, "event %d went to %d, not %d", i, idx[i], want[i]);
+	ST_CHECK(t, masked_r == -EAGAIN); /* every GP counter was taken */
+	ST_CHECK(t, !intel_counters_busy());
+	for (int i = 0; i < n; i++)
+		kfree(ev[i]);
+	kfree(again);
+	kfree(masked);
+}
+
+SELFTEST(intel_ref_cycles_fixed_only)
+{
+	if (!usable(t, true) || !(intel_caps.fixed_mask & 4))
+		return;
+	struct perf_event *a = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES);
+	struct perf_event *b = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES);
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	int ra = intel_pmu.add(a, 0), rb = intel_pmu.add(b, 0);
+	int ia = a->hw.idx;
+	intel_pmu.del(a, 0);
+	intel_pmu.del(b, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+	ST_CHECK(t, ra == 0 && ia == PMC_IDX_FIXED + 2);
+	ST_CHECK(t, rb == -EAGAIN); /* the pseudo-encoding has no GP form */
+	kfree(a);
+	kfree(b);
+}
+
+/* A leader and n - 1 siblings, all cycles; one more is `extra`. */
+static struct perf_event *cycles_group(int n, struct perf_event **extra)
+{
+	struct perf_event *l = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	for (int i = 1; i < n; i++) {
+		struct perf_event *s = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		s->leader = l;
+		list_add_tail(&s->sibling_node, &l->siblings);
+	}
+	*extra = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	return l;
+}
+
+static void free_group(struct perf_event *l, struct perf_event *extra)
+{
+	list_for_each_safe(n, &l->siblings)
+		kfree(list_entry(n, struct perf_event, sibling_node));
+	kfree(l);
+	kfree(extra);
+}
+
+SELFTEST(intel_group_fits)
+{
+	if (!usable(t, false))
+		return;
+	int room = (int)intel_caps.n_gp + ((intel_caps.fixed_mask & 2) ? 1 : 0);
+	struct perf_event *extra, *l = cycles_group(room, &extra);
+	ST_CHECK(t, intel_pmu.group_fits(l, NULL));      /* 5 on the model */
+	ST_CHECK(t, !intel_pmu.group_fits(l, extra));    /* 6 */
+	/* a software sibling takes no counter */
+	struct perf_event *sw = new_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	sw->leader = l;
+	list_add_tail(&sw->sibling_node, &l->siblings);
+	ST_CHECK(t, intel_pmu.group_fits(l, NULL));
+	free_group(l, extra);
+	l = cycles_group(room - 1, &extra);
+	ST_CHECK(t, intel_pmu.group_fits(l, extra));
+	free_group(l, extra);
+}
+
+/* Put the counter `before` events short of its width, let it pass, and
+ * read: the count grows by what was counted, not by ~2^48; the PMI
+ * folds and re-arms the counter. */
+SELFTEST(intel_wrap_folds)
+{
+	if (!usable(t, true))
+		return;
+	unsigned cpu = this_cpu_id();
+	uint64_t pmis = intel_pmi_count(cpu), before = 5000, mid = 0, end;
+	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	e->attr.exclude_user = 1;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, intel_pmu.add(e, 0) == 0);
+	intel_test_load(e, 0 - before);
+	spin_unlock_irqrestore(&perf_lock, f);
+	/* Read until the PMI has come (interrupts are on between reads; the
+	 * model notices the wrap when a register is read). */
+	for (int i = 0; i < 200 && intel_pmi_count(cpu) == pmis; i++) {
+		udelay(50);
+		f = spin_lock_irqsave(&perf_lock);
+		mid = intel_pmu.read(e, 0);
+		spin_unlock_irqrestore(&perf_lock, f);
+	}
+	f = spin_lock_irqsave(&perf_lock);
+	intel_pmu.stop(e, 0);
+	end = e->count;
+	intel_pmu.del(e, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, mid > before && mid < (1ULL << 40));
+	ST_CHECK(t, end >= mid && end < (1ULL << 40));
+	if (mid <= before || mid >= (1ULL << 40))
+		ST_FAIL(t, "count %llu after the wrap", (unsigned long long)mid);
+	kfree(e);
+}

@@ -1,0 +1,252 @@
+/*
+ * vpmu: the software model of Intel architectural perfmon version 4 that
+ * stands in for the PMU on CPUs without one (QEMU TCG), so the real
+ * driver, the PMI path and the tools run there unchanged.
+ *
+ * What it models, per CPU: 4 general counters (IA32_PMCx, IA32_A_PMCx,
+ * IA32_PERFEVTSELx), 3 fixed counters (IA32_FIXED_CTRx,
+ * IA32_FIXED_CTR_CTRL), all 48 bits wide; IA32_PERF_GLOBAL_CTRL,
+ * _STATUS, _STATUS_RESET (OVF_CTRL) and _STATUS_SET;
+ * IA32_PERF_CAPABILITIES with full-width writes; CPUID 0AH (and the PDCM
+ * bit of CPUID 01H) describing exactly that.
+ *
+ * Events: unhalted core cycles (event 3CH umask 00H, fixed counter 1) and
+ * unhalted reference cycles (3CH/01H, fixed counter 2) advance with the
+ * TSC while enabled, in the modes their USR/OS bits select, and not while
+ * the CPU is halted. Nothing else counts yet: CPUID 0AH.EBX marks
+ * instructions, LLC and branch events unavailable.
+ *
+ * Time is charged when the model updates: on every register access, on
+ * each mode change the core reports (vpmu_set_mode) and on every
+ * interrupt (the kernel-trap hook). The model's own running time is
+ * charged to no counter. A counter passing 2^48 wraps, sets
+ * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
+ * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
+ * CPUs do on delivery.
+ *
+ * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
+ * with interrupts off. NMIs never enter the model (see vpmu.h).
+ */
+#include "apic.h"
+#include "kernel.h"
+#include "msr.h"
+#include "vpmu.h"
+
+#define WIDTH_MASK ((1ULL << VPMU_WIDTH) - 1)
+#define GLOBAL_GP_BITS ((1ULL << VPMU_GP) - 1)
+#define GLOBAL_FIXED_BITS (((1ULL << VPMU_FIXED) - 1) << PMC_IDX_FIXED)
+#define FIXED_CTRL_MASK ((1ULL << (4 * VPMU_FIXED)) - 1)
+/* CPUID 0AH.EBX: everything but core and reference cycles unavailable. */
+#define MODEL_UNAVAILABLE (PERFMON_EBX_INSTRUCTIONS | PERFMON_EBX_LLC_REFS | \
+			   PERFMON_EBX_LLC_MISSES | PERFMON_EBX_BRANCHES | \
+			   PERFMON_EBX_BRANCH_MISSES)
+
+struct vpmu_cpu {
+	uint64_t pmc[VPMU_GP], evtsel[VPMU_GP];
+	uint64_t fixed[VPMU_FIXED], fixed_ctrl;
+	uint64_t global_ctrl, global_status;
+	uint64_t last_tsc;       /* time is charged up to here */
+	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
+	bool ready;
+};
+
+static struct vpmu_cpu cpus[MAX_CPUS];
+volatile uint8_t vpmu_counting[MAX_CPUS];
+
+/* This CPU's model, out of reset on first use: counters and controls 0,
+ * GLOBAL_CTRL with the GP enables set (so that EN alone starts a GP
+ * counter, as version 1 software expects). */
+static struct vpmu_cpu *this_model(void)
+{
+	struct vpmu_cpu *c = &cpus[this_cpu_id()];
+	if (!c->ready) {
+		c->global_ctrl = GLOBAL_GP_BITS;
+		c->last_tsc = rdtsc();
+		c->mode = VPMU_KERNEL;
+		c->ready = true;
+	}
+	return c;
+}
+
+/* Does a GP selector's event advance by one per unhalted cycle? The two
+ * modelled events add 1 per cycle, so a counter mask of 1 passes every
+ * cycle and a larger one none (INV flips that); EDGE counts changes of a
+ * condition that never changes. */
+static bool gp_counts_cycles(uint64_t sel)
+{
+	uint64_t code = sel & (EVTSEL_EVENT | EVTSEL_UMASK);
+	if (code != ARCH_CORE_CYCLES && code != ARCH_REF_CYCLES)
+		return false;
+	unsigned cmask = (unsigned)(sel >> 24);
+	if (!cmask)
+		return !(sel & EVTSEL_EDGE);
+	bool pass = cmask <= 1;
+	if (sel & EVTSEL_INV)
+		pass = !pass;
+	return pass && !(sel & EVTSEL_EDGE);
+}
+
+static bool mode_selected(const struct vpmu_cpu *c, bool usr, bool os)
+{
+	return (c->mode == VPMU_USER && usr) || (c->mode == VPMU_KERNEL && os);
+}
+
+/* Add n to a counter; on passing the width set its status bit. Returns
+ * whether a PMI is due. */
+static bool bump(struct vpmu_cpu *c, uint64_t *ctr, uint64_t n, int idx, bool pmi)
+{
+	uint64_t v = *ctr + n;
+	*ctr = v & WIDTH_MASK;
+	if (v <= WIDTH_MASK)
+		return false;
+	c->global_status |= 1ULL << idx;
+	return pmi;
+}
+
+static void raise_pmi(void)
+{
+	uint32_t lvt = apic_read(APIC_LVT_PMC);
+	if (lvt & LVT_MASKED)
+		return;
+	apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
+	bool nmi = (lvt & (7u << 8)) == LVT_DELIVERY_NMI;
+	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : (lvt & 0xff));
+}
+
+/* Charge the TSC ticks since last_tsc to the counters that count in the
+ * mode the CPU was in. */
+static void advance(struct vpmu_cpu *c)
+{
+	uint64_t now = rdtsc(), n = now - c->last_tsc;
+	bool pmi = false;
+	c->last_tsc = now;
+	for (int i = 0; i < VPMU_GP; i++) {
+		uint64_t s = c->evtsel[i];
+		if ((s & EVTSEL_EN) && (c->global_ctrl >> i & 1) &&
+		    mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS) && gp_counts_cycles(s))
+			pmi |= bump(c, &c->pmc[i], n, i, s & EVTSEL_INT);
+	}
+	/* Fixed counter 0 counts instructions: not modelled, stays put. */
+	for (int j = 1; j < VPMU_FIXED; j++) {
+		uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
+		if ((c->global_ctrl >> (PMC_IDX_FIXED + j) & 1) &&
+		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS))
+			pmi |= bump(c, &c->fixed[j], n, PMC_IDX_FIXED + j, ctl & FIXED_CTRL_PMI);
+	}
+	if (pmi)
+		raise_pmi();
+}
+
+static bool any_enabled(const struct vpmu_cpu *c)
+{
+	for (int i = 0; i < VPMU_GP; i++)
+		if ((c->evtsel[i] & EVTSEL_EN) && (c->global_ctrl >> i & 1))
+			return true;
+	for (int j = 0; j < VPMU_FIXED; j++)
+		if ((c->fixed_ctrl >> FIXED_CTRL_SHIFT(j) & 3) &&
+		    (c->global_ctrl >> (PMC_IDX_FIXED + j) & 1))
+			return true;
+	return false;
+}
+
+/* Every entry point ends here: the model's own time from the TSC read
+ * in advance() to now is charged to no counter (it is the emulator's,
+ * not the measured code's), then interrupts come back. */
+static void leave(struct vpmu_cpu *c, uint64_t flags)
+{
+	c->last_tsc = rdtsc();
+	irq_restore(flags);
+}
+
+void vpmu_set_mode(enum vpmu_mode mode)
+{
+	uint64_t f = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	c->mode = mode;
+	leave(c, f);
+}
+
+/* The register behind an MSR number, or NULL. */
+static uint64_t *reg(struct vpmu_cpu *c, uint32_t msr)
+{
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + VPMU_GP)
+		return &c->pmc[msr - MSR_IA32_PMC0];
+	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + VPMU_GP)
+		return &c->pmc[msr - MSR_IA32_A_PMC0];
+	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + VPMU_GP)
+		return &c->evtsel[msr - MSR_IA32_PERFEVTSEL0];
+	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + VPMU_FIXED)
+		return &c->fixed[msr - MSR_IA32_FIXED_CTR0];
+	switch (msr) {
+	case MSR_IA32_FIXED_CTR_CTRL: return &c->fixed_ctrl;
+	case MSR_IA32_PERF_GLOBAL_CTRL: return &c->global_ctrl;
+	case MSR_IA32_PERF_GLOBAL_STATUS: return &c->global_status;
+	}
+	return NULL;
+}
+
+/* Register accesses happen in the kernel: bring the counters up to now
+ * and note that the CPU is in kernel mode (a mode the hooks could not
+ * track while nothing counted is stale). */
+static struct vpmu_cpu *sync_model(void)
+{
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	c->mode = VPMU_KERNEL;
+	return c;
+}
+
+uint64_t vpmu_rdmsr(uint32_t msr)
+{
+	uint64_t f = irq_save();
+	struct vpmu_cpu *c = sync_model();
+	uint64_t *r = reg(c, msr), v = r ? *r : 0;
+	if (msr == MSR_IA32_PERF_CAPABILITIES)
+		v = PERF_CAP_FW_WRITE;
+	leave(c, f);
+	return v;
+}
+
+/* The value a write leaves in the register (reserved bits dropped). */
+static uint64_t written(uint32_t msr, uint64_t v)
+{
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + VPMU_GP)
+		return (uint64_t)(int64_t)(int32_t)v & WIDTH_MASK; /* bit 31 extends */
+	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + VPMU_GP)
+		return v & 0xffffffffULL;
+	if (msr == MSR_IA32_FIXED_CTR_CTRL)
+		return v & FIXED_CTRL_MASK;
+	if (msr == MSR_IA32_PERF_GLOBAL_CTRL)
+		return v & (GLOBAL_GP_BITS | GLOBAL_FIXED_BITS);
+	return v & WIDTH_MASK; /* A_PMCx and fixed counters: full width */
+}
+
+void vpmu_wrmsr(uint32_t msr, uint64_t value)
+{
+	uint64_t f = irq_save();
+	struct vpmu_cpu *c = sync_model();
+	uint64_t *r = reg(c, msr);
+	if (msr == MSR_IA32_PERF_GLOBAL_OVF_CTRL)
+		c->global_status &= ~value;
+	else if (msr == MSR_IA32_PERF_GLOBAL_STATUS_SET)
+		c->global_status |= value & (GLOBAL_GP_BITS | GLOBAL_FIXED_BITS);
+	else if (r && msr != MSR_IA32_PERF_GLOBAL_STATUS) /* status is read-only */
+		*r = written(msr, value);
+	vpmu_counting[this_cpu_id()] = any_enabled(c);
+	leave(c, f);
+}
+
+struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r = cpuid(leaf, subleaf);
+	if (leaf == 1)
+		r.ecx |= CPUID_1_ECX_PDCM;
+	if (leaf == CPUID_PERFMON) {
+		r.eax = 4 | VPMU_GP << 8 | VPMU_WIDTH << 16 | PERFMON_EVENTS << 24;
+		r.ebx = MODEL_UNAVAILABLE;
+		r.ecx = 0;
+		r.edx = VPMU_FIXED | VPMU_WIDTH << 5;
+	}
+	return r;
+}
