@@ -72,7 +72,9 @@ MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
 $(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
-	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -idirafter $(PERF_UAPI) -o $@ $< -lpthread
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror $(MUSL_EXTRA) -idirafter $(PERF_UAPI) -o $@ $< -lpthread
+# record's workload keeps frame pointers: call chains walk through it.
+$(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
 $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)

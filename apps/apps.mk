@@ -10,6 +10,10 @@
 #               uapi headers from /usr/include (<linux/...>, <asm/...>)
 #   apps        build/apps/NAME for each apps/NAME.c (a one-file program)
 #               and each directory apps/NAME/ (its *.c make one program)
+#   apps-libs   build/apps/lib/libNAME.a for each directory apps/lib/NAME/:
+#               code programs share (apps/lib/perftool: stat and record).
+#               Every program sees their headers (-Iapps/lib/NAME) and
+#               links them all; an archive only gives what is used
 #
 # To build another program against libc-lite (abi.mk does):
 #   gcc $(USER_CFLAGS) -c prog.c -o prog.o
@@ -61,9 +65,24 @@ $(USER_LIB): $(USER_OBJS)
 	$(call USER_SAY,AR,$@)
 	$(USER_Q)rm -f $@ && ar rcs $@ $(USER_OBJS)
 
+# --- libraries of the programs ----------------------------------------------
+APPS_LIBDIRS := $(patsubst apps/lib/%/,%,$(sort $(dir $(wildcard apps/lib/*/*.c))))
+APPS_LIBS    := $(APPS_LIBDIRS:%=build/apps/lib/lib%.a)
+APPS_LIB_INC := $(APPS_LIBDIRS:%=-Iapps/lib/%)
+
+.PHONY: apps-libs
+apps-libs: $(APPS_LIBS)
+
+define APPS_LIB_AR
+build/apps/lib/lib$(1).a: $(patsubst %.c,build/apps/obj/%.o,$(wildcard apps/lib/$(1)/*.c))
+	$$(call USER_SAY,AR,$$@)
+	$$(USER_Q)mkdir -p $$(dir $$@) && rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach l,$(APPS_LIBDIRS),$(eval $(call APPS_LIB_AR,$(l))))
+
 # --- programs ---------------------------------------------------------------
 APPS_ONEFILE := $(basename $(notdir $(wildcard apps/*.c)))
-APPS_DIRS    := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/*.c))))
+APPS_DIRS    := $(filter-out lib,$(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/*.c)))))
 APPS_NAMES   := $(APPS_ONEFILE) $(APPS_DIRS)
 APPS_BINS    := $(APPS_NAMES:%=build/apps/%)
 
@@ -73,18 +92,19 @@ apps: $(APPS_BINS)
 build/apps/obj/%.o: %.c apps/apps.mk
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,CC,$<)
-	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) -c $< -o $@
+	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) $(APPS_LIB_INC) -c $< -o $@
 
 define APPS_LINK
-build/apps/$(1): $$(USER_CRT0) $(2) $$(USER_LIB)
+build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)
 	$$(call USER_SAY,LD,$$@)
-	$$(USER_Q)ld $$(USER_LDFLAGS) -o $$@ $$(USER_CRT0) $(2) $$(USER_LIBS)
+	$$(USER_Q)ld $$(USER_LDFLAGS) -o $$@ $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIBS)
 endef
 $(foreach a,$(APPS_ONEFILE),$(eval $(call APPS_LINK,$(a),build/apps/obj/apps/$(a).o)))
 $(foreach a,$(APPS_DIRS),$(eval $(call APPS_LINK,$(a),\
 	$(patsubst %.c,build/apps/obj/%.o,$(wildcard apps/$(a)/*.c)))))
 
--include $(USER_OBJS:.o=.d) $(wildcard build/apps/obj/apps/*.d build/apps/obj/apps/*/*.d)
+-include $(USER_OBJS:.o=.d) $(wildcard build/apps/obj/apps/*.d build/apps/obj/apps/*/*.d \
+	build/apps/obj/apps/lib/*/*.d)
 
 .DEFAULT_GOAL := $(APPS_SAVED_GOAL)
 endif

@@ -179,6 +179,9 @@ static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
 		}
 		int r = start < end ? mm_map_anon(mm, start, end - start,
 						  segment_prot(ph->p_flags), 0, mm->exe) : 0;
+		if (!r && start < end) /* as Linux maps it: from the page of p_offset */
+			mm_set_file_off(mm, start, ALIGN_DOWN(ph->p_offset, PAGE_SIZE) +
+					(start - ALIGN_DOWN(va, PAGE_SIZE)));
 		if (!r)
 			r = mm_populate(mm, ALIGN_DOWN(va, PAGE_SIZE),
 					ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - ALIGN_DOWN(va, PAGE_SIZE));

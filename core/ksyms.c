@@ -14,6 +14,18 @@ uint64_t ksym_count(void)
 	return ksyms_num;
 }
 
+const char *ksym_at(uint64_t i, uint64_t *addr)
+{
+	*addr = ksyms_addr[i];
+	return &ksyms_names[ksyms_name_off[i]];
+}
+
+void ksym_text(uint64_t *start, uint64_t *end)
+{
+	*start = (uint64_t)__text_start;
+	*end = (uint64_t)__text_end;
+}
+
 const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 {
 	if (addr < (uint64_t)__text_start || addr >= (uint64_t)__text_end ||

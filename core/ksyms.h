@@ -14,5 +14,9 @@ const char *ksym_lookup(uint64_t addr, uint64_t *offset);
 /* Address of a function by name, 0 if unknown. */
 uint64_t ksym_address(const char *name);
 uint64_t ksym_count(void);
+/* Entry i (i < ksym_count(), ascending addresses): its name and address. */
+const char *ksym_at(uint64_t i, uint64_t *addr);
+/* The kernel's text: [start, end). */
+void ksym_text(uint64_t *start, uint64_t *end);
 
 #endif

@@ -223,6 +223,7 @@ static struct vma *split_vma(struct vma *v, uint64_t addr)
 		return NULL;
 	*hi = *v;
 	hi->start = addr;
+	hi->file_off = v->file_off + (addr - v->start);
 	if (v->shm) {
 		__atomic_add_fetch(&v->shm->refs, 1, __ATOMIC_ACQ_REL);
 		hi->shm_pgoff = v->shm_pgoff + (addr - v->start) / PAGE_SIZE;
@@ -425,6 +426,15 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	if (r)
 		free_vma(mm, v);
 	return r;
+}
+
+void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, start);
+	if (v && v->start == start)
+		v->file_off = off;
+	mm_unlock(mm, f);
 }
 
 uint64_t mm_find_free(struct mm *mm, uint64_t len)
@@ -730,7 +740,8 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 				 v->prot & PROT_READ ? 'r' : '-',
 				 v->prot & PROT_WRITE ? 'w' : '-',
 				 v->prot & PROT_EXEC ? 'x' : '-',
-				 v->flags & VMA_SHARED ? 's' : 'p', 0ULL,
+				 v->flags & VMA_SHARED ? 's' : 'p',
+				 (unsigned long long)v->file_off,
 				 *name ? "                          " : "", name);
 		if (w > 0)
 			n += (size_t)w;

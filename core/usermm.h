@@ -46,6 +46,8 @@ struct vma {
 	struct shared_anon *shm;  /* VMA_SHARED: the pages both sides see */
 	uint64_t shm_pgoff;       /* first page of shm this vma maps */
 	char name[64];            /* path for file mappings, "" for anon */
+	uint64_t file_off;        /* file mappings: the file offset at start
+				   * (/proc/<pid>/maps, perf's pgoff) */
 	const struct vma_ops *ops;
 	void *priv;
 };
@@ -88,6 +90,9 @@ bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len);
 
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name);
+/* The mapping starting at start holds the file's bytes from offset off
+ * (exec's segments); shown in /proc/<pid>/maps. */
+void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off);
 /* An unused, page aligned range of len bytes, or 0. */
 uint64_t mm_find_free(struct mm *mm, uint64_t len);
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t len);

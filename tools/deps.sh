@@ -23,6 +23,7 @@ musl-tools:/usr/bin/musl-gcc
 cpio:/usr/bin/cpio
 libcmocka-dev:/usr/include/cmocka.h
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
+linux-perf:/usr/bin/perf
 "
 
 missing=""

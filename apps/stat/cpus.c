@@ -1,71 +1,10 @@
 /*
- * CPU lists as Linux writes them ("0-3,6", devices/system/cpu/online)
- * and the target they make: -a counts on every online CPU, -C on the
- * CPUs listed, which must be online.
+ * The target CPUs: -a counts on every online CPU, -C on the CPUs
+ * listed, which must be online.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "stat.h"
-
-static int add_range(int *cpu, int n, int max, long lo, long hi)
-{
-	for (long c = lo; c <= hi; c++) {
-		if (n == max)
-			return -1;
-		cpu[n++] = (int)c;
-	}
-	return n;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-/* Sort and drop duplicates. */
-static int tidy(int *cpu, int n)
-{
-	int k = 0;
-	qsort(cpu, (size_t)n, sizeof *cpu, cmp_int);
-	for (int i = 0; i < n; i++)
-		if (k == 0 || cpu[k - 1] != cpu[i])
-			cpu[k++] = cpu[i];
-	return k;
-}
-
-int cpu_list_parse(const char *s, int *cpu, int max)
-{
-	int n = 0;
-	while (*s) {
-		char *end;
-		long lo = strtol(s, &end, 10), hi = lo;
-		if (end == s || lo < 0 || lo >= MAX_CPUS)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			hi = strtol(s, &end, 10);
-			if (end == s || hi < lo || hi >= MAX_CPUS)
-				return -1;
-		}
-		if ((n = add_range(cpu, n, max, lo, hi)) < 0)
-			return -1;
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return n ? tidy(cpu, n) : -1;
-}
-
-static int online_cpus(int *cpu, int max)
-{
-	char buf[4096];
-	if (!sysfs_read("devices/system/cpu/online", buf, sizeof buf))
-		return -1;
-	return cpu_list_parse(buf, cpu, max);
-}
 
 static bool in_list(int c, const int *list, int n)
 {
@@ -95,7 +34,7 @@ bool target_setup(const struct config *cfg, struct target *t)
 	t->cpu[0] = -1;
 	if (!cfg->all_cpus && !cfg->cpu_list)
 		return true;
-	int n = online_cpus(online, MAX_CPUS);
+	int n = cpus_online(online, MAX_CPUS);
 	if (n < 0) {
 		fprintf(stderr, "stat: cannot read %s/devices/system/cpu/online\n", sysfs_root());
 		return false;

@@ -20,12 +20,29 @@ static const char default_events[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,"
 	"cycles,instructions,branches,branch-misses";
 
+static bool parse_list(const char *list, struct counter *c, int *n)
+{
+	static struct evspec e[MAX_EVENTS];
+	char err[256];
+	int first = *n;
+	if (!evlist_parse(list, e, n, MAX_EVENTS, err, sizeof err)) {
+		fprintf(stderr, "stat: %s\n", err);
+		return false;
+	}
+	for (int i = first; i < *n; i++) {
+		c[i].name = e[i].name;
+		c[i].attr = e[i].attr;
+		c[i].leader = e[i].leader;
+	}
+	return true;
+}
+
 static bool parse_events(struct config *cfg, struct counter *c, int *n)
 {
 	for (int i = 0; i < cfg->nevents; i++)
-		if (!evlist_parse(cfg->events[i], c, n))
+		if (!parse_list(cfg->events[i], c, n))
 			return false;
-	return *n > 0 || evlist_parse(default_events, c, n);
+	return *n > 0 || parse_list(default_events, c, n);
 }
 
 /* The program and its arguments, as perf quotes them. */

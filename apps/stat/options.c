@@ -17,20 +17,14 @@
 #include <string.h>
 #include "stat.h"
 
-struct opt {
-	char letter;
-	const char *name;
-	bool arg;
-};
-
-static const struct opt opts[] = {
+static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'x', "field-separator", true }, { 'j', "json-output", false },
 	{ 'r', "repeat", true },  { 'I', "interval-print", true },  { 'a', "all-cpus", false },
 	{ 'C', "cpu", true },     { 'A', "no-aggr", false },        { 'v', "verbose", false },
 	{ 'h', "help", false },
 };
 
-#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+#define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
 	"usage: stat [-e EVENT,...] [-r N] [-C CPUS | -a] [-A] [-I MS] [-x SEP | -j] [-v]\n"
@@ -40,49 +34,6 @@ static int usage(void)
 {
 	fputs(usage_text, stderr);
 	return 2;
-}
-
-static const struct opt *find_long(const char *s, const char **val)
-{
-	const char *eq = strchr(s, '=');
-	size_t len = eq ? (size_t)(eq - s) : strlen(s);
-	for (unsigned k = 0; k < NOPTS; k++) {
-		if (strlen(opts[k].name) == len && !strncmp(s, opts[k].name, len)) {
-			*val = eq ? eq + 1 : NULL;
-			return &opts[k];
-		}
-	}
-	return NULL;
-}
-
-static const struct opt *find_short(const char *s, const char **val)
-{
-	for (unsigned k = 0; k < NOPTS; k++) {
-		if (opts[k].letter == s[0]) {
-			*val = s[1] ? s + 1 : NULL;
-			return &opts[k];
-		}
-	}
-	return NULL;
-}
-
-/* The option at argv[*i] and its argument; NULL (printed) if bad. */
-static const struct opt *next_opt(int argc, char **argv, int *i, const char **val)
-{
-	const char *s = argv[*i];
-	const struct opt *o = s[1] == '-' ? find_long(s + 2, val) : find_short(s + 1, val);
-	if (!o || (!o->arg && *val)) {
-		fprintf(stderr, "stat: unknown option '%s'\n", s);
-		return NULL;
-	}
-	if (o->arg && !*val) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "stat: option '%s' needs a value\n", s);
-			return NULL;
-		}
-		*val = argv[++*i];
-	}
-	return o;
 }
 
 static bool number(const char *s, long lo, long hi, long *out)
@@ -154,7 +105,7 @@ int parse_options(int argc, char **argv, struct config *cfg)
 			i++;
 			break;
 		}
-		const struct opt *o = next_opt(argc, argv, &i, &val);
+		const struct ptopt *o = opt_next(opts, NOPTS, "stat", argc, argv, &i, &val);
 		if (!o)
 			return usage();
 		int r = apply(cfg, o->letter, val);

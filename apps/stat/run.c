@@ -6,7 +6,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <time.h>
 #include "stat.h"
 
@@ -60,16 +59,11 @@ static void wait_ticking(struct ticker *k, struct workload *w)
 	}
 }
 
-static int exit_status(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 int run_once(const struct config *cfg, struct counter *c, int n, const struct target *t,
 	     struct stats *elapsed, struct workload *w)
 {
 	struct ticker k = { cfg, c, n, t, NULL, 0, 0, 0 };
-	if (!workload_prepare(w, cfg->argv))
+	if (!workload_prepare(w, "stat", cfg->argv, false))
 		return -1;
 	if (!counters_open(c, n, t, w->pid, cfg->verbose)) {
 		workload_abort(w);
@@ -94,5 +88,5 @@ int run_once(const struct config *cfg, struct counter *c, int n, const struct ta
 	stats_add(elapsed, (double)(end - k.start));
 	counters_close(c, n, t);
 	free(k.rows);
-	return exit_status(w->status);
+	return workload_exit_status(w);
 }

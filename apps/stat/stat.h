@@ -1,20 +1,15 @@
 /* stat: run a program and count events for it, printing perf stat's
  * formats. main.c has the command line; each other file one part:
  *   options.c   the command line into struct config
- *   evlist.c    -e lists: groups {a,b}, modifiers :u/:k, names
- *   events.c    perf's symbolic names (hardware, software) and rNNNN
- *   hwcache.c   HW_CACHE names (L1-dcache-load-misses, LLC-loads, ...)
- *   pmu.c       pmu/term=value,.../ and event aliases through sysfs
- *   sysfs.c     reading small files under $BAREMON_SYSFS (or /sys)
- *   cpus.c      CPU lists (-C 0,2-3) and the online CPUs (-a)
+ *   cpus.c      the target CPUs of -a and -C
  *   counters.c  opening, enabling, reading and closing the events
- *   attrdump.c  -v: perf's dump of each perf_event_attr opened
- *   workload.c  the program: fork, start on a signal, wait with timeouts
  *   run.c       one run: counters around the workload, -I ticks
  *   rows.c      readings into rows: scaling, sums over CPUs, means
  *   stats.c     means and the variance of -r
  *   metrics.c   the "# ..." column (CPUs utilized, K/sec, ...)
  *   print.c     rows in text, CSV and JSON; fmt.c numbers and lines
+ * Event names, sysfs, CPU lists and the workload come from the perftool
+ * library (apps/lib/perftool), which record shares.
  */
 #ifndef APPS_STAT_H
 #define APPS_STAT_H
@@ -24,9 +19,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
+#include "perftool.h"
 
 #define MAX_EVENTS 64
-#define MAX_CPUS   1024
+#define MAX_CPUS   PT_MAX_CPUS
 
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
@@ -94,33 +90,7 @@ struct config {
  * (printed). */
 int parse_options(int argc, char **argv, struct config *cfg);
 
-/* evlist.c: parse a -e list into counters after c[*n]; false after
- * printing why. */
-bool evlist_parse(const char *list, struct counter *c, int *n);
-
-/* events.c: a perf symbolic name or rNNNN into attr (type, config). */
-bool event_symbolic(const char *name, struct perf_event_attr *attr);
-/* hwcache.c: a HW_CACHE name (L1-dcache-load-misses...) into attr. */
-bool event_hwcache(const char *name, struct perf_event_attr *attr);
-
-/* pmu.c: "pmu/terms/" (pmu and terms given apart) or an alias found in
- * some PMU's events/. 1 resolved, 0 no such PMU or alias, -1 error
- * with the reason in err. *name receives a name= term (malloc'd). */
-int pmu_event(const char *pmu, const char *terms, struct perf_event_attr *attr,
-	      char **name, char *err, size_t errlen);
-int pmu_alias(const char *event, struct perf_event_attr *attr, char *err, size_t errlen);
-
-/* sysfs.c: files under $BAREMON_SYSFS (default /sys). */
-const char *sysfs_root(void);
-/* Read the small file at root/rel into buf (trailing newline removed);
- * false if it cannot be read. */
-bool sysfs_read(const char *rel, char *buf, size_t n);
-bool sysfs_exists(const char *rel);
-
-/* cpus.c: a list "0,2-3" into sorted distinct CPUs; -1 if malformed or
- * more than max. */
-int cpu_list_parse(const char *s, int *cpu, int max);
-/* The target for -a / -C; false after printing why. */
+/* cpus.c: the target for -a / -C; false after printing why. */
 bool target_setup(const struct config *cfg, struct target *t);
 
 /* counters.c */
@@ -132,24 +102,6 @@ bool counters_open(struct counter *c, int n, const struct target *t, pid_t pid,
 void counters_enable(struct counter *c, int n, const struct target *t, bool on);
 void counters_read(struct counter *c, int n, const struct target *t);
 void counters_close(struct counter *c, int n, const struct target *t);
-
-/* attrdump.c: -v output for one perf_event_open call. */
-void attr_dump(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-	       unsigned long flags, int result, int err);
-
-/* workload.c */
-struct workload {
-	pid_t pid;
-	int go;                      /* write end of the start pipe */
-	int pidfd;                   /* -1 when pidfd_open is missing */
-	int status;                  /* wait status once exited */
-	uint64_t utime_ns, stime_ns; /* from wait4's rusage */
-};
-bool workload_prepare(struct workload *w, char **argv);
-void workload_start(struct workload *w);
-void workload_abort(struct workload *w);
-/* Wait up to timeout_ms (< 0: until it exits); true once it exited. */
-bool workload_wait(struct workload *w, int timeout_ms);
 
 /* One row of output: a counter on a slot, already reduced to numbers. */
 enum row_state { ROW_COUNTED, ROW_NOT_COUNTED, ROW_NOT_SUPPORTED };

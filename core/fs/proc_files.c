@@ -1,11 +1,12 @@
 /*
  * The system-wide files of /proc, in Linux's formats: cpuinfo (cpuid.c
  * gives the flags), meminfo, uptime, interrupts, loadavg, version,
- * mounts, filesystems. Each is generated at open from the kernel's
+ * mounts, filesystems, kallsyms. Each is generated at open from the kernel's
  * counters, read without locks: a snapshot may be a moment old.
  */
 #include <stdio.h>
 #include "acpi.h"
+#include "ksyms.h"
 #include "mm.h"
 #include "percpu.h"
 #include "procfs.h"
@@ -125,6 +126,21 @@ static int gen_filesystems(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* The kernel's functions, "ADDRESS T NAME", between _text and _etext as
+ * on Linux: what perf record reads to describe the kernel's text. */
+static int gen_kallsyms(struct seqbuf *out, void *arg)
+{
+	uint64_t start, end, addr;
+	ksym_text(&start, &end);
+	sb_printf(out, "%016llx T _text\n", (unsigned long long)start);
+	for (uint64_t i = 0; i < ksym_count(); i++) {
+		const char *name = ksym_at(i, &addr);
+		sb_printf(out, "%016llx T %s\n", (unsigned long long)addr, name);
+	}
+	sb_printf(out, "%016llx T _etext\n", (unsigned long long)end);
+	return 0;
+}
+
 void proc_system_files_init(void)
 {
 	procfs_register("cpuinfo", gen_cpuinfo, NULL, NULL);
@@ -135,4 +151,5 @@ void proc_system_files_init(void)
 	procfs_register("version", gen_version, NULL, NULL);
 	procfs_register("mounts", gen_mounts, NULL, NULL);
 	procfs_register("filesystems", gen_filesystems, NULL, NULL);
+	procfs_register("kallsyms", gen_kallsyms, NULL, NULL);
 }

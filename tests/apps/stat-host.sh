@@ -237,8 +237,8 @@ expect '^  exclude_kernel +1$' "pmu: a modifier after the last '/'"
 expect '^<not supported>,,cpu/event=0xc2,umask=0x01,inv,cmask=2/u,' "pmu: named as written"
 run env BAREMON_SYSFS="$fx" "$stat" -v -x, -e 'cpu/mem-loads/,cpu/split=0xab/,cpu/cpu-cycles,name=cyc/' -- true
 expect '^  config +0x1cd$' "pmu: an alias from events/"
-expect '^  config1 +0x3$' "pmu: an alias term into config1"
-expect '^  config2 +0xa0b$' "pmu: a split format 'config2:0-3,8-11'"
+expect '^  \{ bp_addr, config1 \} +0x3$' "pmu: an alias term into config1"
+expect '^  \{ bp_len, config2 \} +0xa0b$' "pmu: a split format 'config2:0-3,8-11'"
 expect '^<not supported>,,cyc,' "pmu: name= names the event"
 run env BAREMON_SYSFS="$fx" "$stat" -x, -e 'page-faults,fakesw/faults-alias/,faults-alias,fakesw/config=2,name=pf2/' -- true
 pf=$(field '^[0-9]+,,page-faults,' 1)

@@ -52,6 +52,20 @@ static void load_run(char **specs, int n, int run)
 	}
 }
 
+/* One event name into c[i]. */
+static bool parse_one(const char *name, int i)
+{
+	static struct evspec e[MAX_EVENTS];
+	char err[256];
+	int n = i;
+	if (!evlist_parse(name, e, &n, MAX_EVENTS, err, sizeof err) || n != i + 1)
+		return false;
+	c[i].name = e[i].name;
+	c[i].attr = e[i].attr;
+	c[i].leader = e[i].leader;
+	return true;
+}
+
 static int setup(char **specs, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -59,8 +73,7 @@ static int setup(char **specs, int n)
 		if (!eq)
 			return -1;
 		*eq = 0;
-		int before = i;
-		if (!evlist_parse(specs[i], c, &before) || before != i + 1)
+		if (!parse_one(specs[i], i))
 			return -1;
 		*eq = '=';
 		c[i].supported = strcmp(eq + 1, "-") != 0;

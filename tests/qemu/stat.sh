@@ -130,7 +130,7 @@ check "group {task-clock,page-faults}:u: its member counts user faults" same "$p
 
 has_in pmu '^  type +4$' "pmu: fixture cpu PMU type"
 has_in pmu '^  config +0x28001c2$' "pmu: terms placed by format/"
-has_in pmu '^  config1 +0x3$' "pmu: bare alias mem-loads from events/"
+has_in pmu '^  \{ bp_addr, config1 \} +0x3$' "pmu: bare alias mem-loads from events/"
 has_in pmu '^0,,cpu/event=0xc2,umask=0x01,inv,cmask=2/u,[0-9]+,100\.00,,$' "pmu: the type-4 PMU takes it (0: the vpmu counts only cycles)"
 has_in fakesw '^[0-9]+,,fakesw/faults-alias/,[0-9]+,100\.00,' "pmu: a fixture PMU of software type counts"
 check "fixture online CPUs: -a counts CPU 0 only" [ "$(count_in fxonline '^CPU')" = 1 ]

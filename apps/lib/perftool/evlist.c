@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat.h"
+#include "perftool.h"
 
 #define MODIFIERS "ukhGHpDI"
 
@@ -66,35 +66,44 @@ static void apply_mods(struct perf_event_attr *a, const char *m)
 	}
 }
 
-static int unknown(const char *spec, const char *why)
+/* Where parsed events go, and where an error is explained. */
+struct parse {
+	struct evspec *e;
+	int *n, max;
+	char *err;
+	size_t errlen;
+};
+
+static int unknown(struct parse *p, const char *spec, const char *why)
 {
 	if (why && *why)
-		fprintf(stderr, "stat: unknown event '%s': %s\n", spec, why);
+		snprintf(p->err, p->errlen, "unknown event '%s': %s", spec, why);
 	else
-		fprintf(stderr, "stat: unknown event '%s'\n", spec);
+		snprintf(p->err, p->errlen, "unknown event '%s'", spec);
 	return -1;
 }
 
 /* PMU/TERMS/[[:]MODS] in s (a copy); *mods set to the modifiers. */
-static int resolve_pmu(char *s, const char *spec, struct perf_event_attr *a, char **name,
-		       char **mods)
+static int resolve_pmu(struct parse *p, char *s, const char *spec, struct perf_event_attr *a,
+		       char **name, char **mods)
 {
 	char err[160] = "", *slash = strchr(s, '/'), *last = strrchr(s, '/');
 	if (last == slash)
-		return unknown(spec, "missing '/' after the terms");
+		return unknown(p, spec, "missing '/' after the terms");
 	*slash = *last = 0;
 	*mods = last[1] == ':' ? last + 2 : last + 1;
 	if (**mods && !valid_mods(*mods))
-		return unknown(spec, "bad modifiers");
+		return unknown(p, spec, "bad modifiers");
 	int r = pmu_event(s, slash + 1, a, name, err, sizeof err);
 	if (r == 0)
 		snprintf(err, sizeof err, "no PMU '%s' in %s/bus/event_source/devices", s,
 			 sysfs_root());
-	return r > 0 ? 0 : unknown(spec, err);
+	return r > 0 ? 0 : unknown(p, spec, err);
 }
 
 /* NAME[:MODS] in s (a copy). */
-static int resolve_name(char *s, const char *spec, struct perf_event_attr *a, char **mods)
+static int resolve_name(struct parse *p, char *s, const char *spec, struct perf_event_attr *a,
+			char **mods)
 {
 	char err[160] = "", *colon = strrchr(s, ':');
 	*mods = NULL;
@@ -105,82 +114,83 @@ static int resolve_name(char *s, const char *spec, struct perf_event_attr *a, ch
 	if (event_symbolic(s, a) || event_hwcache(s, a))
 		return 0;
 	int r = pmu_alias(s, a, err, sizeof err);
-	return r > 0 ? 0 : unknown(spec, err);
+	return r > 0 ? 0 : unknown(p, spec, err);
 }
 
-/* Parse one event spec into c[*n] in group `leader` (-1: its own). */
-static bool add_event(const char *spec, const char *group_mods, int leader,
-		      struct counter *c, int *n)
+/* Parse one event spec into the next evspec, in group `leader` (-1: its
+ * own). */
+static bool add_event(struct parse *p, const char *spec, const char *group_mods, int leader)
 {
-	if (*n == MAX_EVENTS) {
-		fprintf(stderr, "stat: at most %d events\n", MAX_EVENTS);
+	if (*p->n == p->max) {
+		snprintf(p->err, p->errlen, "at most %d events", p->max);
 		return false;
 	}
-	struct counter *e = &c[*n];
+	struct evspec *e = &p->e[*p->n];
 	char *copy = strdup(spec), *mods = NULL, *name = NULL;
 	memset(&e->attr, 0, sizeof e->attr);
 	e->attr.size = sizeof e->attr;
 	e->attr.exclude_guest = 1;
-	int r = strchr(copy, '/') ? resolve_pmu(copy, spec, &e->attr, &name, &mods)
-				  : resolve_name(copy, spec, &e->attr, &mods);
+	int r = strchr(copy, '/') ? resolve_pmu(p, copy, spec, &e->attr, &name, &mods)
+				  : resolve_name(p, copy, spec, &e->attr, &mods);
 	if (r == 0) {
 		apply_mods(&e->attr, mods);
 		apply_mods(&e->attr, group_mods);
 		e->name = name ? name : strdup(spec);
-		e->leader = leader < 0 ? *n : leader;
-		(*n)++;
+		e->leader = leader < 0 ? *p->n : leader;
+		(*p->n)++;
 	}
 	free(copy);
 	return r == 0;
 }
 
-static bool add_member(const char *member, const char *mods, int leader, struct counter *c,
-		       int *n)
+static bool add_member(struct parse *p, const char *member, const char *mods, int leader)
 {
 	if (strchr(member, '{')) {
-		fprintf(stderr, "stat: groups do not nest: '%s'\n", member);
+		snprintf(p->err, p->errlen, "groups do not nest: '%s'", member);
 		return false;
 	}
-	return add_event(member, mods, *n == leader ? -1 : leader, c, n);
+	return add_event(p, member, mods, *p->n == leader ? -1 : leader);
 }
 
 /* {a,b,...}[:MODS]: the first member leads the others. */
-static bool add_group(const char *item, struct counter *c, int *n)
+static bool add_group(struct parse *p, const char *item)
 {
-	char *s = strdup(item), *close = strrchr(s, '}'), *mods = NULL, *p = s + 1;
+	char *s = strdup(item), *close = strrchr(s, '}'), *mods = NULL, *q = s + 1;
 	bool ok = close && (!close[1] || (close[1] == ':' && valid_mods(close + 2)));
 	if (!ok) {
-		fprintf(stderr, "stat: bad group '%s'\n", item);
+		snprintf(p->err, p->errlen, "bad group '%s'", item);
 		free(s);
 		return false;
 	}
 	if (close[1])
 		mods = close + 2;
 	*close = 0;
-	for (int leader = *n; ok; p++) {
-		const char *end = item_end(p);
-		char *member = strndup(p, (size_t)(end - p));
-		ok = add_member(member, mods, leader, c, n);
+	for (int leader = *p->n; ok; q++) {
+		const char *end = item_end(q);
+		char *member = strndup(q, (size_t)(end - q));
+		ok = add_member(p, member, mods, leader);
 		free(member);
 		if (!*end)
 			break;
-		p = (char *)end;
+		q = (char *)end;
 	}
 	free(s);
 	return ok;
 }
 
-bool evlist_parse(const char *list, struct counter *c, int *n)
+bool evlist_parse(const char *list, struct evspec *e, int *n, int max, char *err,
+		  size_t errlen)
 {
-	for (const char *p = list;;) {
-		const char *end = item_end(p);
-		char *item = strndup(p, (size_t)(end - p));
-		bool ok = item[0] == '{' ? add_group(item, c, n) : add_event(item, NULL, -1, c, n);
+	struct parse p = { e, n, max, err, errlen };
+	for (const char *s = list;;) {
+		const char *end = item_end(s);
+		char *item = strndup(s, (size_t)(end - s));
+		bool ok = item[0] == '{' ? add_group(&p, item) : add_event(&p, item, NULL, -1);
 		free(item);
 		if (!ok)
 			return false;
 		if (!*end)
 			return true;
-		p = end + 1;
+		s = end + 1;
 	}
 }

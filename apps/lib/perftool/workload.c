@@ -1,11 +1,13 @@
 /*
  * The measured program. It is forked first and waits on a pipe, so the
  * counters can be opened on its pid before it runs; one byte starts it
- * (it execs, and enable_on_exec starts task counters there). Waiting
- * with a timeout (for -I) polls a pidfd, which becomes readable when the
- * program exits; without pidfd_open it sleeps and checks. stat ignores
- * SIGINT while the program runs, so ^C ends the program and stat still
- * prints what was counted.
+ * (it execs, and enable_on_exec starts task counters there). It holds
+ * the write end of a second pipe, close-on-exec: the tool reads end of
+ * file there once the exec is done, or the errno of a failed exec.
+ * Waiting with a timeout polls a pidfd, which becomes readable when the
+ * program exits; without pidfd_open it sleeps and checks. The tool
+ * ignores SIGINT while the program runs, so ^C ends the program and the
+ * tool still reports what it measured.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,38 +19,53 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "stat.h"
+#include "perftool.h"
 
-static void child(int go, char **argv)
+static void child(const char *tool, int go, int execd, char **argv, bool stdout_to_stderr)
 {
 	char byte;
 	if (read(go, &byte, 1) != 1)
-		_exit(127); /* stat gave up before starting it */
+		_exit(127); /* the tool gave up before starting it */
+	if (stdout_to_stderr)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	execvp(argv[0], argv);
-	fprintf(stderr, "stat: %s: %s\n", argv[0], strerror(errno));
+	int err = errno;
+	fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(err));
+	if (write(execd, &err, sizeof err) < 0)
+		_exit(127);
 	_exit(127);
 }
 
-bool workload_prepare(struct workload *w, char **argv)
+static void complain(const struct workload *w, const char *what)
 {
-	int go[2];
+	fprintf(stderr, "%s: %s: %s\n", w->tool, what, strerror(errno));
+}
+
+bool workload_prepare(struct workload *w, const char *tool, char **argv, bool stdout_to_stderr)
+{
+	int go[2], execd[2];
 	memset(w, 0, sizeof *w);
-	if (pipe2(go, O_CLOEXEC)) {
-		perror("stat: pipe");
+	w->tool = tool;
+	w->go = w->execd = w->pidfd = -1;
+	if (pipe2(go, O_CLOEXEC) || pipe2(execd, O_CLOEXEC)) {
+		complain(w, "pipe");
 		return false;
 	}
 	fflush(NULL);
 	w->pid = fork();
 	if (w->pid < 0) {
-		perror("stat: fork");
+		complain(w, "fork");
 		return false;
 	}
 	if (w->pid == 0) {
 		close(go[1]);
-		child(go[0], argv);
+		close(execd[0]);
+		child(tool, go[0], execd[1], argv, stdout_to_stderr);
 	}
 	close(go[0]);
+	close(execd[1]);
 	w->go = go[1];
+	w->execd = execd[0];
 	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
 	signal(SIGINT, SIG_IGN);
 	return true;
@@ -57,9 +74,18 @@ bool workload_prepare(struct workload *w, char **argv)
 void workload_start(struct workload *w)
 {
 	if (write(w->go, "x", 1) != 1)
-		perror("stat: starting the program");
+		complain(w, "starting the program");
 	close(w->go);
 	w->go = -1;
+}
+
+bool workload_wait_exec(struct workload *w)
+{
+	int err = 0;
+	ssize_t n;
+	while ((n = read(w->execd, &err, sizeof err)) < 0 && errno == EINTR)
+		;
+	return n == 0;
 }
 
 static bool reap(struct workload *w, int flags)
@@ -74,7 +100,9 @@ static bool reap(struct workload *w, int flags)
 	w->stime_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000;
 	if (w->pidfd >= 0)
 		close(w->pidfd);
-	w->pidfd = -1;
+	if (w->execd >= 0)
+		close(w->execd);
+	w->pidfd = w->execd = -1;
 	signal(SIGINT, SIG_DFL);
 	return true;
 }
@@ -107,4 +135,9 @@ bool workload_wait(struct workload *w, int timeout_ms)
 		sleep_ms(timeout_ms < 10 ? timeout_ms : 10);
 	}
 	return reap(w, WNOHANG);
+}
+
+int workload_exit_status(const struct workload *w)
+{
+	return WIFEXITED(w->status) ? WEXITSTATUS(w->status) : 128 + WTERMSIG(w->status);
 }

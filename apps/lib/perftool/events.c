@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat.h"
+#include "perftool.h"
 
 struct named {
 	const char *name;

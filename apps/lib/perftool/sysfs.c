@@ -1,14 +1,14 @@
 /*
- * The sysfs tree stat reads, the way perf reads Linux's: the PMUs under
+ * The sysfs tree the tools read, the way perf reads Linux's: the PMUs under
  * bus/event_source/devices/ and devices/system/cpu/online. The root is
- * /sys, or $BAREMON_SYSFS when set: a testing knob that points stat at a
+ * /sys, or $BAREMON_SYSFS when set: a testing knob that points a tool at a
  * fixture tree (tests/apps/stat-host.sh builds one).
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "stat.h"
+#include "perftool.h"
 
 const char *sysfs_root(void)
 {

@@ -7,7 +7,7 @@
  */
 #include <ctype.h>
 #include <string.h>
-#include "stat.h"
+#include "perftool.h"
 
 #define C(x) PERF_COUNT_HW_CACHE_##x
 #define ANY_OP ((1 << C(OP_READ)) | (1 << C(OP_WRITE)) | (1 << C(OP_PREFETCH)))

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat.h"
+#include "perftool.h"
 
 #define DEVICES "bus/event_source/devices"
 #define MAX_RANGES 8
