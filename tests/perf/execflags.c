@@ -402,14 +402,16 @@ static void test_inherited(int remove)
 	         (unsigned long long)(c1.value - c0.value),
 	         (unsigned long long)(p1.value - p0.value));
 	if (remove) {
+		/* One WORK plus the exec (slow on a loaded host), short of
+		 * the two WORKs the event would see if it stayed. */
 		CHECK(c1.value - c0.value >= WORK / 2 &&
-		      c1.value - c0.value < WORK * 3 / 2 &&
+		      c1.value - c0.value < WORK * 7 / 4 &&
 		      c1.value != PERF_BAD_VALUE,
 		      "task-clock has the child's work before the exec only");
 		CHECK(p1.value - p0.value < PAGES / 2,
 		      "page-faults not the new program's %d", PAGES);
 	} else {
-		CHECK(c1.value - c0.value >= WORK * 3 / 2 &&
+		CHECK(c1.value - c0.value >= WORK * 7 / 4 &&
 		      c1.value != PERF_BAD_VALUE,
 		      "task-clock has the child's work before and after the exec");
 		CHECK(p1.value - p0.value >= PAGES && p1.value != PERF_BAD_VALUE,
