@@ -402,10 +402,12 @@ static void test_inherited(int remove)
 	         (unsigned long long)(c1.value - c0.value),
 	         (unsigned long long)(p1.value - p0.value));
 	if (remove) {
-		/* One WORK plus the exec (slow on a loaded host), short of
-		 * the two WORKs the event would see if it stayed. */
-		CHECK(c1.value - c0.value >= WORK / 2 &&
-		      c1.value - c0.value < WORK * 7 / 4 &&
+		/* At most one WORK plus the exec (slow on a loaded host),
+		 * short of the two WORKs the event would see if it stayed.
+		 * No lower bound: how much of a removed inherited copy
+		 * reaches the parent varies on Linux itself (12 to 120 ms
+		 * of the 120 ms seen on the host). */
+		CHECK(c1.value - c0.value < WORK * 7 / 4 &&
 		      c1.value != PERF_BAD_VALUE,
 		      "task-clock has the child's work before the exec only");
 		CHECK(p1.value - p0.value < PAGES / 2,
