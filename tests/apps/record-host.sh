@@ -14,40 +14,7 @@ cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
 record=$top/build/apps/record
 work=$top/build/musl/recwork
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-passed=0 failed=0 rc=0 shown=0
-
-# run COMMAND...: standard output and error in $out, the status in $rc.
-run() {
-	shown=0
-	"$@" >"$out" 2>&1 </dev/null
-	rc=$?
-}
-
-pass() {
-	echo "PASS $1"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL $1"
-	failed=$((failed + 1))
-	[ "$shown" = 1 ] && return
-	shown=1 # the output once per command
-	echo "    status $rc; output:"
-	sed 's/^/    | /' "$out" | head -40
-}
-
-check() {
-	what=$1
-	shift
-	if "$@"; then pass "$what"; else fail "$what"; fi
-}
-
-has() { grep -Eq -- "$1" "$out"; }
-lines() { grep -Ec -- "$1" "$out"; }
+. "$top/tests/apps/harness.sh"
 at_least() { [ "$(lines "$1")" -ge "$2" ]; }
 status() { check "$2 (status $1)" [ "$rc" = "$1" ]; }
 expect() { check "$2" has "$1"; }

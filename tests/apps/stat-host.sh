@@ -12,39 +12,8 @@
 cd "$(dirname "$0")/../.." || exit 2
 stat=$(pwd)/build/apps/stat
 rows=$(pwd)/build/tests/apps/stat-rows
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-passed=0 failed=0 rc=0 shown=0
-
-# run COMMAND...: standard output and error in $out, the status in $rc.
-run() {
-	shown=0
-	"$@" >"$out" 2>&1 </dev/null
-	rc=$?
-}
-
-pass() {
-	echo "PASS $1"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL $1"
-	failed=$((failed + 1))
-	[ "$shown" = 1 ] && return
-	shown=1 # the output once per command
-	echo "    status $rc; output:"
-	sed 's/^/    | /' "$out" | head -40
-}
-
-check() {
-	what=$1
-	shift
-	if "$@"; then pass "$what"; else fail "$what"; fi
-}
-
-has() { grep -Eq -- "$1" "$out"; }
+top=$(pwd)
+. "$top/tests/apps/harness.sh"
 lacks() { ! has "$1"; }
 count() { grep -Ec -- "$1" "$out"; }
 status() { check "$2 (status $1)" [ "$rc" = "$1" ]; }
