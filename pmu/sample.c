@@ -66,7 +66,8 @@ static void account(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 		if (e->attr.freq)
 			adjust_period(e, time_since_boot_ns());
 		e->period_left += (int64_t)e->sample_period;
-		perf_output_sample(e, hit, period);
+		if (perf_event_overflow(e, hit, period))
+			break;
 	}
 	if (e->period_left <= 0) /* a burst beyond what we write: drop it */
 		e->period_left = (int64_t)e->sample_period;
@@ -100,7 +101,7 @@ static void clock_tick(struct perf_event *e, uint64_t now, const struct perf_hit
 	if (e->attr.freq)
 		adjust_period(e, now);
 	e->period_left = (int64_t)e->sample_period;
-	perf_output_sample(e, hit, periods * e->sample_period);
+	perf_event_overflow(e, hit, periods * e->sample_period);
 }
 
 static void clocks_in(struct list *ctx, uint64_t now, const struct perf_hit *hit)

@@ -29,4 +29,11 @@ struct perf_hit {
 /* e saw n more occurrences. */
 void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit);
 
+/* e's period ran out: one sample standing for `period` occurrences
+ * (overflow.c). True when the event must stop taking samples now
+ * (throttled, or its REFRESH limit reached): the caller stops counting
+ * down (a hardware driver leaves its counter unarmed). */
+#include <stdbool.h>
+bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint64_t period);
+
 #endif
