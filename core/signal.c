@@ -221,6 +221,19 @@ void signal_send_pgrp(int pgid, int sig)
 		signal_send_process(c.leaders[i], &c.info);
 }
 
+void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t data)
+{
+	struct ksiginfo i = { .signo = SIGTRAP, .code = TRAP_PERF, .addr = addr,
+			      .value = data, .perf_type = type };
+	if (!t->sig || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		return;
+	uint64_t f = spin_lock_irqsave(&t->sig->lock);
+	if (t->sigmask & BIT(SIGTRAP))
+		i.perf_flags = TRAP_PERF_FLAG_ASYNC;
+	queue_locked(t, &i);
+	spin_unlock_irqrestore(&t->sig->lock, f);
+}
+
 void signal_force(int sig, int code, uint64_t addr)
 {
 	struct task *self = current;
@@ -253,12 +266,35 @@ struct rt_sigframe {
 	/* followed by the 512-byte FXSAVE image, 16-byte aligned */
 };
 
+/* An O_ASYNC signal (fasync.c) has si_band and si_fd: si_code SI_SIGIO,
+ * or POLL_* on a signal whose codes 1..6 mean nothing else (these ones
+ * have their own: SEGV_MAPERR, TRAP_BRKPT, CLD_EXITED...). */
+static bool sigio_layout(const struct ksiginfo *k)
+{
+	const uint64_t own = BIT(SIGILL) | BIT(SIGFPE) | BIT(SIGSEGV) | BIT(SIGBUS) |
+			     BIT(SIGTRAP) | BIT(SIGCHLD) | BIT(SIGSYS);
+	return k->code == SI_SIGIO ||
+	       (k->code >= POLL_IN && k->code <= POLL_HUP && !(own & BIT(k->signo)));
+}
+
 static void fill_siginfo(siginfo_t *si, const struct ksiginfo *k)
 {
 	memset(si, 0, sizeof(*si));
 	si->si_signo = k->signo;
 	si->si_code = k->code;
 	si->si_errno = k->errno_;
+	if (sigio_layout(k)) {
+		si->si_band = k->band;
+		si->si_fd = k->fd;
+		return;
+	}
+	if (k->signo == SIGTRAP && k->code == TRAP_PERF) {
+		si->si_addr = (void *)k->addr;
+		si->si_perf_data = k->value;
+		si->si_perf_type = k->perf_type;
+		si->si_perf_flags = k->perf_flags;
+		return;
+	}
 	switch (k->signo) {
 	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP:
 		si->si_addr = (void *)k->addr;

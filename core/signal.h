@@ -31,7 +31,8 @@ struct ksiginfo {
 	uint64_t addr;
 	int fd;
 	long band;
-	uint64_t value;
+	uint64_t value;              /* si_value; TRAP_PERF: si_perf_data */
+	uint32_t perf_type, perf_flags;
 };
 
 struct signal_state {
@@ -57,6 +58,14 @@ int signal_send_process(int tgid, const struct ksiginfo *info);
 void signal_send_thread_cb(struct task *t, void *info);
 void signal_send_pgrp(int pgid, int sig);
 void signal_send_current(int sig);
+/* A perf event's SIGTRAP (attr.sigtrap) for t, the task whose event
+ * overflowed: si_code TRAP_PERF, si_addr addr, si_perf_data data,
+ * si_perf_type type, si_perf_flags TRAP_PERF_FLAG_ASYNC when t blocks
+ * SIGTRAP (it is then delivered later). t is running or switching out
+ * on this CPU and is not woken: it takes the signal on its way back to
+ * user mode (Linux's task_work). Takes only t->sig->lock, so it may be
+ * called under perf_lock. */
+void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t data);
 /* A synchronous fault (SIGSEGV, SIGILL, ...): delivered even if blocked
  * or ignored (then it is fatal), like Linux's force_sig. */
 void signal_force(int sig, int code, uint64_t addr);

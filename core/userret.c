@@ -48,9 +48,13 @@ void return_to_user(struct trap_frame *f)
 			continue;
 		}
 		irq_disable();
-		if (!sched_need_resched())
+		if (sched_need_resched())
+			continue;
+		/* Interrupts are off: it only marks tasks runnable, and may
+		 * queue a perf signal for this task, delivered before leaving. */
+		perf_wakeup_pending();
+		if (delivered || !signal_pending_current())
 			break;
 	}
-	perf_wakeup_pending(); /* interrupts are off: it only marks tasks runnable */
 	account_kernel_to_user(self);
 }

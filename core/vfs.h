@@ -111,6 +111,9 @@ struct file_ops {
 	 * MAP_* flags: the driver checks and maps it (mm_map_shm). */
 	int (*mmap)(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 		    int prot, int flags, uint64_t off);
+	/* O_ASYNC turned on (through descriptor fd) or off (fd -1 when the
+	 * file is released): fasync_helper on the object's list (fasync.h). */
+	int (*fasync)(struct file *f, int fd, bool on);
 };
 
 #define FMODE_READ  1u
@@ -133,8 +136,10 @@ struct file {
 	struct path path;         /* holds a reference to path.inode */
 	const struct file_ops *ops;
 	void *priv;               /* the ops' own state */
-	/* F_SETOWN(_EX)/F_SETSIG: stored for whoever sends SIGIO (sys_fd.c) */
+	/* F_SETOWN(_EX)/F_SETSIG: who gets SIGIO, set by whom (fasync.c);
+	 * written under fasync_lock */
 	int owner_type, owner_pid, owner_sig;
+	uint32_t owner_uid, owner_euid;
 };
 
 /*

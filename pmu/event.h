@@ -59,6 +59,16 @@ struct perf_event {
 	int64_t period_left;        /* occurrences until the next sample */
 	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
 	uint64_t clock_seen;        /* clock events: count at the last tick */
+	uint64_t last_period;       /* the period counting down now */
+	uint64_t jitter, rand_state; /* period randomization (jitter.c) */
+	/* notification (notify.c): O_ASYNC files of the fd, REFRESH's limit
+	 * (0: none), what the next perf_wakeup_pending owes */
+	struct fasync *fasync;
+	int event_limit;
+	int pending_kill;           /* POLL_IN or POLL_HUP for the owner */
+	bool pending_disable;       /* the REFRESH limit was reached */
+	bool notify_queued;         /* on its CPU's notify list (holds a ref) */
+	struct perf_event *notify_next;
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */

@@ -9,6 +9,7 @@
 #include "event.h"
 #include "kernel.h"
 #include "mm.h"
+#include "notify.h"
 #include "perf.h"
 #include "ringbuf.h"
 #include "task.h"
@@ -155,8 +156,9 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_ID:
 		return put_user(e->id, (uint64_t *)arg) ? -EFAULT : 0;
 	case PERF_EVENT_IOC_REFRESH:
-		/* Only sampling events can be refreshed (not inherited ones). */
-		return -EINVAL;
+		return perf_refresh(e, (int)arg);
+	case PERF_EVENT_IOC_BAREMON_JITTER:
+		return perf_set_jitter(e, arg);
 	case PERF_EVENT_IOC_PERIOD: {
 		uint64_t period;
 		if (copy_from_user(&period, (void *)arg, sizeof(period)))
@@ -206,4 +208,5 @@ const struct file_ops perf_fops = {
 	.poll = perf_poll,
 	.release = perf_release,
 	.mmap = perf_mmap,
+	.fasync = perf_fasync,
 };

@@ -12,6 +12,7 @@
  * off, on the CPU where it happened, for an ACTIVE event.
  */
 #include "event.h"
+#include "notify.h"
 #include "ringbuf.h"
 #include "sample.h"
 
@@ -19,5 +20,6 @@ bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint6
 {
 	bool stop = false;
 	perf_output_sample(e, hit, period);
+	stop |= perf_notify_overflow(e, hit); /* 3: notify.c */
 	return stop;
 }

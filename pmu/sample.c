@@ -16,6 +16,7 @@
  */
 #include "event.h"
 #include "kernel.h"
+#include "notify.h"
 #include "percpu.h"
 #include "perf.h"
 #include "ringbuf.h"
@@ -35,6 +36,7 @@ void perf_sample_init(struct perf_event *e)
 {
 	e->sample_period = e->attr.freq ? 1 : e->attr.sample_period;
 	e->period_left = (int64_t)e->sample_period;
+	e->last_period = e->sample_period;
 	e->last_sample_ns = time_since_boot_ns();
 }
 
@@ -62,10 +64,10 @@ static void account(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 {
 	e->period_left -= (int64_t)n;
 	for (int i = 0; e->period_left <= 0 && i < MAX_SAMPLES_PER_HIT; i++) {
-		uint64_t period = e->sample_period;
+		uint64_t period = e->last_period; /* the one that ran out */
 		if (e->attr.freq)
 			adjust_period(e, time_since_boot_ns());
-		e->period_left += (int64_t)e->sample_period;
+		e->period_left += (int64_t)perf_next_period(e); /* jitter.c */
 		if (perf_event_overflow(e, hit, period))
 			break;
 	}
@@ -144,6 +146,7 @@ void perf_sample_clock_start(struct perf_event *e, uint64_t now)
 
 void perf_wakeup_pending(void)
 {
+	perf_notify_pending(); /* owners' signals, REFRESH limits */
 	if (!this_cpu()->perf_wakeup)
 		return;
 	this_cpu()->perf_wakeup = 0;

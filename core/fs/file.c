@@ -3,6 +3,7 @@
  * other subsystems use on a struct file. A file holds a reference to its
  * inode for its whole life; the last file_put runs ops->release.
  */
+#include "fasync.h"
 #include "fs.h"
 #include "mm.h"
 
@@ -36,6 +37,7 @@ void file_put(struct file *f)
 	BUG_ON(left < 0);
 	if (left)
 		return;
+	fasync_release(f); /* off its O_ASYNC list before it goes */
 	if (f->ops && f->ops->release && !(f->fmode & FMODE_PATH))
 		f->ops->release(f);
 	path_put(&f->path);

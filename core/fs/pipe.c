@@ -8,11 +8,15 @@
  * Locking: pipe.lock (a sleeplock: the ring is copied to and from user
  * memory under it) guards the ring and the end counts. Sleepers wait on
  * pipe.wq for "data or no writers" / "room or no readers"; every change
- * wakes them all and the poll queue.
+ * wakes them all and the poll queue. O_ASYNC (fasync.c): readers' owners
+ * hear POLL_IN when data arrives, writers' POLL_OUT when data leaves,
+ * and both when the other end goes (Linux's pipe.c).
  */
 #include <asm/ioctls.h>
 #include <asm/signal.h>
+#include <asm/siginfo.h>
 #include <linux/poll.h>
+#include "fasync.h"
 #include "fs.h"
 #include "mm.h"
 #include "task.h"
@@ -26,6 +30,7 @@ struct pipe {
 	size_t head, len;
 	int readers, writers;
 	struct waitq wq;
+	struct fasync *fasync_readers, *fasync_writers;
 };
 
 static const struct file_ops pipe_fops;
@@ -88,10 +93,13 @@ static long pipe_read(struct file *f, struct uio *u, uint64_t *pos)
 			long r = ring_out(p, u, u->resid < p->len ? u->resid : p->len);
 			sleep_unlock(&p->lock);
 			pipe_wake(p);
+			kill_fasync(&p->fasync_writers, SIGIO, POLL_OUT);
 			return r;
 		}
 		bool eof = p->writers == 0;
 		sleep_unlock(&p->lock);
+		if (eof || (f->flags & O_NONBLOCK)) /* Linux signals here too */
+			kill_fasync(&p->fasync_writers, SIGIO, POLL_OUT);
 		if (eof)
 			return 0;
 		if (f->flags & O_NONBLOCK)
@@ -135,6 +143,7 @@ static long pipe_write(struct file *f, struct uio *u, uint64_t *pos)
 		if (r > 0) {
 			done += r;
 			pipe_wake(p);
+			kill_fasync(&p->fasync_readers, SIGIO, POLL_IN);
 		}
 		if (!u->resid || (!wait && r == 0))
 			return done;
@@ -187,10 +196,27 @@ static void pipe_release(struct file *f)
 	sleep_unlock(&p->lock);
 	if (!last) {
 		pipe_wake(p);
+		kill_fasync(&p->fasync_readers, SIGIO, POLL_IN);
+		kill_fasync(&p->fasync_writers, SIGIO, POLL_OUT);
 		return;
 	}
 	kfree(p->buf);
 	kfree(p);
+}
+
+/* O_ASYNC on one end: the list of that end (both for a read-write one). */
+static int pipe_fasync(struct file *f, int fd, bool on)
+{
+	struct pipe *p = f->priv;
+	int r = 0;
+	if (f->fmode & FMODE_READ)
+		r = fasync_helper(fd, f, on, &p->fasync_readers);
+	if (!r && (f->fmode & FMODE_WRITE)) {
+		r = fasync_helper(fd, f, on, &p->fasync_writers);
+		if (r && (f->fmode & FMODE_READ))
+			fasync_helper(-1, f, false, &p->fasync_readers);
+	}
+	return r;
 }
 
 static const struct file_ops pipe_fops = {
@@ -199,6 +225,7 @@ static const struct file_ops pipe_fops = {
 	.ioctl = pipe_ioctl,
 	.poll = pipe_poll,
 	.release = pipe_release,
+	.fasync = pipe_fasync,
 };
 
 static bool file_is_pipe(struct file *f)

@@ -2,11 +2,12 @@
  * Descriptor system calls: dup, dup2, dup3, fcntl, ioctl, pipe, pipe2.
  *
  * fcntl's owner and signal settings (F_SETOWN, F_SETOWN_EX, F_SETSIG)
- * are stored on the file for whoever delivers SIGIO later; record locks
+ * and O_ASYNC are fasync.c's: files that signal use them; record locks
  * are accepted and checked but not enforced (F_GETLK always finds the
  * range unlocked): processes here do not share files on disk.
  */
 #include <asm/ioctls.h>
+#include "fasync.h"
 #include "sys.h"
 
 SYSCALL_DEFINE(dup)
@@ -60,34 +61,6 @@ static void set_flags(struct file *f, unsigned mask, unsigned val)
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 }
 
-static long fcntl_owner(struct file *f, unsigned cmd, uint64_t arg)
-{
-	struct f_owner_ex ex;
-	switch (cmd) {
-	case F_GETOWN:
-		return f->owner_type == F_OWNER_PGRP ? -f->owner_pid : f->owner_pid;
-	case F_SETOWN:
-		if ((int)arg == INT32_MIN)
-			return -EINVAL;
-		f->owner_type = (int)arg < 0 ? F_OWNER_PGRP : F_OWNER_PID;
-		f->owner_pid = (int)arg < 0 ? -(int)arg : (int)arg;
-		return 0;
-	case F_GETOWN_EX:
-		ex.type = f->owner_type;
-		ex.pid = f->owner_pid;
-		return copy_to_user((void *)arg, &ex, sizeof(ex));
-	default: /* F_SETOWN_EX */
-		if (copy_from_user(&ex, (void *)arg, sizeof(ex)))
-			return -EFAULT;
-		if (ex.type != F_OWNER_TID && ex.type != F_OWNER_PID &&
-		    ex.type != F_OWNER_PGRP)
-			return -EINVAL;
-		f->owner_type = ex.type;
-		f->owner_pid = ex.pid;
-		return 0;
-	}
-}
-
 static long fcntl_lock(struct file *f, unsigned cmd, uint64_t arg)
 {
 	struct flock fl;
@@ -107,20 +80,29 @@ static long fcntl_lock(struct file *f, unsigned cmd, uint64_t arg)
 	return 0;
 }
 
-static long fcntl_file(struct file *f, unsigned cmd, uint64_t arg)
+/* F_SETFL: the file's fasync op sees O_ASYNC change first (Linux's
+ * setfl), then the flags are set. */
+static long setfl(struct file *f, int fd, unsigned arg)
+{
+	long r = fasync_setfl(f, fd, arg & FASYNC);
+	if (!r)
+		set_flags(f, SETFL_MASK, arg);
+	return r;
+}
+
+static long fcntl_file(struct file *f, int fd, unsigned cmd, uint64_t arg)
 {
 	switch (cmd) {
 	case F_GETFL:
 		return f->flags;
 	case F_SETFL:
-		set_flags(f, SETFL_MASK, (unsigned)arg);
-		return 0;
+		return setfl(f, fd, (unsigned)arg);
 	case F_GETOWN: case F_SETOWN: case F_GETOWN_EX: case F_SETOWN_EX:
-		return fcntl_owner(f, cmd, arg);
+		return fasync_owner_fcntl(f, cmd, arg);
 	case F_GETSIG:
 		return f->owner_sig;
-	case F_SETSIG:
-		if (arg > 64)
+	case F_SETSIG:  /* an int; 0 restores SIGIO */
+		if ((unsigned)(int)arg > 64)
 			return -EINVAL;
 		f->owner_sig = (int)arg;
 		return 0;
@@ -157,7 +139,7 @@ SYSCALL_DEFINE(fcntl)
 	} else if (f->fmode & FMODE_PATH) {
 		r = -EBADF;
 	} else {
-		r = fcntl_file(f, cmd, a2);
+		r = fcntl_file(f, fd, cmd, a2);
 	}
 	file_put(f);
 	return r;
@@ -174,12 +156,17 @@ static long ioctl_generic(int fd, struct file *f, unsigned cmd, uint64_t arg)
 	switch (cmd) {
 	case FIOCLEX: case FIONCLEX:
 		return fd_set_cloexec(current->files, fd, cmd == FIOCLEX);
-	case FIONBIO: case FIOASYNC:
+	case FIONBIO:
 		if (get_user(on, (int *)arg))
 			return -EFAULT;
-		set_flags(f, cmd == FIONBIO ? O_NONBLOCK : FASYNC,
-			  on ? ~0u : 0);
+		set_flags(f, O_NONBLOCK, on ? ~0u : 0);
 		return 0;
+	case FIOASYNC: /* the fasync op sets the flag; ENOTTY without one */
+		if (get_user(on, (int *)arg))
+			return -EFAULT;
+		if (!on == !(f->flags & FASYNC))
+			return 0;
+		return f->ops && f->ops->fasync ? fasync_setfl(f, fd, on) : -ENOTTY;
 	case FIONREAD:
 		if (!S_ISREG(ino->mode))
 			return -ENOIOCTLCMD;

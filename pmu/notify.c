@@ -1,0 +1,136 @@
+/*
+ * Notification, step 3 of every overflow (overflow.c), as Linux's
+ * __perf_event_overflow and perf_pending_irq:
+ *
+ *   - REFRESH: a non-zero event_limit counts overflows down; the one
+ *     that reaches 0 stops sampling, disables the event and makes the
+ *     owner's signal POLL_HUP instead of POLL_IN;
+ *   - sigtrap: SIGTRAP (TRAP_PERF) to the task the event counts, queued
+ *     at once (the task is running here: it takes it before it runs
+ *     another user instruction);
+ *   - O_ASYNC: when the fd has it, its owner gets a signal per overflow
+ *     (fasync.c).
+ *
+ * Disabling and signalling owners cannot happen under perf_lock (they
+ * take run-queue and task locks): the overflow queues the event on its
+ * CPU's list, holding a reference, and perf_notify_pending() does the
+ * rest when perf_wakeup_pending() runs (on the way back to user mode,
+ * after a fault or a breakpoint, at the tick).
+ *
+ * Locking: the lists, event_limit, pending_* and notify_* fields are
+ * under perf_lock.
+ */
+#include <asm/siginfo.h>
+#include <linux/errno.h>
+#include "event.h"
+#include "fasync.h"
+#include "kernel.h"
+#include "notify.h"
+#include "percpu.h"
+#include "sample.h"
+#include "signal.h"
+#include "trap.h"
+#include "vfs.h"
+
+static struct perf_event *pending[MAX_CPUS];
+
+/* The event whose fd it is: inherited copies signal through it. */
+static struct perf_event *original(struct perf_event *e)
+{
+	while (e->parent)
+		e = e->parent;
+	return e;
+}
+
+static void queue(struct perf_event *e)
+{
+	if (e->notify_queued)
+		return;
+	unsigned cpu = this_cpu_id();
+	e->notify_queued = true;
+	e->refs++;
+	e->notify_next = pending[cpu];
+	pending[cpu] = e;
+}
+
+/* SIGTRAP's si_addr: the occurrence's data address, unless the hit is
+ * in the kernel for an exclude_kernel event (skid: Linux's
+ * sample_is_allowed). */
+static uint64_t trap_addr(const struct perf_event *e, const struct perf_hit *hit)
+{
+	if (!hit)
+		return 0;
+	if (e->attr.exclude_kernel && hit->regs && (hit->regs->cs & 3) != 3)
+		return 0;
+	return hit->addr;
+}
+
+bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit)
+{
+	bool stop = false;
+	int limit = e->event_limit;
+	e->pending_kill = POLL_IN;
+	if (limit && --e->event_limit == 0) {
+		stop = true;
+		e->pending_kill = POLL_HUP;
+		e->pending_disable = true;
+	}
+	if (e->attr.sigtrap && e->task)
+		signal_send_perf(e->task, trap_addr(e, hit), e->attr.type, e->attr.sig_data);
+	if (!fasync_wanted(&original(e)->fasync))
+		e->pending_kill = 0;
+	if (e->pending_kill || e->pending_disable)
+		queue(e);
+	return stop;
+}
+
+/* Take the first queued event of this CPU and what it is owed. */
+static struct perf_event *dequeue(int *kill, bool *disable)
+{
+	unsigned cpu = this_cpu_id();
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	struct perf_event *e = pending[cpu];
+	if (e) {
+		pending[cpu] = e->notify_next;
+		e->notify_queued = false;
+		*kill = e->pending_kill;
+		*disable = e->pending_disable;
+		e->pending_kill = 0;
+		e->pending_disable = false;
+	}
+	spin_unlock_irqrestore(&perf_lock, fl);
+	return e;
+}
+
+void perf_notify_pending(void)
+{
+	if (!__atomic_load_n(&pending[this_cpu_id()], __ATOMIC_RELAXED))
+		return;
+	int kill;
+	bool disable;
+	struct perf_event *e;
+	while ((e = dequeue(&kill, &disable)) != NULL) {
+		if (disable) /* before the POLL_HUP, as Linux */
+			event_disable(e, false);
+		if (kill)
+			kill_fasync(&original(e)->fasync, SIGIO, kill);
+		event_put(e);
+	}
+}
+
+long perf_refresh(struct perf_event *e, int n)
+{
+	if (e->attr.inherit || !perf_is_sampling(e))
+		return -EINVAL;
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	e->event_limit += n;
+	spin_unlock_irqrestore(&perf_lock, fl);
+	event_enable(e, false);
+	return 0;
+}
+
+int perf_fasync(struct file *f, int fd, bool on)
+{
+	struct perf_event *e = f->priv;
+	return fasync_helper(fd, f, on, &e->fasync);
+}
