@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <linux/hw_breakpoint.h>
 #include "perf.h"
 
 #ifndef O_ASYNC
@@ -34,6 +35,7 @@
 #define PERIOD 4
 #define RTSIG 40              /* a real-time signal on every libc */
 
+static volatile int stage, stage_seen;
 static volatile int got, got_code, got_fd, got_signo, hups, refresh_fd = -1;
 static volatile long got_band;
 
@@ -41,6 +43,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	got++;
+	stage_seen = stage;
 	got_signo = si->si_signo;
 	got_code = si->si_code;
 	got_fd = si->si_fd;
@@ -66,6 +69,7 @@ static void catch(int sig)
 static void reset(void)
 {
 	got = got_code = got_fd = got_signo = hups = 0;
+	stage = stage_seen = 0;
 	got_band = 0;
 }
 
@@ -325,6 +329,33 @@ static void refresh(void)
 	close(fd);
 }
 
+static volatile uint64_t watched __attribute__((aligned(8)));
+
+/* A watchpoint's signal reaches the handler before the program goes on. */
+static void watchpoint(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	perf_attr(&a, PERF_TYPE_BREAKPOINT, 0);
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uint64_t)(uintptr_t)&watched;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.sample_period = 1;
+	a.exclude_kernel = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	reset();
+	CHECK(fd >= 0 && arm(fd, getpid(), RTSIG) == 0, "O_ASYNC on a write watchpoint");
+	stage = 1;
+	watched = 1;
+	stage = 2;
+	watched = 2;
+	stage = 3;
+	CHECK(got == 2 && got_code == POLL_IN && got_fd == fd, "a signal per watched write (got %d)", got);
+	CHECK(stage_seen == 2, "each arrives right after the write (stage %d)", stage_seen);
+	close(fd);
+}
+
 static void pipe_async(void)
 {
 	int p[2];
@@ -354,6 +385,7 @@ int main(void)
 	sigio_default();
 	sigio_setsig();
 	refresh();
+	watchpoint();
 	pipe_async();
 	return abi_done("signals");
 }

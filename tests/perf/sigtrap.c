@@ -224,12 +224,57 @@ static void breakpoints(void)
 	close(fd);
 }
 
+/* An inherited copy signals the child it counts. */
+static void inherited(void)
+{
+	struct perf_event_attr a;
+	int fd, st = -1;
+	pid_t child;
+
+	sigtrap_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	a.inherit = 1;
+	a.sig_data = 99;
+	reset();
+	fd = perf_open(&a, 0, -1, -1, 0);
+	CHECK(fd >= 0, "open an inherited sigtrap page-fault event");
+	child = fork();
+	if (child == 0) {
+		volatile char *p = fresh_page();
+		reset();
+		p[5] = 1;
+		_exit(traps == 1 && last.code == TRAP_PERF && last.perf_data == 99 &&
+		      last.addr == (void *)(p + 5) ? 0 : 1);
+	}
+	waitpid(child, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the child gets its own SIGTRAP with the parent's sig_data (status %#x)", st);
+	close(fd);
+}
+
+/* Fault in, before any event counts, the pages the checks use later
+ * (printf's tables, the handler, the signal frame's stack): a lazily
+ * loaded page of the program is a page fault of its own. */
+static void warm_up(void)
+{
+	sigset_t set, old;
+
+	raise(SIGTRAP);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTRAP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	abi_note("warm-up: %d %u %lu %#lx %p %s", traps, 1u, 2ul, 3ul, (void *)&last, "ok");
+	reset();
+}
+
 int main(void)
 {
 	catch_trap();
+	warm_up();
 	open_rules();
 	page_faults();
 	context_switches();
 	breakpoints();
+	inherited();
 	return abi_done("sigtrap");
 }
