@@ -65,22 +65,25 @@ static uint64_t trap_addr(const struct perf_event *e, const struct perf_hit *hit
 	return hit->addr;
 }
 
+/* Owed work is kept on the event of the fd: inherited copies are freed
+ * without regard to references when their task exits, and only the fd's
+ * event has a REFRESH limit (REFRESH refuses inherit). */
 bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit)
 {
+	struct perf_event *o = original(e);
 	bool stop = false;
-	int limit = e->event_limit;
-	e->pending_kill = POLL_IN;
-	if (limit && --e->event_limit == 0) {
+	int kill = POLL_IN;
+	if (e->event_limit && --e->event_limit == 0) {
 		stop = true;
-		e->pending_kill = POLL_HUP;
-		e->pending_disable = true;
+		kill = POLL_HUP;
+		o->pending_disable = true; /* e == o */
 	}
 	if (e->attr.sigtrap && e->task)
 		signal_send_perf(e->task, trap_addr(e, hit), e->attr.type, e->attr.sig_data);
-	if (!fasync_wanted(&original(e)->fasync))
-		e->pending_kill = 0;
-	if (e->pending_kill || e->pending_disable)
-		queue(e);
+	if (fasync_wanted(&o->fasync))
+		o->pending_kill = kill;
+	if (o->pending_kill || o->pending_disable)
+		queue(o);
 	return stop;
 }
 
@@ -113,7 +116,7 @@ void perf_notify_pending(void)
 		if (disable) /* before the POLL_HUP, as Linux */
 			event_disable(e, false);
 		if (kill)
-			kill_fasync(&original(e)->fasync, SIGIO, kill);
+			kill_fasync(&e->fasync, SIGIO, kill);
 		event_put(e);
 	}
 }
