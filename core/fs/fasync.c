@@ -107,21 +107,17 @@ static long setown_ex(struct file *f, void *uarg)
 
 long fasync_owner_fcntl(struct file *f, unsigned cmd, unsigned long arg)
 {
+	if (cmd == F_SETOWN)
+		return setown(f, (int)arg);
+	if (cmd == F_SETOWN_EX)
+		return setown_ex(f, (void *)arg);
 	int type = f->owner_type, nr = f->owner_pid;
 	if (nr && !owner_alive(type, nr))
 		nr = 0;
-	switch (cmd) {
-	case F_SETOWN:
-		return setown(f, (int)arg);
-	case F_SETOWN_EX:
-		return setown_ex(f, (void *)arg);
-	case F_GETOWN:
+	if (cmd == F_GETOWN)
 		return type == F_OWNER_PGRP ? -nr : nr;
-	default: { /* F_GETOWN_EX */
-		struct f_owner_ex ex = { .type = type, .pid = nr };
-		return copy_to_user((void *)arg, &ex, sizeof(ex)) ? -EFAULT : 0;
-	}
-	}
+	struct f_owner_ex ex = { .type = type, .pid = nr }; /* F_GETOWN_EX */
+	return copy_to_user((void *)arg, &ex, sizeof(ex)) ? -EFAULT : 0;
 }
 
 int fasync_setfl(struct file *f, int fd, bool on)
