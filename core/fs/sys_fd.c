@@ -49,7 +49,8 @@ SYSCALL_DEFINE(dup3)
 
 /* ---- fcntl ---- */
 
-#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
+/* FASYNC is not among them: a file's fasync op sets and clears it. */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME)
 
 /* Replace the bits of f->flags in mask (other bits are kept). */
 static void set_flags(struct file *f, unsigned mask, unsigned val)
@@ -81,7 +82,7 @@ static long fcntl_lock(struct file *f, unsigned cmd, uint64_t arg)
 }
 
 /* F_SETFL: the file's fasync op sees O_ASYNC change first (Linux's
- * setfl), then the flags are set. */
+ * setfl), then the other flags are set. */
 static long setfl(struct file *f, int fd, unsigned arg)
 {
 	long r = fasync_setfl(f, fd, arg & FASYNC);

@@ -156,6 +156,20 @@ static void fcntl_settings(void)
 	      "F_SETFL O_ASYNC shows in F_GETFL");
 	CHECK(fcntl(fd, F_SETFL, 0) == 0 && !(fcntl(fd, F_GETFL) & O_ASYNC),
 	      "F_SETFL 0 clears O_ASYNC");
+	int on = 1;
+	CHECK(ioctl(fd, FIOASYNC, &on) == 0 && (fcntl(fd, F_GETFL) & O_ASYNC), "FIOASYNC 1 sets O_ASYNC");
+	on = 0;
+	CHECK(ioctl(fd, FIOASYNC, &on) == 0 && !(fcntl(fd, F_GETFL) & O_ASYNC), "FIOASYNC 0 clears it");
+	CHECK_ERR(ioctl(fd, FIOASYNC, (void *)8), EFAULT, "FIOASYNC with a bad pointer");
+	close(fd);
+
+	/* A file that cannot signal: F_SETFL takes O_ASYNC silently and
+	 * does not keep it (the fasync op sets the flag); FIOASYNC fails. */
+	fd = open("/dev/null", O_RDWR);
+	on = 1;
+	CHECK(fcntl(fd, F_SETFL, O_ASYNC) == 0 && !(fcntl(fd, F_GETFL) & O_ASYNC),
+	      "/dev/null: F_SETFL O_ASYNC succeeds, the flag is not kept");
+	CHECK_ERR(ioctl(fd, FIOASYNC, &on), ENOTTY, "/dev/null: FIOASYNC");
 	close(fd);
 
 	/* An owner that went away reads back as 0. */
@@ -370,7 +384,13 @@ static void pipe_async(void)
 	write(p[1], "abc", 3);
 	CHECK(got == 1 && got_signo == RTSIG && got_code == POLL_IN && got_fd == p[0],
 	      "a write signals the reader's owner: POLL_IN, si_fd (got %d, %d, %d)", got, got_code, got_fd);
+	CHECK(arm(p[1], getpid(), SIGUSR1) == 0, "O_ASYNC on its write end, SIGUSR1");
+	reset();
 	read(p[0], buf, sizeof(buf));
+	CHECK(got == 1 && got_signo == SIGUSR1 && got_code == POLL_OUT && got_fd == p[1] &&
+	      got_band == (POLLOUT | POLLWRNORM | POLLWRBAND),
+	      "a read signals the writer's owner: POLL_OUT, si_fd, si_band (got %d, %d, %d, %#lx)",
+	      got, got_code, got_fd, got_band);
 	close(p[0]);
 	close(p[1]);
 }
