@@ -266,6 +266,7 @@ static void free_signal_parts(struct task *t)
 	if (t->sig)
 		signal_state_put(t->sig);
 	t->sig = NULL;
+	signal_flush_queued(t); /* queued real-time signals */
 	kfree(t->siginfo);
 	t->siginfo = NULL;
 }

@@ -106,6 +106,42 @@ static bool ignored(struct task *t, int sig)
 	return h == SIG_IGN || (h == SIG_DFL && default_ignored(sig));
 }
 
+/* Drop the instances of real-time signal sig queued behind t's first
+ * one. Caller holds t->sig->lock or owns t. */
+static void drop_queued(struct task *t, int sig)
+{
+	struct ksiginfo *q = t->siginfo[sig].next;
+	t->siginfo[sig].next = NULL;
+	while (q) {
+		struct ksiginfo *n = q->next;
+		kfree(q);
+		q = n;
+	}
+}
+
+void signal_flush_queued(struct task *t)
+{
+	if (!t->siginfo)
+		return;
+	for (int sig = SIGRTMIN; sig <= NSIGNALS; sig++)
+		drop_queued(t, sig);
+}
+
+/* A real-time signal already pending queues another instance behind it
+ * (each is delivered, as Linux); when memory runs out it is dropped. */
+static void queue_rt(struct task *t, const struct ksiginfo *info)
+{
+	struct ksiginfo *n = kmalloc(sizeof(*n));
+	if (!n)
+		return;
+	*n = *info;
+	n->next = NULL;
+	struct ksiginfo **p = &t->siginfo[info->signo].next;
+	while (*p)
+		p = &(*p)->next;
+	*p = n;
+}
+
 /* Queue sig on t. Caller holds t->sig->lock. */
 static void queue_locked(struct task *t, const struct ksiginfo *info)
 {
@@ -118,8 +154,13 @@ static void queue_locked(struct task *t, const struct ksiginfo *info)
 	}
 	if (ignored(t, sig) && sig != SIGCONT && !(t->sigmask & BIT(sig)))
 		return; /* discarded at once, as Linux does */
-	if (!(t->sigpending & BIT(sig)))
+	if (!(t->sigpending & BIT(sig))) {
+		drop_queued(t, sig); /* none should be left: be sure */
 		t->siginfo[sig] = *info;
+		t->siginfo[sig].next = NULL;
+	} else if (sig >= SIGRTMIN) {
+		queue_rt(t, info);
+	}
 	t->sigpending |= BIT(sig);
 }
 
@@ -411,8 +452,15 @@ static int dequeue(struct task *self, struct ksiginfo *info)
 	if (!ready)
 		return 0;
 	int sig = (ready & BIT(SIGKILL)) ? SIGKILL : __builtin_ctzll(ready) + 1;
-	self->sigpending &= ~BIT(sig);
 	*info = self->siginfo[sig];
+	info->next = NULL;
+	struct ksiginfo *n = self->siginfo[sig].next;
+	if (n) { /* a real-time signal's next instance stays pending */
+		self->siginfo[sig] = *n;
+		kfree(n);
+	} else {
+		self->sigpending &= ~BIT(sig);
+	}
 	return sig;
 }
 
@@ -489,8 +537,10 @@ SYSCALL_DEFINE(rt_sigaction)
 		act.sa_mask &= ~UNBLOCKABLE;
 		s->action[sig] = act;
 		/* Setting SIG_IGN (or DFL for an ignored one) drops pending. */
-		if (ignored(current, sig))
+		if (ignored(current, sig)) {
 			current->sigpending &= ~BIT(sig);
+			drop_queued(current, sig);
+		}
 	}
 	spin_unlock_irqrestore(&s->lock, f);
 	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))

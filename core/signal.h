@@ -33,6 +33,9 @@ struct ksiginfo {
 	long band;
 	uint64_t value;              /* si_value; TRAP_PERF: si_perf_data */
 	uint32_t perf_type, perf_flags;
+	/* In a task's siginfo[sig] of a real-time signal: the instances
+	 * queued behind it, oldest first (signal.c owns them). */
+	struct ksiginfo *next;
 };
 
 struct signal_state {
@@ -47,6 +50,9 @@ struct signal_state {
 struct signal_state *signal_state_new(void);
 struct signal_state *signal_state_copy(struct signal_state *src);
 void signal_state_put(struct signal_state *s);
+/* Free the real-time signal instances queued on t (it is going away:
+ * nobody sends to it any more). */
+void signal_flush_queued(struct task *t);
 /* execve: handled signals go back to SIG_DFL (ignored ones stay). */
 void signal_reset_for_exec(struct signal_state *s);
 

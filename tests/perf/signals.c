@@ -245,6 +245,28 @@ static void sigio_setsig(void)
 	CHECK(got_fd == fd, "si_fd is the perf fd (got %d, want %d)", got_fd, fd);
 	CHECK(got_band == (POLLIN | POLLRDNORM), "si_band is POLLIN|POLLRDNORM (got %#lx)", got_band);
 
+	/* Blocked meanwhile: a real-time signal keeps one instance per
+	 * overflow, the plain SIGIO just one. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, RTSIG);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	reset();
+	touch_pages(3 * PERIOD);
+	CHECK(got == 0, "blocked: nothing yet");
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	CHECK(got == 3 && got_code == POLL_IN && got_fd == fd,
+	      "unblocked: the three queued signals arrive (got %d)", got);
+	fcntl(fd, F_SETSIG, 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	reset();
+	touch_pages(3 * PERIOD);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	CHECK(got == 1 && got_signo == SIGIO, "plain SIGIO blocked meanwhile: one (got %d)", got);
+	fcntl(fd, F_SETSIG, RTSIG);
+
 	/* The fd that turned O_ASYNC on is the one si_fd names. */
 	dupfd = dup(fd);
 	fcntl(fd, F_SETFL, 0);

@@ -162,7 +162,10 @@ static void context_switches(void)
 	reset();
 	fd = perf_open(&a, 0, -1, -1, 0);
 	CHECK(fd >= 0, "open a sigtrap context-switch event");
-	sleep_ns(1000000);
+	/* A sleep whose time is up before the task gets to sleep (a loaded
+	 * host, an emulated CPU) does not switch: sleep until one does. */
+	for (int i = 0; i < 100 && !traps; i++)
+		sleep_ns(1000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	CHECK(traps >= 1, "sleeping switches out: SIGTRAP (got %d)", traps);
 	CHECK(last.code == TRAP_PERF && last.addr == NULL && last.perf_data == 42 &&
