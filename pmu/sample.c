@@ -72,7 +72,7 @@ static void account(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 			break;
 	}
 	if (e->period_left <= 0) /* a burst beyond what we write: drop it */
-		e->period_left = (int64_t)e->sample_period;
+		e->period_left = (int64_t)perf_next_period(e);
 }
 
 void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit)
