@@ -297,6 +297,24 @@ static void sigio_setsig(void)
 	close(fd);
 }
 
+/* In a child leading a process group of its own (signalling the group
+ * the test runs in would reach its shell): a group owner gets it. */
+static void pgrp_owner(long unused)
+{
+	int fd;
+
+	(void)unused;
+	setpgid(0, 0);
+	fd = open_faults(0, 0);
+	reset();
+	CHECK(fd >= 0 && arm(fd, -getpgrp(), RTSIG) == 0, "owner: our own process group");
+	touch_pages(2 * PERIOD);
+	/* After fork, Linux's copy-on-write faults count too: at least 2. */
+	CHECK(got >= 2 && got_code == POLL_IN && got_fd == fd,
+	      "the process group's processes get it (got %d)", got);
+	close(fd);
+}
+
 static uint64_t count_of(int fd)
 {
 	uint64_t v = perf_value(fd);
@@ -426,6 +444,7 @@ int main(void)
 	fcntl_settings();
 	sigio_default();
 	sigio_setsig();
+	in_child(pgrp_owner, 0, "F_SETOWN -pgrp");
 	refresh();
 	watchpoint();
 	pipe_async();
