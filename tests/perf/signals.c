@@ -441,14 +441,14 @@ int main(void)
 	catch(RTSIG);
 	catch(SIGUSR1);
 	catch(SIGBUS);
-	fcntl_settings();
 	sigio_default();
 	sigio_setsig();
 	refresh();
 	watchpoint();
 	pipe_async();
-	/* Last: after a fork, copy-on-write faults would disturb the exact
-	 * fault counts above. */
+	/* Last, as they fork: after a fork, copy-on-write faults would
+	 * disturb the exact fault counts above. */
+	fcntl_settings();
 	in_child(pgrp_owner, 0, "F_SETOWN -pgrp");
 	return abi_done("signals");
 }
