@@ -569,6 +569,8 @@ SYSCALL_DEFINE(perf_event_open)
 	struct pmu *pmu = r ? NULL : perf_pmu_find(attr.type);
 	if (!r && !pmu)
 		r = -ENOENT;
+	if (!r)
+		r = perf_clock_check(&attr, pmu, leader); /* ringbuf/clock.c */
 	struct perf_event *e = r ? NULL : event_new(&attr, task, cpu);
 	if (!r && !e)
 		r = -ENOMEM;

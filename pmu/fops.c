@@ -172,8 +172,9 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return set_output(e, (int)arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
+		return -EINVAL; /* no tracepoints or BPF here, as Linux without them */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return -EINVAL; /* no tracepoints, BPF or buffers here, as Linux without them */
+		return rb_pause(e, arg != 0);
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:

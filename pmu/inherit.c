@@ -104,6 +104,8 @@ static void fold_into_parent(struct perf_event *c, uint64_t now)
 {
 	struct perf_event *p = c->parent;
 	event_update(c, now);
+	if (c->task == current)
+		perf_record_read(c); /* inherit_stat: ringbuf/read.c */
 	p->child_count += c->count + c->child_count;
 	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
 	p->child_running_ns += c->running_ns + c->child_running_ns;

@@ -17,7 +17,7 @@
 struct task;
 
 /* The scheduler switched prev out and next in on this CPU. */
-void perf_sched_out(struct task *prev);
+void perf_sched_out(struct task *prev, struct task *next);
 void perf_sched_in(struct task *next);
 
 /* A software event happened in the current task (on this CPU). `where`
