@@ -116,7 +116,10 @@ SYSCALL_DEFINE(mmap)
 	if (!r && (flags & MAP_POPULATE))
 		r = mm_populate(mm, addr, len);
 	if (!r)
-		perf_record_mmap(addr, len, (flags & MAP_ANONYMOUS) ? 0 : off, prot, "");
+		/* pgoff as Linux's vm_pgoff: a private anonymous area's is
+		 * its own address, a shared one's 0. */
+		perf_record_mmap(addr, len, !(flags & MAP_ANONYMOUS) ? off :
+				 type == MAP_PRIVATE ? addr : 0, prot, "");
 	return r ? r : (long)addr;
 }
 

@@ -12,6 +12,7 @@
 #define BAREMON_RINGBUF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
@@ -103,6 +104,15 @@ void perf_record_switch(struct task *prev, struct task *next, bool in);
 /* read.c: PERF_RECORD_READ of inherited copy c (attr.inherit_stat)
  * into its original's buffer, as c leaves its task. Under perf_lock. */
 void perf_record_read(struct perf_event *c);
+
+/* buildid.c: the NT_GNU_BUILD_ID of a checked ELF image into out
+ * (zero-filled to BUILD_ID_MAX); its length, 0 if it has none. */
+#define BUILD_ID_MAX 20
+unsigned elf_build_id(const void *img, size_t len, uint8_t out[BUILD_ID_MAX]);
+
+/* ksymbol.c: KSYMBOL for the kernel's text into e's new buffer
+ * (attr.ksymbol; a baremon addition). Under perf_lock. */
+void perf_record_kernel_ksymbol(struct perf_event *e);
 
 /* One PERF_RECORD_SAMPLE for e (sample.c): period is what it stands for. */
 struct perf_hit;

@@ -21,11 +21,12 @@
 /* A record body built by the caller: header, fixed part, string. */
 struct sb_record {
 	struct perf_event_header h;
-	uint8_t body[64];          /* fixed fields */
+	uint8_t body[128];         /* fixed fields */
 	uint32_t body_len;
 	const char *str;           /* NUL-terminated, padded to 8 (or NULL) */
 	int time_at;               /* body offset of a time in e's clock, or -1 */
-	bool (*wants)(const struct perf_event *e);
+	bool has_build_id;         /* MMAP2: the file has one */
+	bool (*wants)(const struct perf_event *e, const struct sb_record *r);
 };
 
 static uint32_t str_padded(const char *s)
@@ -90,7 +91,7 @@ void perf_sb_iterate(struct task *t, void (*fn)(struct perf_event *, void *), vo
 static void output_if(struct perf_event *e, void *arg)
 {
 	const struct sb_record *r = arg;
-	if (r->wants(e))
+	if (r->wants(e, r))
 		output_one(e, r);
 }
 
@@ -108,8 +109,23 @@ static void output_all(const struct sb_record *r)
 
 /* ---- the records ---- */
 
-static bool wants_comm(const struct perf_event *e) { return e->attr.comm; }
-static bool wants_task(const struct perf_event *e) { return e->attr.task; }
+static bool wants_comm(const struct perf_event *e, const struct sb_record *r)
+{
+	(void)r;
+	return e->attr.comm;
+}
+
+static bool wants_task(const struct perf_event *e, const struct sb_record *r)
+{
+	(void)r;
+	return e->attr.task;
+}
+
+static bool wants_ns(const struct perf_event *e, const struct sb_record *r)
+{
+	(void)r;
+	return e->attr.namespaces;
+}
 
 void perf_record_comm(struct task *t, bool exec)
 {
@@ -121,7 +137,41 @@ void perf_record_comm(struct task *t, bool exec)
 	output_all(&r);
 }
 
-/* FORK and EXIT: pid, ppid, tid, ptid, time. */
+/*
+ * NAMESPACES {pid, tid, nr_namespaces, {dev, ino} x 7}: Linux writes one
+ * after each FORK (perf_event_fork), and at unshare and setns, which
+ * baremon refuses (one namespace of each kind). The values are those of
+ * Linux 6.18's initial namespaces: nsfs device 0:4 and their fixed
+ * inode numbers (what stat -L /proc/1/ns/<kind> shows on such a host).
+ */
+static const uint64_t init_ns_ino[NR_NAMESPACES] = {
+	[NET_NS_INDEX] = 0xEFFFFFF9u,  [UTS_NS_INDEX] = 0xEFFFFFFEu,
+	[IPC_NS_INDEX] = 0xEFFFFFFFu,  [PID_NS_INDEX] = 0xEFFFFFFCu,
+	[USER_NS_INDEX] = 0xEFFFFFFDu, [MNT_NS_INDEX] = 0xEFFFFFF8u,
+	[CGROUP_NS_INDEX] = 0xEFFFFFFBu,
+};
+#define NSFS_DEV 4
+
+static void record_namespaces(struct task *t)
+{
+	struct sb_record r = { .h = { PERF_RECORD_NAMESPACES, 0, 0 }, .time_at = -1,
+			       .wants = wants_ns };
+	uint32_t ids[2] = { (uint32_t)t->tgid, (uint32_t)t->tid };
+	uint64_t nr = NR_NAMESPACES;
+	struct perf_ns_link_info link[NR_NAMESPACES];
+	for (int i = 0; i < NR_NAMESPACES; i++) {
+		link[i].dev = NSFS_DEV;
+		link[i].ino = init_ns_ino[i];
+	}
+	memcpy(r.body, ids, 8);
+	memcpy(r.body + 8, &nr, 8);
+	memcpy(r.body + 16, link, sizeof(link));
+	r.body_len = 16 + sizeof(link);
+	output_all(&r);
+}
+
+/* FORK and EXIT: pid, ppid, tid, ptid, time (each event's clock). A
+ * fork is followed by the child's NAMESPACES. */
 void perf_record_task(struct task *t, struct task *parent, bool fork)
 {
 	struct sb_record r = { .h = { fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0, 0 },
@@ -131,38 +181,74 @@ void perf_record_task(struct task *t, struct task *parent, bool fork)
 	memcpy(r.body, ids, sizeof(ids));
 	r.body_len = sizeof(ids) + 8;
 	output_all(&r);
+	if (fork)
+		record_namespaces(t);
 }
 
 /* MMAP2 for events that asked for it, MMAP for the others (exec
- * mappings; data mappings only with attr.mmap_data). */
-static bool wants_mmap2(const struct perf_event *e) { return e->attr.mmap2; }
-static bool wants_mmap1(const struct perf_event *e) { return e->attr.mmap && !e->attr.mmap2; }
-static bool wants_mmap2_data(const struct perf_event *e) { return e->attr.mmap2 && e->attr.mmap_data; }
-static bool wants_mmap1_data(const struct perf_event *e) { return e->attr.mmap && !e->attr.mmap2 && e->attr.mmap_data; }
+ * mappings; data mappings only with attr.mmap_data). MMAP2 carries the
+ * file's build id for events with attr.build_id when it has one, else
+ * maj/min/ino/ino_generation. */
+static bool wants_kind(const struct perf_event *e, const struct sb_record *r)
+{
+	bool exec = !(r->h.misc & PERF_RECORD_MISC_MMAP_DATA);
+	return exec || e->attr.mmap_data;
+}
 
-void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
-		      const char *name)
+static bool wants_mmap1(const struct perf_event *e, const struct sb_record *r)
+{
+	return e->attr.mmap && !e->attr.mmap2 && wants_kind(e, r);
+}
+
+static bool wants_mmap2_id(const struct perf_event *e, const struct sb_record *r)
+{
+	return e->attr.mmap2 && e->attr.build_id && r->has_build_id && wants_kind(e, r);
+}
+
+static bool wants_mmap2_plain(const struct perf_event *e, const struct sb_record *r)
+{
+	return e->attr.mmap2 && !(e->attr.build_id && r->has_build_id) && wants_kind(e, r);
+}
+
+void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+			   const char *name, const uint8_t *build_id, unsigned build_id_size)
 {
 	struct task *t = current;
 	bool exec = prot & 4; /* PROT_EXEC */
 	uint32_t ids[2] = { (uint32_t)t->tgid, (uint32_t)t->tid };
 	uint64_t where[3] = { addr, len, pgoff };
 	struct sb_record r = { .h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 0 },
-			       .str = name && *name ? name : "//anon", .time_at = -1 };
+			       .str = name && *name ? name : "//anon", .time_at = -1,
+			       .has_build_id = build_id_size > 0 };
 	if (!exec)
 		r.h.misc |= PERF_RECORD_MISC_MMAP_DATA;
 	memcpy(r.body, ids, 8);
 	memcpy(r.body + 8, where, 24);
 	r.body_len = 32;
-	r.wants = exec ? wants_mmap1 : wants_mmap1_data;
+	r.wants = wants_mmap1;
 	output_all(&r);
-	/* MMAP2 adds maj, min, ino, ino_generation, prot, flags (no
-	 * devices or inodes to report: 0; MAP_PRIVATE). */
+	/* MMAP2 adds maj, min, ino, ino_generation (no devices or inodes
+	 * to report: 0), prot, flags (MAP_PRIVATE). */
 	struct { uint32_t maj, min; uint64_t ino, gen; uint32_t prot, flags; } more =
 		{ 0, 0, 0, 0, (uint32_t)prot, 2 };
 	r.h.type = PERF_RECORD_MMAP2;
 	memcpy(r.body + 32, &more, sizeof(more));
 	r.body_len = 32 + sizeof(more);
-	r.wants = exec ? wants_mmap2 : wants_mmap2_data;
+	r.wants = wants_mmap2_plain;
 	output_all(&r);
+	if (!build_id_size)
+		return;
+	/* ... or, with a build id: size, 3 reserved bytes, 20 bytes. */
+	uint8_t id[24] = { (uint8_t)build_id_size };
+	memcpy(id + 4, build_id, BUILD_ID_MAX);
+	memcpy(r.body + 32, id, sizeof(id));
+	r.h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	r.wants = wants_mmap2_id;
+	output_all(&r);
+}
+
+void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+		      const char *name)
+{
+	perf_record_mmap_file(addr, len, pgoff, prot, name, NULL, 0);
 }
