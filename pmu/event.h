@@ -54,6 +54,8 @@ struct perf_event {
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
 	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	uint64_t lost_samples;      /* records dropped from its buffer
+				     * (PERF_FORMAT_LOST; ringbuf/write.c) */
 	/* sampling (sample.c) */
 	uint64_t sample_period;     /* current period (freq mode adjusts it) */
 	int64_t period_left;        /* occurrences until the next sample */

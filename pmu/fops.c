@@ -42,7 +42,7 @@ static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
 	if (f & PERF_FORMAT_ID)
 		out[n++] = e->id;
 	if (f & PERF_FORMAT_LOST)
-		out[n++] = 0; /* counting events lose nothing */
+		out[n++] = e->lost_samples; /* records its buffer dropped */
 	return n;
 }
 
@@ -69,7 +69,7 @@ void perf_format_read(struct perf_event *e, uint64_t *out)
 		if (f & PERF_FORMAT_ID)
 			out[n++] = e->id;
 		if (f & PERF_FORMAT_LOST)
-			out[n++] = 0; /* counting events lose nothing */
+			out[n++] = e->lost_samples; /* records its buffer dropped */
 		return;
 	}
 	n = put_value(out, n, l, value);

@@ -98,12 +98,14 @@ bool rb_output_begin(struct perf_output *o, struct perf_event *e, uint32_t size)
 		return false;
 	if (rb->paused) {
 		rb->lost++;
+		root->lost_samples++; /* PERF_FORMAT_LOST, as Linux */
 		return false;
 	}
 	bool backward = e->attr.write_backward;
 	uint64_t total = size + (rb->lost ? lost_size(root) : 0);
 	if (!room_for(rb, total, backward)) {
 		rb->lost++;
+		root->lost_samples++;
 		return false;
 	}
 	o->pos = backward ? rb->head - total : rb->head;

@@ -7,7 +7,8 @@
  *    out whole, in order, when the reader releases them (data_tail);
  *  - PERF_EVENT_IOC_PAUSE_OUTPUT: records written while paused are
  *    dropped; after resuming, one LOST record {id, lost = the number
- *    dropped} comes just before the next record; EINVAL unmapped;
+ *    dropped} comes just before the next record; EINVAL unmapped; the
+ *    drops also count in read()'s PERF_FORMAT_LOST;
  *  - write_backward, read-only (overwrite): data_head goes down from 0
  *    by each record's size; reading forward from data_head gives the
  *    newest record first; once full, the newest whole records remain;
@@ -44,6 +45,7 @@ static int open_ring(struct ring *r, int backward, int prot, int pages)
 	a.comm = a.sample_id_all = 1;
 	a.write_backward = (unsigned)backward;
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.read_format = PERF_FORMAT_LOST;
 	a.exclude_kernel = a.exclude_hv = 1;
 	r->fd = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0)
@@ -93,6 +95,16 @@ static int is_comm(const unsigned char *buf, int i)
 	snprintf(want, sizeof(want), "bw%d", i);
 	return h->type == PERF_RECORD_COMM && h->size == REC && ids[0] == (uint32_t)getpid() &&
 	       strcmp((const char *)buf + 16, want) == 0;
+}
+
+/* read()'s PERF_FORMAT_LOST: the records r's event had dropped. */
+static uint64_t lost_count(struct ring *r)
+{
+	uint64_t v[2] = { 0, PERF_BAD_VALUE };
+
+	if (read(r->fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return PERF_BAD_VALUE;
+	return v[1];
 }
 
 static uint64_t head(struct ring *r)
@@ -145,6 +157,7 @@ static void pause_output(void)
 	      (unsigned long long)head(&r));
 	CHECK(ioctl(r.fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0) == 0, "PAUSE_OUTPUT 0");
 	CHECK(head(&r) == REC, "resuming writes nothing by itself");
+	CHECK(lost_count(&r) == 5, "read_format LOST: 5 (%llu)", (unsigned long long)lost_count(&r));
 	name(6);
 	struct perf_event_header *h = at(&r, REC, buf);
 	memcpy(lost, buf + 8, sizeof(lost));
@@ -216,6 +229,8 @@ static void backward_writable(void)
 		if (!is_comm((unsigned char *)at(&r, head(&r) + (uint64_t)i * REC, buf), fit - 1 - i))
 			ok = 0;
 	CHECK(ok, "the first %d, newest first", fit);
+	CHECK(lost_count(&r) == (uint64_t)(200 - fit), "read_format LOST: %d (%llu)", 200 - fit,
+	      (unsigned long long)lost_count(&r));
 	uint64_t old = head(&r);
 	__atomic_store_n(&r.meta->data_tail, old, __ATOMIC_RELEASE);
 	name(500);
