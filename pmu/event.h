@@ -39,7 +39,10 @@ enum event_state {
 struct perf_event {
 	struct perf_event_attr attr;
 	struct pmu *pmu;
-	uint64_t id;
+	uint64_t id;                /* the original's id (Linux's primary_event_id):
+				     * ID, IDENTIFIER, read_format, IOC_ID */
+	uint64_t stream_id;         /* its own: id for an original, a new one for an
+				     * inherited copy (STREAM_ID) */
 	struct task *task;          /* NULL for a CPU event */
 	int cpu;                    /* -1: any CPU */
 	int state;
@@ -106,6 +109,8 @@ void perf_ctx_call(struct perf_event *e,
 		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* The next event id (ids are never reused). */
+uint64_t perf_new_id(void);
 /* A new event (not under perf_lock): fields set, lists empty, no id. */
 struct perf_event *event_alloc(const struct perf_event_attr *attr,
 			       struct task *task, int cpu, int state);

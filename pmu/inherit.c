@@ -60,6 +60,7 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 		return NULL;
 	c->pmu = p->pmu;
 	c->id = p->id;
+	c->stream_id = perf_new_id();
 	c->leader = leader ? leader : c;
 	c->parent = p;
 	list_add_tail(&c->child_node, &p->child_list);

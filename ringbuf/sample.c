@@ -249,7 +249,7 @@ static void put_fields(struct perf_output *o, struct sample *s)
 	if (t & PERF_SAMPLE_TIME) put_u64(o, perf_event_clock(e));
 	if (t & PERF_SAMPLE_ADDR) put_u64(o, addr);
 	if (t & PERF_SAMPLE_ID) put_u64(o, e->id);
-	if (t & PERF_SAMPLE_STREAM_ID) put_u64(o, e->id);
+	if (t & PERF_SAMPLE_STREAM_ID) put_u64(o, e->stream_id);
 	if (t & PERF_SAMPLE_CPU) put_u64(o, this_cpu_id());
 	if (t & PERF_SAMPLE_PERIOD) put_u64(o, s->period);
 	if (t & PERF_SAMPLE_READ) rb_output_copy(o, s->read, s->read_size);

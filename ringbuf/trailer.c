@@ -38,7 +38,7 @@ void rb_put_id(struct perf_output *o, const struct perf_event *e)
 	if (t & PERF_SAMPLE_ID)
 		rb_output_copy(o, &e->id, 8);
 	if (t & PERF_SAMPLE_STREAM_ID)
-		rb_output_copy(o, &e->id, 8);
+		rb_output_copy(o, &e->stream_id, 8);
 	if (t & PERF_SAMPLE_CPU) {
 		v = this_cpu_id();
 		rb_output_copy(o, &v, 8);

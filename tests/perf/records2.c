@@ -7,7 +7,8 @@
  *    event; a child touches 50 fresh pages and exits: one READ record
  *    {child's pid/tid, value, time_enabled, id, trailer} whose value is
  *    what the child added to the counter (after - before - our own, by a
- *    second, uninherited counter) and whose id is the counter's;
+ *    second, uninherited counter) and whose id is the counter's, its
+ *    trailer's STREAM_ID the child copy's own id;
  *  - use_clockid: for MONOTONIC, MONOTONIC_RAW, REALTIME, BOOTTIME and
  *    TAI, a COMM's trailer time and task-clock samples' times lie
  *    between clock_gettime(clockid) before and after; the control page
@@ -76,7 +77,7 @@ static int faults(int inherit)
 	a.inherit = a.inherit_stat = (unsigned)inherit;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_ID;
 	a.sample_id_all = 1;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID;
 	a.exclude_kernel = a.exclude_hv = 1;
 	return perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
@@ -121,7 +122,7 @@ static void read_record(void)
 	while (next(&r, buf)) {
 		struct perf_event_header *h = (void *)buf;
 		uint32_t ids[2];
-		uint64_t v[3], tr[2];
+		uint64_t v[3], tr[4];
 
 		if (h->type != PERF_RECORD_READ)
 			continue;
@@ -129,7 +130,7 @@ static void read_record(void)
 		memcpy(ids, buf + 8, 8);
 		memcpy(v, buf + 16, sizeof(v));
 		memcpy(tr, buf + 40, sizeof(tr));
-		CHECK(h->size == 8 + 8 + 24 + 16, "READ: header, pid/tid, 3 values, trailer (%u bytes)",
+		CHECK(h->size == 8 + 8 + 24 + 32, "READ: header, pid/tid, 3 values, trailer (%u bytes)",
 		      h->size);
 		CHECK(ids[0] == (uint32_t)kid && ids[1] == (uint32_t)kid, "READ: the child's pid/tid");
 		CHECK(v[0] == child && v[0] >= 50, "READ: value %llu = what the child added (%llu), "
@@ -137,6 +138,9 @@ static void read_record(void)
 		CHECK(v[1] > 0, "READ: time_enabled %llu > 0", (unsigned long long)v[1]);
 		CHECK(v[2] == id, "READ: id is the counter's");
 		CHECK((uint32_t)tr[0] == (uint32_t)kid, "READ: trailer TID is the exiting child");
+		CHECK(tr[2] == id, "READ: trailer ID is the counter's (the primary id)");
+		CHECK(tr[3] != id && tr[3] != 0, "READ: trailer STREAM_ID is the child copy's own id "
+		      "(%llu, the counter's is %llu)", (unsigned long long)tr[3], (unsigned long long)id);
 	}
 	CHECK(reads == 1, "one READ record for one exited child (%d)", reads);
 	unmap_ring(&r);
