@@ -3,13 +3,10 @@
  * mapping and mode, fixed by the boot CPU before others start.
  */
 #include "apic.h"
-#include "sched.h"
-#include "timekeeping.h"
 #include "acpi.h"
 #include "cpu.h"
 #include "kernel.h"
 #include "mm.h"
-#include "perf.h"
 #include "percpu.h"
 #include "trap.h"
 #include "tsc.h"
@@ -21,8 +18,6 @@
 
 static volatile uint8_t *mmio;
 static bool x2apic;
-static uint64_t tsc_per_tick;      /* TSC-deadline mode */
-static uint32_t apic_per_tick;     /* APIC-timer mode (divide by 16) */
 static const char *mode = "off";
 
 bool apic_x2apic_mode(void)
@@ -120,28 +115,15 @@ void apic_init_cpu(void)
 	apic_eoi();
 }
 
-/* ---- timer ---- */
+/* ---- timer: one-shot, armed by hrtimer.c for its earliest expiry ---- */
 
-static void arm_next(void)
-{
-	if (tsc_per_tick)
-		wrmsr(MSR_TSC_DEADLINE, rdtsc() + tsc_per_tick);
-}
+#define LVT_TIMER_ONESHOT 0u
+#define APIC_TIMER_MAX 0xffffffffULL
 
-static void timer_tick(struct trap_frame *f)
-{
-	this_cpu()->ticks++;
-	arm_next();
-	apic_eoi();
-	if (this_cpu()->running) {
-		sched_tick();
-		perf_tick(f);
-		if (this_cpu_id() == 0)
-			timers_tick();
-	}
-}
+static uint64_t apic_mult;     /* APIC-timer counts per TSC cycle, 40.24 */
+static uint64_t max_delta_tsc; /* the longest delay one count can hold */
 
-/* APIC timer ticks (divide 16) per TSC second, measured over 10 ms. */
+/* APIC timer counts (divide by 16) per TSC second, measured over 10 ms. */
 static uint64_t apic_timer_hz(void)
 {
 	apic_write(APIC_TIMER_DIV, 0x3); /* divide by 16 */
@@ -153,30 +135,53 @@ static uint64_t apic_timer_hz(void)
 	return (uint64_t)elapsed * 100;
 }
 
-void timer_start(unsigned hz)
+void timer_init_cpu(void)
 {
-	trap_set_handler(VEC_TIMER, timer_tick);
 	if (cpu.tsc_deadline) {
-		tsc_per_tick = tsc_hz() / hz;
 		apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_TSC_DEADLINE);
 		mode = "tsc-deadline";
-		arm_next();
 		return;
 	}
-	if (!apic_per_tick)
-		apic_per_tick = (uint32_t)(apic_timer_hz() / hz);
+	if (!apic_mult) { /* boot CPU: every CPU's bus clock is the same */
+		uint64_t hz = apic_timer_hz();
+		apic_mult = (hz << 24) / tsc_hz();
+		if (!apic_mult)
+			apic_mult = 1;
+		max_delta_tsc = (APIC_TIMER_MAX << 24) / apic_mult;
+	}
 	apic_write(APIC_TIMER_DIV, 0x3);
-	apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_PERIODIC);
-	apic_write(APIC_TIMER_INIT, apic_per_tick);
-	mode = "apic periodic";
+	apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_ONESHOT);
+	mode = "apic one-shot";
 }
 
-void timer_stop(void)
+/*
+ * Interrupt at TSC `deadline` (past: at once). One-shot mode counts the
+ * delay in APIC-timer counts, rounded up so it never fires early by
+ * rounding; a delay beyond 32 bits of count is clamped and the
+ * interrupt, finding nothing expired, arms again (hrtimer.c).
+ */
+void timer_arm(uint64_t deadline)
 {
-	apic_write(APIC_LVT_TIMER, LVT_MASKED);
-	apic_write(APIC_TIMER_INIT, 0);
+	if (cpu.tsc_deadline) {
+		wrmsr(MSR_TSC_DEADLINE, deadline);
+		return;
+	}
+	uint64_t now = rdtsc();
+	uint64_t delta = deadline > now ? deadline - now : 0;
+	if (delta > max_delta_tsc)
+		delta = max_delta_tsc;
+	uint64_t count = ((delta * apic_mult) >> 24) + 1;
+	if (count > APIC_TIMER_MAX)
+		count = APIC_TIMER_MAX;
+	apic_write(APIC_TIMER_INIT, (uint32_t)count);
+}
+
+void timer_disarm(void)
+{
 	if (cpu.tsc_deadline)
 		wrmsr(MSR_TSC_DEADLINE, 0);
+	else
+		apic_write(APIC_TIMER_INIT, 0);
 }
 
 const char *timer_mode(void)
