@@ -25,7 +25,6 @@ struct hrtimer_cpu {
 	struct list queue;     /* armed timers, sorted by expires */
 	bool in_interrupt;     /* running callbacks: program at the end */
 	uint64_t armed;        /* the expiry the hardware holds, 0: none */
-	uint64_t spurious;     /* interrupts that found nothing expired */
 };
 
 static struct hrtimer_cpu hcpus[MAX_CPUS];
@@ -34,11 +33,6 @@ static uint64_t ns_mult;   /* TSC cycles per ns, fixed point 40.24 */
 uint64_t hrtimer_ns_to_tsc(uint64_t ns)
 {
 	return (uint64_t)(((unsigned __int128)ns * ns_mult) >> 24);
-}
-
-uint64_t hrtimer_spurious(unsigned cpu)
-{
-	return hcpus[cpu].spurious;
 }
 
 static struct hrtimer_cpu *here(void)
@@ -124,8 +118,6 @@ static void hrtimer_interrupt(struct trap_frame *f)
 		list_remove(&t->node);
 		list_add_tail(&t->node, &expired);
 	}
-	if (list_empty(&expired))
-		hc->spurious++;
 	while (!list_empty(&expired)) {
 		t = list_entry(expired.next, struct hrtimer, node);
 		list_remove(&t->node);

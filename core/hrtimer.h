@@ -48,9 +48,6 @@ void hrtimer_cancel(struct hrtimer *t);
 void hrtimer_init_cpu(void);
 /* TSC cycles in ns nanoseconds (after TSC calibration). */
 uint64_t hrtimer_ns_to_tsc(uint64_t ns);
-/* Timer interrupts this CPU took that found no timer expired (the
- * hardware fired early, or the timer was cancelled meanwhile). */
-uint64_t hrtimer_spurious(unsigned cpu);
 
 static inline bool hrtimer_queued(const struct hrtimer *t)
 {
