@@ -298,7 +298,7 @@ static void check_freq(uint64_t config, uint64_t freq)
 	      "%s: every PERIOD is %llu (first %llu, %llu others)", what,
 	      (unsigned long long)period, (unsigned long long)res.period0,
 	      (unsigned long long)res.other_period);
-	check_rate(what, &res, period, 50);
+	check_rate(what, &res, period, 30);
 	CHECK(res.p25_dt >= period * 7 / 10 && res.p25_dt <= period * 3 / 2,
 	      "%s: samples a period apart (%llu ns, 25th percentile)", what,
 	      (unsigned long long)res.p25_dt);
@@ -318,7 +318,7 @@ static void check_idle_cpu(void)
 	note("per-CPU cpu-clock on cpu 0, sleeping", period, &res);
 	CHECK(res.count >= 150000000, "per-CPU cpu-clock counts the 200 ms asleep (%llu ns)",
 	      (unsigned long long)res.count);
-	check_rate("per-CPU cpu-clock, sleeping", &res, period, 50);
+	check_rate("per-CPU cpu-clock, sleeping", &res, period, 30);
 	CHECK(res.period0 == period && res.other_period == 0,
 	      "per-CPU cpu-clock: every PERIOD is the period");
 }
@@ -329,8 +329,9 @@ int main(void)
 	                                   PERF_COUNT_SW_CPU_CLOCK };
 
 	for (int i = 0; i < 2; i++) {
-		check_fixed(clocks[i], 1000000, 200000000, 50);
-		check_fixed(clocks[i], 100000, 100000000, 40);
+		/* A tick-driven sampler (one per 10 ms) gets 10% and 1%. */
+		check_fixed(clocks[i], 1000000, 200000000, 30);
+		check_fixed(clocks[i], 100000, 100000000, 15);
 		check_floor(clocks[i]);
 		check_freq(clocks[i], 1000);
 		check_freq(clocks[i], 4000);
