@@ -123,16 +123,53 @@ void apic_init_cpu(void)
 static uint64_t apic_mult;     /* APIC-timer counts per TSC cycle, 40.24 */
 static uint64_t max_delta_tsc; /* the longest delay one count can hold */
 
-/* APIC timer counts (divide by 16) per TSC second, measured over 10 ms. */
-static uint64_t apic_timer_hz(void)
+/* The APIC timer's current count and the TSC read together: the TSC
+ * halfway through a read that took under 10 us (a longer one was
+ * interrupted, or under emulation the CPU was descheduled: try again). */
+static uint32_t read_count_tsc(uint64_t *tsc)
 {
+	uint64_t limit = tsc_hz() / 100000;
+	uint32_t cur = 0;
+	for (int i = 0; i < 100; i++) {
+		uint64_t a = rdtsc();
+		cur = apic_read(APIC_TIMER_CUR);
+		uint64_t b = rdtsc();
+		*tsc = a + (b - a) / 2;
+		if (b - a < limit)
+			break;
+	}
+	return cur;
+}
+
+/* APIC timer counts (divide by 16) per second over about 10 ms of TSC,
+ * each end read as a pair: a delay between reading one clock and the
+ * other would skew the rate (and every timer after it). */
+static uint64_t apic_timer_hz_once(void)
+{
+	uint64_t t0, t1;
 	apic_write(APIC_TIMER_DIV, 0x3); /* divide by 16 */
 	apic_write(APIC_LVT_TIMER, LVT_MASKED);
 	apic_write(APIC_TIMER_INIT, 0xffffffff);
+	uint32_t c0 = read_count_tsc(&t0);
 	udelay(10000);
-	uint32_t elapsed = 0xffffffff - apic_read(APIC_TIMER_CUR);
+	uint32_t c1 = read_count_tsc(&t1);
 	apic_write(APIC_TIMER_INIT, 0);
-	return (uint64_t)elapsed * 100;
+	uint64_t ns = tsc_to_ns(t1 - t0);
+	return ns ? (uint64_t)(c0 - c1) * 1000000000ULL / ns : 0;
+}
+
+/* The median of three measurements. */
+static uint64_t apic_timer_hz(void)
+{
+	uint64_t a = apic_timer_hz_once(), b = apic_timer_hz_once(),
+		 c = apic_timer_hz_once(), t;
+	if (a > b)
+		t = a, a = b, b = t;
+	if (b > c)
+		t = b, b = c, c = t;
+	if (a > b)
+		t = a, a = b, b = t;
+	return b;
 }
 
 void timer_init_cpu(void)
@@ -148,6 +185,8 @@ void timer_init_cpu(void)
 		if (!apic_mult)
 			apic_mult = 1;
 		max_delta_tsc = (APIC_TIMER_MAX << 24) / apic_mult;
+		klog("apic: timer one-shot at %llu Hz (divide by 16)",
+		     (unsigned long long)hz);
 	}
 	apic_write(APIC_TIMER_DIV, 0x3);
 	apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_ONESHOT);
