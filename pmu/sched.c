@@ -114,7 +114,6 @@ static int event_on(struct perf_event *e, uint64_t now)
 		return -1;
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
-	perf_sample_clock_start(e, now);
 	if (e->rb)
 		rb_update_userpage(e, now);
 	return 0;
@@ -315,7 +314,7 @@ void perf_tick(struct trap_frame *f)
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
 		return; /* ticks start before perf_init */
-	perf_sample_clocks(f);
+	(void)f;
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
 		return;
