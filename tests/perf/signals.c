@@ -426,6 +426,29 @@ static void watchpoint(void)
 	close(fd);
 }
 
+/* REFRESH on a clock event: its timer stops at the limit too. */
+static void refresh_clock(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 1000000; /* 1 ms of task time */
+	a.exclude_kernel = 1;
+	a.disabled = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	reset();
+	CHECK(fd >= 0 && arm(fd, getpid(), RTSIG) == 0, "a task-clock event sampling every 1 ms");
+	ioctl(fd, PERF_EVENT_IOC_REFRESH, 2);
+	for (int i = 0; i < 200 && !hups; i++)
+		work_ns(1000000);
+	CHECK(hups == 1 && got == 2, "REFRESH 2: POLL_IN then POLL_HUP (got %d, %d)", got, hups);
+	uint64_t c = perf_value(fd);
+	work_ns(20000000);
+	CHECK(perf_value(fd) == c && got == 2, "then the clock stops counting and signalling");
+	close(fd);
+}
+
 static void pipe_async(void)
 {
 	int p[2];
@@ -461,6 +484,7 @@ int main(void)
 	sigio_setsig();
 	refresh();
 	watchpoint();
+	refresh_clock();
 	pipe_async();
 	/* Last, as they fork: after a fork, copy-on-write faults would
 	 * disturb the exact fault counts above. */
