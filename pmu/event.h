@@ -59,6 +59,10 @@ struct perf_event {
 	int64_t period_left;        /* occurrences until the next sample */
 	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
 	uint64_t clock_seen;        /* clock events: count at the last tick */
+	/* throttling (throttle.c), this CPU's, under perf_lock */
+	uint32_t interrupts;        /* overflows in tick interrupts_seq;
+				     * PERF_MAX_INTERRUPTS: throttled */
+	uint64_t interrupts_seq;
 	uint64_t enabled_ns, running_ns, tstamp;
 	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */

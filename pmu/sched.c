@@ -32,6 +32,7 @@
 #include "ringbuf.h"
 #include "sched.h"
 #include "task.h"
+#include "throttle.h"
 #include "tsc.h"
 
 #define TICK_NS 10000000ULL
@@ -109,6 +110,7 @@ static bool group_scarce(struct perf_event *l)
 static int event_on(struct perf_event *e, uint64_t now)
 {
 	event_update(e, now);
+	perf_throttle_sched_in(e); /* throttled while away: runs again */
 	if (e->pmu->add(e, now))
 		return -1;
 	e->state = EVENT_ACTIVE;
@@ -314,6 +316,7 @@ void perf_tick(struct trap_frame *f)
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
 		return; /* ticks start before perf_init */
+	perf_throttle_tick();
 	perf_sample_clocks(f);
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)

@@ -47,6 +47,8 @@ struct vpmu_cpu {
 	uint64_t global_ctrl, global_status;
 	uint64_t last_tsc;       /* time is charged up to here */
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
+	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
+	bool pmi_owed;           /* a wrap in user time: PMI at the return */
 	bool ready;
 };
 
@@ -133,8 +135,28 @@ static void advance(struct vpmu_cpu *c)
 		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS))
 			pmi |= bump(c, &c->fixed[j], n, PMC_IDX_FIXED + j, ctl & FIXED_CTRL_PMI);
 	}
-	if (pmi)
+	if (pmi && c->mode == VPMU_USER)
+		c->pmi_owed = true;
+	else if (pmi)
 		raise_pmi();
+}
+
+/* A wrap seen at an update is late: the counter passed 2^48 in the
+ * time just charged. One that happened in kernel time raises the PMI at
+ * once (taken when the kernel next allows interrupts, as a real PMI
+ * held off by IF=0). One that happened in user time is owed to user
+ * mode: it is raised on the way back (vpmu_set_mode(VPMU_USER), with
+ * interrupts off until IRET), so the PMI is taken before the next user
+ * instruction, with the user registers the wrap interrupted - what a
+ * real PMI would have seen, had it come before the kernel entry that
+ * noticed it. A task that does not go back hands it to the next return
+ * to user or halt. */
+static void pay_owed_pmi(struct vpmu_cpu *c)
+{
+	if (c->pmi_owed && c->mode != VPMU_KERNEL) {
+		c->pmi_owed = false;
+		raise_pmi();
+	}
 }
 
 static bool any_enabled(const struct vpmu_cpu *c)
@@ -149,12 +171,52 @@ static bool any_enabled(const struct vpmu_cpu *c)
 	return false;
 }
 
+/* ---- overflow on time ---- */
+
+/* The TSC instant at which the first counter with its PMI enabled
+ * (INT, or the fixed counter's PMI bit) and counting in the current
+ * mode wraps, if the CPU stays in that mode; ~0: none will. */
+static uint64_t next_wrap(const struct vpmu_cpu *c)
+{
+	uint64_t left = ~0ULL;
+	for (int i = 0; i < VPMU_GP; i++) {
+		uint64_t s = c->evtsel[i];
+		if ((s & EVTSEL_EN) && (s & EVTSEL_INT) && (c->global_ctrl >> i & 1) &&
+		    mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS) && gp_counts_cycles(s) &&
+		    WIDTH_MASK + 1 - c->pmc[i] < left)
+			left = WIDTH_MASK + 1 - c->pmc[i];
+	}
+	for (int j = 1; j < VPMU_FIXED; j++) {
+		uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
+		if ((ctl & FIXED_CTRL_PMI) && (c->global_ctrl >> (PMC_IDX_FIXED + j) & 1) &&
+		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS) &&
+		    WIDTH_MASK + 1 - c->fixed[j] < left)
+			left = WIDTH_MASK + 1 - c->fixed[j];
+	}
+	return left == ~0ULL ? ~0ULL : c->last_tsc + left;
+}
+
+/*
+ * The wrap timer, the one place that decides when the model looks at
+ * its counters again: every entry point ends by arming it for
+ * next_wrap(). Until per-CPU timers exist (core/hrtimer.c), the model
+ * looks at every interrupt (the kernel-trap hook: the 100 Hz tick at
+ * least) and every mode change, so a wrap - and its PMI - comes at most
+ * a tick late; wrap_due is kept for that switch (hrtimer_start at
+ * wrap_due, the callback an update).
+ */
+static void arm_wrap_timer(struct vpmu_cpu *c)
+{
+	c->wrap_due = next_wrap(c);
+}
+
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
  * not the measured code's), then interrupts come back. */
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
 	c->last_tsc = rdtsc();
+	arm_wrap_timer(c);
 	irq_restore(flags);
 }
 
@@ -164,6 +226,7 @@ void vpmu_set_mode(enum vpmu_mode mode)
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = mode;
+	pay_owed_pmi(c);
 	leave(c, f);
 }
 

@@ -1,0 +1,331 @@
+/*
+ * hwsample.c: sampling hardware events through the overflow interrupt.
+ * Needs a CPU PMU: where PERF_TYPE_HARDWARE cycles cannot be opened (a
+ * Linux host without one, as under QEMU TCG) it checks only what does
+ * not need one (precise_ip on software events) and says so; on baremon
+ * the cpu PMU (the vpmu under TCG) must be there.
+ *
+ *  - a fixed period P of user-mode cycles: count / P whole periods give
+ *    that many samples (to one, the one whose interrupt may still be on
+ *    its way), every PERIOD is P, every IP is a user address with
+ *    PERF_RECORD_MISC_USER, TIME never goes back;
+ *  - periods longer than a legacy counter write (2^31 + 2^20) and than
+ *    the counter (2^48 + 1): no sample before the count reaches the
+ *    period (the first one after it, for the former);
+ *  - freq mode: sample_freq samples a second once the period settled;
+ *  - precise_ip: software events take 0-3 (Linux ignores it there);
+ *    cycles takes up to caps/max_precise, EOPNOTSUPP beyond.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include "perf.h"
+
+#define PAGES 64
+#define TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+struct ring {
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	uint64_t size, pos;
+	size_t len;
+};
+
+struct sample {
+	struct perf_event_header h;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time, period;
+};
+
+struct stats {
+	uint64_t n, bad_period, bad_ip, time_back, other;
+	uint64_t first_time, last_time;
+};
+
+static int is_baremon(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
+	                          strstr(u.release, "baremon"));
+}
+
+static int cycles_sampler(uint64_t period, int freq, int exclude_kernel)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.sample_period = period; /* sample_freq shares it */
+	a.freq = freq ? 1 : 0;
+	a.sample_type = TYPE;
+	a.disabled = 1;
+	a.exclude_kernel = exclude_kernel ? 1 : 0;
+	a.exclude_hv = 1;
+	return perf_open(&a, 0, -1, -1, 0);
+}
+
+static int map_ring(int fd, struct ring *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	r->len = (size_t)(1 + PAGES) * (size_t)page;
+	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	r->meta = p;
+	r->data = (unsigned char *)p + page;
+	r->size = (uint64_t)PAGES * (uint64_t)page;
+	r->pos = 0;
+	return 0;
+}
+
+static uint64_t head_of(struct ring *r)
+{
+	return __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* Read every record up to data_head into st, releasing the space. */
+static void drain(struct ring *r, struct stats *st, uint64_t period)
+{
+	uint64_t head = head_of(r);
+
+	while (r->pos < head) {
+		struct sample s;
+		unsigned char *o = (unsigned char *)&s;
+
+		memset(&s, 0, sizeof(s));
+		for (size_t i = 0; i < sizeof(s.h); i++)
+			o[i] = r->data[(r->pos + i) % r->size];
+		for (size_t i = 0; i < s.h.size && i < sizeof(s); i++)
+			o[i] = r->data[(r->pos + i) % r->size];
+		r->pos += s.h.size ? s.h.size : 8;
+		if (s.h.type != PERF_RECORD_SAMPLE) {
+			st->other++;
+			continue;
+		}
+		st->n++;
+		if (period && s.period != period)
+			st->bad_period++;
+		if ((s.h.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+		    s.ip >= 0x800000000000ULL || s.ip == 0)
+			st->bad_ip++;
+		if (s.time < st->last_time)
+			st->time_back++;
+		if (!st->first_time)
+			st->first_time = s.time;
+		st->last_time = s.time;
+	}
+	__atomic_store_n(&r->meta->data_tail, r->pos, __ATOMIC_RELEASE);
+}
+
+/* Busy in user mode for ns, draining the ring now and then. */
+static void run(int fd, struct ring *r, struct stats *st, uint64_t period, uint64_t ns)
+{
+	uint64_t start = now_ns();
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	while (now_ns() - start < ns) {
+		spin_ns(5000000);
+		drain(r, st, period);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	drain(r, st, period);
+}
+
+static void test_fixed_period(void)
+{
+	const uint64_t period = 20000000;
+	struct stats st = { 0 };
+	struct ring r;
+	int fd = cycles_sampler(period, 0, 1);
+	uint64_t count, whole;
+
+	CHECK(fd >= 0, "cycles, period %llu, user only: opens", (unsigned long long)period);
+	if (fd < 0 || map_ring(fd, &r) != 0) {
+		CHECK(0, "ring mapped");
+		return;
+	}
+	run(fd, &r, &st, period, 400000000);
+	count = perf_value(fd);
+	whole = count / period;
+	abi_note("fixed period: %llu cycles, %llu samples of %llu",
+	         (unsigned long long)count, (unsigned long long)st.n,
+	         (unsigned long long)period);
+	CHECK(whole >= 3, "several periods counted (%llu)", (unsigned long long)whole);
+	CHECK(st.n == whole || st.n + 1 == whole,
+	      "one sample per whole period: %llu samples, %llu periods",
+	      (unsigned long long)st.n, (unsigned long long)whole);
+	CHECK(st.bad_period == 0, "every PERIOD is %llu (%llu not)",
+	      (unsigned long long)period, (unsigned long long)st.bad_period);
+	CHECK(st.bad_ip == 0, "every IP a user address, misc USER (%llu not)",
+	      (unsigned long long)st.bad_ip);
+	CHECK(st.time_back == 0, "TIME never goes back");
+	CHECK(st.other == 0, "no other records (%llu)", (unsigned long long)st.other);
+	munmap(r.meta, r.len);
+	close(fd);
+}
+
+/*
+ * A period beyond what one counter write can hold: no sample while the
+ * count is below it. The ring is looked at before the count, so a
+ * sample seen means the count had passed the period. Where the run can
+ * reach the period, the first sample must come (with PERIOD = period).
+ */
+static void test_long_period(uint64_t period, uint64_t ns, const char *what)
+{
+	struct stats st = { 0 };
+	struct ring r;
+	int fd = cycles_sampler(period, 0, 0);
+	uint64_t start, count = 0, head, early = 0, reached = 0;
+
+	CHECK(fd >= 0, "%s: opens", what);
+	if (fd < 0 || map_ring(fd, &r) != 0) {
+		CHECK(0, "%s: ring mapped", what);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	start = now_ns();
+	while (now_ns() - start < ns) {
+		spin_ns(5000000);
+		head = head_of(&r);
+		count = perf_value(fd);
+		if (head && count < period)
+			early++;
+		if (count >= period + period / 64 && !reached)
+			reached = now_ns();
+		if (reached && now_ns() - reached > 100000000)
+			break; /* the sample had 100 ms to come */
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	drain(&r, &st, 0);
+	abi_note("%s: %llu counted, %llu samples", what, (unsigned long long)count,
+	         (unsigned long long)st.n);
+	CHECK(count > 0, "%s: counts", what);
+	CHECK(early == 0, "%s: no sample before the count reaches the period", what);
+	if (reached) {
+		CHECK(st.n == 1, "%s: one sample once the period passed (%llu)", what,
+		      (unsigned long long)st.n);
+		drain(&r, &st, period);
+	} else {
+		CHECK(st.n == 0, "%s: no sample (count below the period)", what);
+	}
+	munmap(r.meta, r.len);
+	close(fd);
+}
+
+/* freq mode: the period settles to give about sample_freq samples a
+ * second; the rate over the last half of the run is checked. */
+static void test_freq(void)
+{
+	const uint64_t freq = 50;
+	struct stats first = { 0 }, second = { 0 };
+	struct ring r;
+	int fd = cycles_sampler(freq, 1, 1);
+	double rate;
+
+	CHECK(fd >= 0, "cycles at %llu Hz: opens", (unsigned long long)freq);
+	if (fd < 0 || map_ring(fd, &r) != 0) {
+		CHECK(0, "freq: ring mapped");
+		return;
+	}
+	run(fd, &r, &first, 0, 600000000);    /* settling */
+	run(fd, &r, &second, 0, 1000000000);
+	rate = second.n > 1 ? (double)(second.n - 1) * 1e9 /
+	                      (double)(second.last_time - second.first_time) : 0;
+	abi_note("freq %llu: %llu samples while settling, then %llu at %.1f a second",
+	         (unsigned long long)freq, (unsigned long long)first.n,
+	         (unsigned long long)second.n, rate);
+	CHECK(rate > 0.7 * (double)freq && rate < 1.3 * (double)freq,
+	      "freq: %.1f samples a second, within 30%% of %llu", rate,
+	      (unsigned long long)freq);
+	CHECK(second.bad_ip == 0, "freq: user IPs");
+	munmap(r.meta, r.len);
+	close(fd);
+}
+
+static int open_precise(uint32_t type, uint64_t config, unsigned precise)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, type, config);
+	a.precise_ip = precise;
+	a.sample_period = 100000;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return perf_open(&a, 0, -1, -1, 0);
+}
+
+static int file_int(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return atoi(buf);
+}
+
+/* Software events ignore precise_ip (Linux checks it in the x86 PMU
+ * only); cycles takes what caps/max_precise says, EOPNOTSUPP beyond. */
+static void test_precise(int have_pmu)
+{
+	for (unsigned p = 0; p <= 3; p++) {
+		int fd = open_precise(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, p);
+
+		CHECK(fd >= 0, "task-clock with precise_ip %u opens", p);
+		if (fd >= 0)
+			close(fd);
+		fd = open_precise(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, p);
+		CHECK(fd >= 0, "page-faults with precise_ip %u opens", p);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!have_pmu)
+		return;
+	int max = file_int("/sys/bus/event_source/devices/cpu/caps/max_precise");
+
+	CHECK(max >= 0 && max <= 3, "caps/max_precise is 0-3 (%d)", max);
+	for (int p = 0; p <= 3; p++) {
+		int fd = open_precise(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, (unsigned)p);
+
+		if (p <= max)
+			CHECK(fd >= 0, "cycles with precise_ip %d <= max_precise opens", p);
+		else
+			CHECK(fd < 0 && errno == EOPNOTSUPP,
+			      "cycles with precise_ip %d > max_precise: EOPNOTSUPP", p);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+int main(void)
+{
+	int fd;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	fd = cycles_sampler(1000000, 0, 1);
+	if (fd < 0) {
+		CHECK(!is_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
+		abi_note("no cpu PMU (cycles: %s): hardware sampling not checked",
+		         strerror(errno));
+		test_precise(0);
+		return abi_done("hwsample");
+	}
+	close(fd);
+	test_precise(1);
+	test_fixed_period();
+	test_long_period((1ULL << 31) + (1ULL << 20), 4000000000ULL, "period 2^31 + 2^20");
+	test_long_period((1ULL << 48) + 1, 300000000, "period 2^48 + 1");
+	test_freq();
+	return abi_done("hwsample");
+}
