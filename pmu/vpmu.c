@@ -210,6 +210,11 @@ static void arm_wrap_timer(struct vpmu_cpu *c)
 	c->wrap_due = next_wrap(c);
 }
 
+uint64_t vpmu_wrap_due(void)
+{
+	return cpus[this_cpu_id()].wrap_due;
+}
+
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
  * not the measured code's), then interrupts come back. */
