@@ -4,7 +4,7 @@
  * perf_adjust_period: the period starts at 1 and is moved an eighth of
  * the way toward what the rate seen would need, at every overflow (the
  * rate since the previous one, when that was less than two ticks ago)
- * and at every tick (the count of the last tick). A period left far
+ * and at every tick (the count since the event's previous tick). A period left far
  * beyond the new one (8 times) is cut short.
  *
  * Software events adjust their own period at each sample (sample.c).
@@ -13,6 +13,7 @@
  */
 #include "event.h"
 #include "throttle.h"
+#include "tsc.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -55,12 +56,19 @@ bool perf_freq_overflow(struct perf_event *e, uint64_t now_ns)
 	return adjust(e, dt, e->hw.last_period);
 }
 
+/* Linux divides the tick's count by TICK_NSEC; the time since this
+ * event's previous tick is used here instead, which is the same on a
+ * CPU that ticks for it every 10 ms and stays right when the task
+ * moved between CPUs (whose ticks are not in step) or missed ticks. */
 void perf_freq_tick(struct perf_event *e)
 {
-	e->pmu->stop(e, 0);              /* folds the counter */
+	uint64_t now = time_since_boot_ns();
+	e->pmu->stop(e, now);            /* folds the counter */
 	uint64_t delta = e->count - e->hw.freq_count_stamp;
+	uint64_t ns = e->hw.freq_tick_ns ? now - e->hw.freq_tick_ns : 0;
 	e->hw.freq_count_stamp = e->count;
-	if (delta)
-		adjust(e, PERF_TICK_NS, delta);
-	e->pmu->start(e, 0);             /* re-armed from period_left */
+	e->hw.freq_tick_ns = now;
+	if (delta && ns && (int64_t)ns > 0)
+		adjust(e, ns, delta);
+	e->pmu->start(e, now);           /* re-armed from period_left */
 }

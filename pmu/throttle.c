@@ -27,6 +27,7 @@
 #include "percpu.h"
 #include "task.h"
 #include "throttle.h"
+#include "tsc.h"
 #include "vfs.h"
 
 static uint64_t seq[MAX_CPUS];        /* this CPU's tick number */
@@ -53,14 +54,19 @@ bool perf_throttle_account(struct perf_event *e, bool throttle)
 	return true;
 }
 
-/* Let e sample again (its record first, as Linux logs it). A hardware
- * event's counter restarts only when it is still on this CPU's. */
+/* Let e sample again (its record first, as Linux logs it). An event
+ * still on this CPU is restarted by its PMU: stop then start, which
+ * keeps every PMU's count and re-arms what throttling left unarmed (a
+ * hardware counter, a clock event's timer). */
 static void unthrottle(struct perf_event *e, bool restart)
 {
 	e->interrupts = 0;
 	perf_record_throttle(e, true);
-	if (restart && e->pmu->scarce && e->state == EVENT_ACTIVE)
-		e->pmu->start(e, 0);
+	if (restart && e->state == EVENT_ACTIVE) {
+		uint64_t now = time_since_boot_ns();
+		e->pmu->stop(e, now);
+		e->pmu->start(e, now);
+	}
 }
 
 void perf_throttle_sched_in(struct perf_event *e)

@@ -227,8 +227,8 @@ static void expect_throttled(const char *what, int fd)
 	res = run(fd, 500000000, busy);
 	secs = res.last > res.first ? (double)(res.last - res.first) / 1e9 : 0;
 	per_sec = secs > 0 ? (double)res.samples / secs : 0;
-	abi_note("%s: %llu samples (%.0f a second), %llu throttles, %llu unthrottles",
-	         what, (unsigned long long)res.samples, per_sec,
+	abi_note("%s: %llu samples (%d a second), %llu throttles, %llu unthrottles",
+	         what, (unsigned long long)res.samples, (int)per_sec,
 	         (unsigned long long)res.throttles, (unsigned long long)res.unthrottles);
 	CHECK(res.throttles >= 2, "%s: throttled (%llu THROTTLE records)", what,
 	      (unsigned long long)res.throttles);
@@ -238,8 +238,8 @@ static void expect_throttled(const char *what, int fd)
 	CHECK(res.bad_fields == 0, "%s: time, id, stream_id and the sample_id trailer right (%llu not)",
 	      what, (unsigned long long)res.bad_fields);
 	CHECK(res.time_back == 0, "%s: records in time order", what);
-	CHECK(per_sec < RATE + 2000, "%s: %.0f samples a second, held near the rate %d",
-	      what, per_sec, RATE);
+	CHECK(per_sec < RATE + 2000, "%s: %d samples a second, held near the rate %d",
+	      what, (int)per_sec, RATE);
 	close(fd);
 }
 
