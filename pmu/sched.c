@@ -292,7 +292,7 @@ static void rotate_list(struct list *ctx)
 
 bool perf_wants_tick(unsigned cpu)
 {
-	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task;
+	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task || perf_throttle_wants_tick(cpu);
 }
 
 /* Rotate this CPU's waiting contexts now. Under perf_lock. */

@@ -20,17 +20,19 @@
  * sample per occurrence is never throttled.
  *
  * Locking: under perf_lock with interrupts off on the event's CPU;
- * seq[c] is CPU c's own.
+ * seq[c] and need_tick[c] are CPU c's own (read by its scheduler).
  */
 #include "event.h"
 #include "kernel.h"
 #include "percpu.h"
+#include "sched.h"
 #include "task.h"
 #include "throttle.h"
 #include "tsc.h"
 #include "vfs.h"
 
 static uint64_t seq[MAX_CPUS];        /* this CPU's tick number */
+static bool need_tick[MAX_CPUS];      /* an event throttled since the tick */
 
 uint32_t perf_max_samples_per_tick(void)
 {
@@ -51,6 +53,10 @@ bool perf_throttle_account(struct perf_event *e, bool throttle)
 		return false;
 	e->interrupts = PERF_MAX_INTERRUPTS;
 	perf_record_throttle(e, false);
+	/* The tick unthrottles: an idle or isolated CPU that stopped it
+	 * starts it again (Linux's TICK_DEP_BIT_PERF_EVENTS). */
+	need_tick[cpu] = true;
+	sched_want_tick();
 	return true;
 }
 
@@ -67,6 +73,11 @@ static void unthrottle(struct perf_event *e, bool restart)
 		e->pmu->stop(e, now);
 		e->pmu->start(e, now);
 	}
+}
+
+bool perf_throttle_wants_tick(unsigned cpu)
+{
+	return need_tick[cpu];
 }
 
 void perf_throttle_sched_in(struct perf_event *e)
@@ -102,6 +113,7 @@ void perf_throttle_tick(void)
 	struct task *t = current;
 	struct list *cpu_list = perf_cpu_events(cpu);
 	seq[cpu]++; /* a new interval for every event of this CPU */
+	need_tick[cpu] = false; /* what is throttled here is unthrottled now */
 	if ((!t || list_empty(&t->perf_events)) && list_empty(cpu_list))
 		return;
 	spin_lock(&perf_lock); /* the tick runs with interrupts off */

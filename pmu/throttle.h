@@ -39,6 +39,10 @@ void perf_throttle_sched_in(struct perf_event *e);
  * this CPU's throttled events and adjust freq-mode hardware periods. */
 void perf_throttle_tick(void);
 
+/* This CPU's tick must run: an event was throttled here since it last
+ * ran (perf_wants_tick). */
+bool perf_throttle_wants_tick(unsigned cpu);
+
 /* ringbuf/throttle.c: PERF_RECORD_THROTTLE or _UNTHROTTLE for e. */
 void perf_record_throttle(struct perf_event *e, bool unthrottle);
 

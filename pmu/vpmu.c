@@ -173,10 +173,10 @@ static bool any_enabled(const struct vpmu_cpu *c)
 
 /* ---- overflow on time ---- */
 
-/* The TSC instant at which the first counter with its PMI enabled
- * (INT, or the fixed counter's PMI bit) and counting in the current
- * mode wraps, if the CPU stays in that mode; ~0: none will. */
-static uint64_t next_wrap(const struct vpmu_cpu *c)
+/* The cycles until the first counter with its PMI enabled (INT, or the
+ * fixed counter's PMI bit) and counting in the current mode wraps, if
+ * the CPU stays in that mode; ~0: none will. */
+static uint64_t wrap_left(const struct vpmu_cpu *c)
 {
 	uint64_t left = ~0ULL;
 	for (int i = 0; i < VPMU_GP; i++) {
@@ -193,21 +193,23 @@ static uint64_t next_wrap(const struct vpmu_cpu *c)
 		    WIDTH_MASK + 1 - c->fixed[j] < left)
 			left = WIDTH_MASK + 1 - c->fixed[j];
 	}
-	return left == ~0ULL ? ~0ULL : c->last_tsc + left;
+	return left;
 }
 
 /*
  * The wrap timer, the one place that decides when the model looks at
- * its counters again: every entry point ends by arming it for
- * next_wrap(). Until per-CPU timers exist (core/hrtimer.c), the model
+ * its counters again: every entry point ends by arming it for the
+ * instant of the next wrap, `left` cycles after last_tsc. It runs after
+ * last_tsc is stamped, so its time is charged to the mode the CPU goes
+ * to (user, often): it must stay a compare and a store. Until per-CPU
+ * timers exist (core/hrtimer.c), the model only records the instant and
  * looks at every interrupt (the kernel-trap hook: the 100 Hz tick at
  * least) and every mode change, so a wrap - and its PMI - comes at most
- * a tick late; wrap_due is kept for that switch (hrtimer_start at
- * wrap_due, the callback an update).
+ * a tick late (hrtimer_start at wrap_due is the switch).
  */
-static void arm_wrap_timer(struct vpmu_cpu *c)
+static void arm_wrap_timer(struct vpmu_cpu *c, uint64_t left)
 {
-	c->wrap_due = next_wrap(c);
+	c->wrap_due = left == ~0ULL ? ~0ULL : c->last_tsc + left;
 }
 
 uint64_t vpmu_wrap_due(void)
@@ -217,11 +219,13 @@ uint64_t vpmu_wrap_due(void)
 
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
- * not the measured code's), then interrupts come back. */
+ * not the measured code's), then interrupts come back. The wrap timer
+ * is armed after the stamp (its instant depends on it). */
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
+	uint64_t left = wrap_left(c);
 	c->last_tsc = rdtsc();
-	arm_wrap_timer(c);
+	arm_wrap_timer(c, left);
 	irq_restore(flags);
 }
 

@@ -20,6 +20,7 @@
  * CPU PMU (skipped where there is none, as on this Linux host).
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -260,11 +261,21 @@ static void test_page_faults(void)
 	close(fd);
 }
 
-int main(void)
+/* throttle [CPU]: run on CPU only (tests/qemu/pmu.sh: an isolated
+ * CPU, whose tick stops while one task runs there: throttling must
+ * start it again to unthrottle). */
+int main(int argc, char **argv)
 {
 	int saved, fd;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc > 1) {
+		uint64_t mask = 1ULL << atoi(argv[1]);
+
+		CHECK(syscall(__NR_sched_setaffinity, 0, sizeof(mask), &mask) == 0,
+		      "pinned to CPU %s", argv[1]);
+		sched_yield();
+	}
 	saved = read_int(RATE_FILE);
 	CHECK(saved > 0, "%s readable (%d)", RATE_FILE, saved);
 	if (geteuid() != 0 || saved <= 0) {
