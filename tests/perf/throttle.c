@@ -9,8 +9,10 @@
  *    with sample_id_all, the sample_id trailer (TID, TIME, ID,
  *    STREAM_ID, IDENTIFIER here); times never go back, records in time
  *    order with the samples around them;
- *  - the samples a second stay near perf_event_max_sample_rate (at most
- *    rate + 2 HZ, HZ <= 1000) however short the period;
+ *  - the samples a second stay near perf_event_max_sample_rate however
+ *    short the period: below 5 x the rate, a tenth of what the periods
+ *    asked (Linux counts per CPU tick: a task moving between CPUs, or
+ *    HZ 1000, lets a little more through);
  *  - which events: a hardware counter's overflow and a clock event's
  *    timer throttle (cycles, task-clock at a 10 us period); a software
  *    event taking one sample per occurrence never does (page-faults with
@@ -239,7 +241,7 @@ static void expect_throttled(const char *what, int fd)
 	CHECK(res.bad_fields == 0, "%s: time, id, stream_id and the sample_id trailer right (%llu not)",
 	      what, (unsigned long long)res.bad_fields);
 	CHECK(res.time_back == 0, "%s: records in time order", what);
-	CHECK(per_sec < RATE + 2000, "%s: %d samples a second, held near the rate %d",
+	CHECK(per_sec < 5 * RATE, "%s: %d samples a second, held near the rate %d",
 	      what, (int)per_sec, RATE);
 	close(fd);
 }
