@@ -207,17 +207,24 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 	write_global(c);
 }
 
-static void disable(struct cpu_counters *c, struct perf_event *e)
+/* Clear e's selector (or its fixed-counter bits); GLOBAL_CTRL is the
+ * caller's. */
+static void clear_selector(struct cpu_counters *c, struct perf_event *e)
 {
 	int idx = e->hw.idx;
-	c->global &= ~(1ULL << idx);
-	write_global(c);
 	if (is_fixed(idx)) {
 		c->fixed_ctrl &= ~(0xfULL << FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED));
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, c->fixed_ctrl);
 	} else {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, 0);
 	}
+}
+
+static void disable(struct cpu_counters *c, struct perf_event *e)
+{
+	c->global &= ~(1ULL << e->hw.idx);
+	write_global(c);
+	clear_selector(c, e);
 }
 
 /* Add what the counter counted since prev_count to e->count. The
@@ -334,11 +341,12 @@ bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 /* ---- the PMI ---- */
 
 /* Stop a throttled event's counter (it stays ours, unarmed, until
- * intel_start). The PMI writes GLOBAL_CTRL from c->global at its end. */
+ * intel_start). The counters stay frozen: the PMI writes GLOBAL_CTRL
+ * from c->global at its end. */
 static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 {
 	c->global &= ~(1ULL << e->hw.idx);
-	disable(c, e);
+	clear_selector(c, e);
 }
 
 /* Counter idx overflowed: fold, arm what is left of the period and,

@@ -22,7 +22,9 @@
  * charged to no counter. A counter passing 2^48 wraps, sets
  * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
  * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
- * CPUs do on delivery.
+ * CPUs do on delivery; a wrap in user time owes its PMI to the return
+ * to user (pay_owed_pmi). The wrap timer (arm_wrap_timer) says when the
+ * next wrap is due.
  *
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
