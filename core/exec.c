@@ -22,6 +22,7 @@
 #include "mm.h"
 #include "process.h"
 #include "perf.h"
+#include "ringbuf.h"
 #include "trace.h"
 #include "sched.h"
 #include "signal.h"
@@ -132,6 +133,8 @@ struct loaded {
 	/* Executable segments, for perf's MMAP records. */
 	struct { uint64_t start, len, pgoff; int prot; } seg[MAX_EXEC_SEGS];
 	unsigned nseg;
+	uint8_t build_id[BUILD_ID_MAX]; /* the file's, for MMAP2 records */
+	unsigned build_id_size;
 };
 
 /* Remember an executable PT_LOAD as a mapping of the file. */
@@ -397,6 +400,8 @@ static long do_exec(const char *path, struct exec_args *a)
 	struct loaded ld;
 	uint64_t sp = 0;
 	r = load_segments(mm, img, len, &ld);
+	if (!r)
+		ld.build_id_size = elf_build_id(img, len, ld.build_id);
 	kfree(img);
 	if (!r)
 		r = build_stack(mm, a, path, &ld, &sp);
@@ -426,8 +431,8 @@ static long do_exec(const char *path, struct exec_args *a)
 	perf_task_exec(self);
 	perf_record_comm(self, true);
 	for (unsigned i = 0; i < ld.nseg; i++)
-		perf_record_mmap(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
-				 ld.seg[i].prot, mm->exe);
+		perf_record_mmap_file(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
+				      ld.seg[i].prot, mm->exe, ld.build_id, ld.build_id_size);
 	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;

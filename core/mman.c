@@ -116,7 +116,10 @@ SYSCALL_DEFINE(mmap)
 	if (!r && (flags & MAP_POPULATE))
 		r = mm_populate(mm, addr, len);
 	if (!r)
-		perf_record_mmap(addr, len, (flags & MAP_ANONYMOUS) ? 0 : off, prot, "");
+		/* pgoff as Linux's vm_pgoff: a private anonymous area's is
+		 * its own address, a shared one's 0. */
+		perf_record_mmap(addr, len, !(flags & MAP_ANONYMOUS) ? off :
+				 type == MAP_PRIVATE ? addr : 0, prot, "");
 	return r ? r : (long)addr;
 }
 
@@ -188,10 +191,19 @@ SYSCALL_DEFINE(mremap)
 		return -EINVAL;
 	if (!old_len || !mm_range_mapped(mm, old, old_len))
 		return -EFAULT;
-	/* Driver mappings (perf buffers) neither grow (Linux's VM_DONTEXPAND:
-	 * EFAULT) nor shrink or move (no split: EINVAL). */
-	if (mm_range_nosplit(mm, old, old_len))
-		return new_len > old_len ? -EFAULT : -EINVAL;
+	/* Driver mappings (perf buffers) never grow (Linux's VM_DONTEXPAND:
+	 * EFAULT) nor shrink (no split: EINVAL); they move whole. */
+	if (mm_range_nosplit(mm, old, old_len)) {
+		if (new_len > old_len)
+			return -EFAULT;
+		if (new_len < old_len)
+			return -EINVAL;
+		if (!(flags & MREMAP_FIXED))
+			return (long)old;
+		int r = page_aligned(target) && user_range_ok(target, old_len)
+				? mm_move_whole(mm, old, old_len, target) : -EINVAL;
+		return r ? r : (long)target;
+	}
 	if (new_len <= old_len && !(flags & MREMAP_FIXED)) {
 		if (new_len < old_len)
 			mm_unmap(mm, old + new_len, old_len - new_len);

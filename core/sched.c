@@ -265,7 +265,7 @@ void schedule(void)
 	else
 		prev->nvcsw++;
 	trace_sched_switch(prev, next); /* while prev's events still count */
-	perf_sched_out(prev);
+	perf_sched_out(prev, next);
 	rq->curr = next;
 	rq->prev = prev;
 	next->slice_end_tick = this_cpu()->ticks + SLICE_TICKS;

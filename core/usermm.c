@@ -294,6 +294,33 @@ static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 	return 0;
 }
 
+/*
+ * mremap of a whole VMA_NOSPLIT area to `to` (same length): Linux moves
+ * a perf buffer's vma as one piece (its pages stay the driver's; here
+ * they fault back in from the shared pages at the new place). 0, or
+ * -EINVAL for part of an area, an overlap of old and new, or a new
+ * place that would split another such area.
+ */
+int mm_move_whole(struct mm *mm, uint64_t old, uint64_t len, uint64_t to)
+{
+	if (to < old + len && old < to + len)
+		return -EINVAL;
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, old);
+	int r = -EINVAL;
+	if (v && v->start == old && v->end == old + len && (v->flags & VMA_NOSPLIT))
+		r = unmap_locked(mm, to, to + len);
+	if (r == 0) {
+		unmap_pages(mm, v, v->start, v->end);
+		list_remove(&v->node);
+		v->start = to;
+		v->end = to + len;
+		insert_vma(mm, v);
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
 /* ---- address spaces ---- */
 
 struct mm *mm_create(void)

@@ -87,6 +87,9 @@ int mm_map_shm(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	       void *priv, const char *name);
 /* Does [start, start+len) touch a VMA_NOSPLIT area? (mremap refuses) */
 bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len);
+/* Move the whole VMA_NOSPLIT area at [old, old+len) to `to`: 0 or
+ * -EINVAL (mremap MAYMOVE|FIXED of a perf buffer). */
+int mm_move_whole(struct mm *mm, uint64_t old, uint64_t len, uint64_t to);
 
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name);

@@ -332,6 +332,11 @@ struct perf_event *event_alloc(const struct perf_event_attr *attr,
 	return e;
 }
 
+uint64_t perf_new_id(void)
+{
+	return next_id++;
+}
+
 static struct perf_event *event_new(const struct perf_event_attr *attr,
 				    struct task *task, int cpu)
 {
@@ -340,7 +345,7 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 	if (!e)
 		return NULL;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	e->id = next_id++;
+	e->id = e->stream_id = perf_new_id();
 	spin_unlock_irqrestore(&perf_lock, f);
 	return e;
 }
@@ -569,6 +574,8 @@ SYSCALL_DEFINE(perf_event_open)
 	struct pmu *pmu = r ? NULL : perf_pmu_find(attr.type);
 	if (!r && !pmu)
 		r = -ENOENT;
+	if (!r)
+		r = perf_clock_check(&attr, pmu, leader); /* ringbuf/clock.c */
 	struct perf_event *e = r ? NULL : event_new(&attr, task, cpu);
 	if (!r && !e)
 		r = -ENOMEM;

@@ -39,7 +39,10 @@ enum event_state {
 struct perf_event {
 	struct perf_event_attr attr;
 	struct pmu *pmu;
-	uint64_t id;
+	uint64_t id;                /* the original's id (Linux's primary_event_id):
+				     * ID, IDENTIFIER, read_format, IOC_ID */
+	uint64_t stream_id;         /* its own: id for an original, a new one for an
+				     * inherited copy (STREAM_ID) */
 	struct task *task;          /* NULL for a CPU event */
 	int cpu;                    /* -1: any CPU */
 	int state;
@@ -54,6 +57,8 @@ struct perf_event {
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
 	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	uint64_t lost_samples;      /* records dropped from its buffer
+				     * (PERF_FORMAT_LOST; ringbuf/write.c) */
 	/* sampling (sample.c) */
 	uint64_t sample_period;     /* current period (freq mode adjusts it) */
 	int64_t period_left;        /* occurrences until the next sample */
@@ -108,6 +113,8 @@ void perf_ctx_call(struct perf_event *e,
 		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* The next event id (ids are never reused). */
+uint64_t perf_new_id(void);
 /* A new event (not under perf_lock): fields set, lists empty, no id. */
 struct perf_event *event_alloc(const struct perf_event_attr *attr,
 			       struct task *task, int cpu, int state);

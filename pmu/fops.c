@@ -42,7 +42,7 @@ static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
 	if (f & PERF_FORMAT_ID)
 		out[n++] = e->id;
 	if (f & PERF_FORMAT_LOST)
-		out[n++] = 0; /* counting events lose nothing */
+		out[n++] = e->lost_samples; /* records its buffer dropped */
 	return n;
 }
 
@@ -69,7 +69,7 @@ void perf_format_read(struct perf_event *e, uint64_t *out)
 		if (f & PERF_FORMAT_ID)
 			out[n++] = e->id;
 		if (f & PERF_FORMAT_LOST)
-			out[n++] = 0; /* counting events lose nothing */
+			out[n++] = e->lost_samples; /* records its buffer dropped */
 		return;
 	}
 	n = put_value(out, n, l, value);
@@ -172,8 +172,9 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return set_output(e, (int)arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
+		return -EINVAL; /* no tracepoints or BPF here, as Linux without them */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return -EINVAL; /* no tracepoints, BPF or buffers here, as Linux without them */
+		return rb_pause(e, arg != 0);
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:

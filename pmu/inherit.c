@@ -60,6 +60,7 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 		return NULL;
 	c->pmu = p->pmu;
 	c->id = p->id;
+	c->stream_id = perf_new_id();
 	c->leader = leader ? leader : c;
 	c->parent = p;
 	list_add_tail(&c->child_node, &p->child_list);
@@ -104,6 +105,8 @@ static void fold_into_parent(struct perf_event *c, uint64_t now)
 {
 	struct perf_event *p = c->parent;
 	event_update(c, now);
+	if (c->task == current)
+		perf_record_read(c); /* inherit_stat: ringbuf/read.c */
 	p->child_count += c->count + c->child_count;
 	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
 	p->child_running_ns += c->running_ns + c->child_running_ns;

@@ -17,7 +17,7 @@
 struct task;
 
 /* The scheduler switched prev out and next in on this CPU. */
-void perf_sched_out(struct task *prev);
+void perf_sched_out(struct task *prev, struct task *next);
 void perf_sched_in(struct task *next);
 
 /* A software event happened in the current task (on this CPU). `where`
@@ -59,6 +59,9 @@ void perf_record_comm(struct task *t, bool exec);
 void perf_record_task(struct task *t, struct task *parent, bool fork);
 void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
 		      const char *name);
+/* An MMAP/MMAP2 of a file whose build id exec found (ringbuf/buildid.c). */
+void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+			   const char *name, const uint8_t *build_id, unsigned build_id_size);
 
 void perf_init(void);
 void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */

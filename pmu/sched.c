@@ -40,6 +40,7 @@
 struct perf_cpu {
 	struct list events;       /* CPU events' leaders, rotated */
 	struct task *task;        /* task switched in here (own CPU only) */
+	struct task *switched_from; /* prev, from perf_sched_out to _in */
 	int scarce_on;            /* groups on scarce counters */
 	bool exclusive;           /* an exclusive group holds them */
 	bool scarce_full;         /* this pass: a flexible group waited */
@@ -331,10 +332,12 @@ void perf_tick(struct trap_frame *f)
 
 /* ---- the scheduler's hooks (rq lock held, interrupts off) ---- */
 
-void perf_sched_out(struct task *prev)
+void perf_sched_out(struct task *prev, struct task *next)
 {
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
+	pc->switched_from = prev;
 	if (!list_empty(&prev->perf_events) || !list_empty(&pc->events)) {
+		perf_record_switch(prev, next, false); /* ringbuf/switch.c */
 		/* Count the switch while prev's events still count. The
 		 * idle task's switches are not context switches. */
 		if (prev->tid)
@@ -370,4 +373,7 @@ void perf_sched_in(struct task *next)
 	}
 	if (migrated)
 		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
+	if (pc->switched_from)
+		perf_record_switch(pc->switched_from, next, true); /* ringbuf/switch.c */
+	pc->switched_from = NULL;
 }

@@ -164,6 +164,7 @@ static int get_buffer(struct perf_event *e, struct mm *mm, uint64_t nr_pages,
 		else if (!rb && fresh && (r = charge_locked(fresh, mm, 1 + nr_pages)) == 0) {
 			e->rb = rb = fresh; /* the event's reference */
 			fresh = NULL;
+			perf_record_kernel_ksymbol(e); /* attr.ksymbol (ksymbol.c) */
 		}
 		if (!r && rb) {
 			__atomic_add_fetch(&rb->refs, 1, __ATOMIC_ACQ_REL);

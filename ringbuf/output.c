@@ -41,3 +41,20 @@ int rb_set_output(struct perf_event *e, struct perf_event *out)
 	spin_unlock_irqrestore(&perf_lock, f);
 	return r;
 }
+
+/* Linux's PAUSE_OUTPUT: on the buffer e writes to (its own or the one
+ * SET_OUTPUT gave it), not on e; EINVAL without data pages. While
+ * paused every record is dropped and counted (write.c); the count goes
+ * out as one LOST record before the first record after resuming. */
+int rb_pause(struct perf_event *e, bool pause)
+{
+	int r = -EINVAL;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	struct perf_buffer *rb = e->rb;
+	if (rb && rb->nr_pages) {
+		rb->paused = pause;
+		r = 0;
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return r;
+}

@@ -246,10 +246,10 @@ static void put_fields(struct perf_output *o, struct sample *s)
 	if (t & PERF_SAMPLE_IDENTIFIER) put_u64(o, e->id);
 	if (t & PERF_SAMPLE_IP) put_u64(o, r ? r->rip : 0);
 	if (t & PERF_SAMPLE_TID) put_u64(o, (uint64_t)(uint32_t)cur->tid << 32 | (uint32_t)cur->tgid);
-	if (t & PERF_SAMPLE_TIME) put_u64(o, time_since_boot_ns());
+	if (t & PERF_SAMPLE_TIME) put_u64(o, perf_event_clock(e));
 	if (t & PERF_SAMPLE_ADDR) put_u64(o, addr);
 	if (t & PERF_SAMPLE_ID) put_u64(o, e->id);
-	if (t & PERF_SAMPLE_STREAM_ID) put_u64(o, e->id);
+	if (t & PERF_SAMPLE_STREAM_ID) put_u64(o, e->stream_id);
 	if (t & PERF_SAMPLE_CPU) put_u64(o, this_cpu_id());
 	if (t & PERF_SAMPLE_PERIOD) put_u64(o, s->period);
 	if (t & PERF_SAMPLE_READ) rb_output_copy(o, s->read, s->read_size);

@@ -31,10 +31,14 @@ void rb_update_userpage(struct perf_event *e, uint64_t now)
 	p->time_running = e->running_ns;
 	p->cap_bit0_is_deprecated = 1;
 	p->cap_user_rdpmc = 0;
-	p->cap_user_time = p->cap_user_time_zero = mult != 0;
+	p->cap_user_time = mult != 0;
 	p->time_mult = mult;
 	p->time_shift = shift;
-	p->time_zero = zero;
+	/* Records stamped with another clock (use_clockid): time_zero
+	 * would not convert to their times; Linux leaves it unset. */
+	p->cap_user_time_zero = mult != 0 && !e->attr.use_clockid;
+	if (!e->attr.use_clockid)
+		p->time_zero = zero;
 	/* enabled += time_offset + ns(tsc): the time since this update. */
 	p->time_offset = zero - now; /* -(ns(tsc) now) */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -6,8 +6,9 @@
  * (default 1, isolated by make bench) so nothing else runs there.
  *
  * perf_event_open costs: read() of a counting task-clock fd, the ENABLE
- * and DISABLE ioctls, perf_event_open + close, and the context switch
- * with 4 counting software events on each of the two tasks.
+ * and DISABLE ioctls, perf_event_open + close, the context switch
+ * with 4 counting software events on each of the two tasks, and a ring
+ * buffer's poll() wake-up.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -23,9 +24,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -219,6 +222,93 @@ static void bench_switch(int events)
 		       (unsigned long long)t[RUNS / 2]);
 }
 
+/*
+ * A ring buffer's wake-up: a thread blocked in poll() on a dummy event
+ * with comm records and a watermark of 1 byte; the other thread, on the
+ * same CPU, renames itself (one COMM record: the buffer wakes its
+ * pollers) and yields. Measured: from before the rename to poll()'s
+ * return in the waiting thread (the record, the wake-up, one switch).
+ * For scale, the same with a pipe: a 1-byte write() wakes the poller.
+ */
+static volatile int poll_waiting, poll_done, poll_wakes;
+static volatile uint64_t poll_woke;
+static int poll_fd, poll_pipe;  /* what the poller waits on; a pipe? */
+
+static void *poller(void *arg)
+{
+	(void)arg;
+	struct pollfd p = { .fd = poll_fd, .events = POLLIN };
+	struct perf_event_mmap_page *meta = NULL;
+	char c;
+	if (!poll_pipe)
+		meta = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd, 0);
+	if (meta == MAP_FAILED) {
+		perror("mmap");
+		poll_done = 1;
+		return NULL;
+	}
+	for (int i = 0; i < RUNS; i++) {
+		poll_waiting = 1;
+		poll(&p, 1, -1);
+		poll_woke = __rdtsc();
+		if (meta)
+			meta->data_tail = meta->data_head; /* every record read */
+		else if (read(p.fd, &c, 1) != 1)
+			perror("read");
+		poll_waiting = 0;
+		poll_wakes++;
+	}
+	poll_done = 1;
+	return NULL;
+}
+
+static void bench_poll_wakeup(int use_pipe)
+{
+	struct perf_event_attr a = { 0 };
+	int pfd[2];
+	pthread_t other;
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.comm = a.watermark = 1;
+	a.wakeup_watermark = 1;
+	a.exclude_kernel = 1;
+	poll_pipe = use_pipe;
+	if (use_pipe && pipe(pfd) == 0)
+		poll_fd = pfd[0];
+	else if (use_pipe || (poll_fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0)) < 0) {
+		perror(use_pipe ? "pipe" : "perf_event_open");
+		return;
+	}
+	poll_done = poll_wakes = poll_waiting = 0;
+	pthread_create(&other, NULL, poller, NULL);
+	for (int i = 0; i < RUNS && !poll_done; i++) {
+		while (!poll_waiting && !poll_done)
+			sched_yield();
+		sched_yield(); /* the poller is asleep in poll() now */
+		uint64_t start = __rdtsc();
+		if (use_pipe) {
+			if (write(pfd[1], "x", 1) != 1)
+				perror("write");
+		} else {
+			prctl(PR_SET_NAME, i & 1 ? "bench1" : "bench2", 0, 0, 0);
+		}
+		while (poll_wakes == i && !poll_done)
+			sched_yield();
+		t[i] = poll_woke - start;
+	}
+	pthread_join(other, NULL);
+	close(poll_fd);
+	if (use_pipe)
+		close(pfd[1]);
+	sort();
+	if (use_pipe)
+		printf("poll() wake-up by a pipe write (write, wake, switch): %llu\n",
+		       (unsigned long long)t[RUNS / 2]);
+	else
+		printf("poll() wake-up by a COMM record (rename, record, wake, switch): %llu\n",
+		       (unsigned long long)t[RUNS / 2]);
+}
 
 static void bench_loop(int cpu)
 {
@@ -341,6 +431,8 @@ int main(int argc, char **argv)
 	bench_perf_ioctl();
 	bench_perf_open();
 	bench_fork();
+	bench_poll_wakeup(0);
+	bench_poll_wakeup(1);
 	bench_loop(cpu);
 	bench_pmi_sample();
 	return 0;
