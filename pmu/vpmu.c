@@ -149,10 +149,10 @@ static void advance(struct vpmu_cpu *c)
  * held off by IF=0). One that happened in user time is owed to user
  * mode: it is raised on the way back (vpmu_set_mode(VPMU_USER), with
  * interrupts off until IRET), so the PMI is taken before the next user
- * instruction, with the user registers the wrap interrupted - what a
- * real PMI would have seen, had it come before the kernel entry that
- * noticed it. A task that does not go back hands it to the next return
- * to user or halt. */
+ * instruction, with the user registers of the kernel entry that noticed
+ * the wrap - the nearest to it the model knows (a real PMI would have
+ * come at the wrap, before that entry). A task that does not go back
+ * hands it to the next return to user or halt. */
 static void pay_owed_pmi(struct vpmu_cpu *c)
 {
 	if (c->pmi_owed && c->mode != VPMU_KERNEL) {
