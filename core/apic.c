@@ -3,13 +3,10 @@
  * mapping and mode, fixed by the boot CPU before others start.
  */
 #include "apic.h"
-#include "sched.h"
-#include "timekeeping.h"
 #include "acpi.h"
 #include "cpu.h"
 #include "kernel.h"
 #include "mm.h"
-#include "perf.h"
 #include "percpu.h"
 #include "trap.h"
 #include "tsc.h"
@@ -21,8 +18,6 @@
 
 static volatile uint8_t *mmio;
 static bool x2apic;
-static uint64_t tsc_per_tick;      /* TSC-deadline mode */
-static uint32_t apic_per_tick;     /* APIC-timer mode (divide by 16) */
 static const char *mode = "off";
 
 bool apic_x2apic_mode(void)
@@ -120,63 +115,112 @@ void apic_init_cpu(void)
 	apic_eoi();
 }
 
-/* ---- timer ---- */
+/* ---- timer: one-shot, armed by hrtimer.c for its earliest expiry ---- */
 
-static void arm_next(void)
-{
-	if (tsc_per_tick)
-		wrmsr(MSR_TSC_DEADLINE, rdtsc() + tsc_per_tick);
-}
+#define LVT_TIMER_ONESHOT 0u
+#define APIC_TIMER_MAX 0xffffffffULL
 
-static void timer_tick(struct trap_frame *f)
+static uint64_t apic_mult;     /* APIC-timer counts per TSC cycle, 40.24 */
+static uint64_t max_delta_tsc; /* the longest delay one count can hold */
+
+/* The APIC timer's current count and the TSC read together: the TSC
+ * halfway through a read that took under 10 us (a longer one was
+ * interrupted, or under emulation the CPU was descheduled: try again). */
+static uint32_t read_count_tsc(uint64_t *tsc)
 {
-	this_cpu()->ticks++;
-	arm_next();
-	apic_eoi();
-	if (this_cpu()->running) {
-		sched_tick();
-		perf_tick(f);
-		if (this_cpu_id() == 0)
-			timers_tick();
+	uint64_t limit = tsc_hz() / 100000;
+	uint32_t cur = 0;
+	for (int i = 0; i < 100; i++) {
+		uint64_t a = rdtsc();
+		cur = apic_read(APIC_TIMER_CUR);
+		uint64_t b = rdtsc();
+		*tsc = a + (b - a) / 2;
+		if (b - a < limit)
+			break;
 	}
+	return cur;
 }
 
-/* APIC timer ticks (divide 16) per TSC second, measured over 10 ms. */
-static uint64_t apic_timer_hz(void)
+/* APIC timer counts (divide by 16) per second over about 10 ms of TSC,
+ * each end read as a pair: a delay between reading one clock and the
+ * other would skew the rate (and every timer after it). */
+static uint64_t apic_timer_hz_once(void)
 {
+	uint64_t t0, t1;
 	apic_write(APIC_TIMER_DIV, 0x3); /* divide by 16 */
 	apic_write(APIC_LVT_TIMER, LVT_MASKED);
 	apic_write(APIC_TIMER_INIT, 0xffffffff);
+	uint32_t c0 = read_count_tsc(&t0);
 	udelay(10000);
-	uint32_t elapsed = 0xffffffff - apic_read(APIC_TIMER_CUR);
+	uint32_t c1 = read_count_tsc(&t1);
 	apic_write(APIC_TIMER_INIT, 0);
-	return (uint64_t)elapsed * 100;
+	uint64_t ns = tsc_to_ns(t1 - t0);
+	return ns ? (uint64_t)(c0 - c1) * 1000000000ULL / ns : 0;
 }
 
-void timer_start(unsigned hz)
+/* The median of three measurements. */
+static uint64_t apic_timer_hz(void)
 {
-	trap_set_handler(VEC_TIMER, timer_tick);
+	uint64_t a = apic_timer_hz_once(), b = apic_timer_hz_once(),
+		 c = apic_timer_hz_once(), t;
+	if (a > b)
+		t = a, a = b, b = t;
+	if (b > c)
+		t = b, b = c, c = t;
+	if (a > b)
+		t = a, a = b, b = t;
+	return b;
+}
+
+void timer_init_cpu(void)
+{
 	if (cpu.tsc_deadline) {
-		tsc_per_tick = tsc_hz() / hz;
 		apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_TSC_DEADLINE);
 		mode = "tsc-deadline";
-		arm_next();
 		return;
 	}
-	if (!apic_per_tick)
-		apic_per_tick = (uint32_t)(apic_timer_hz() / hz);
+	if (!apic_mult) { /* boot CPU: every CPU's bus clock is the same */
+		uint64_t hz = apic_timer_hz();
+		apic_mult = (hz << 24) / tsc_hz();
+		if (!apic_mult)
+			apic_mult = 1;
+		max_delta_tsc = (APIC_TIMER_MAX << 24) / apic_mult;
+		klog("apic: timer one-shot at %llu Hz (divide by 16)",
+		     (unsigned long long)hz);
+	}
 	apic_write(APIC_TIMER_DIV, 0x3);
-	apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_PERIODIC);
-	apic_write(APIC_TIMER_INIT, apic_per_tick);
-	mode = "apic periodic";
+	apic_write(APIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_ONESHOT);
+	mode = "apic one-shot";
 }
 
-void timer_stop(void)
+/*
+ * Interrupt at TSC `deadline` (past: at once). One-shot mode counts the
+ * delay in APIC-timer counts, rounded up so it never fires early by
+ * rounding; a delay beyond 32 bits of count is clamped and the
+ * interrupt, finding nothing expired, arms again (hrtimer.c).
+ */
+void timer_arm(uint64_t deadline)
 {
-	apic_write(APIC_LVT_TIMER, LVT_MASKED);
-	apic_write(APIC_TIMER_INIT, 0);
+	if (cpu.tsc_deadline) {
+		wrmsr(MSR_TSC_DEADLINE, deadline);
+		return;
+	}
+	uint64_t now = rdtsc();
+	uint64_t delta = deadline > now ? deadline - now : 0;
+	if (delta > max_delta_tsc)
+		delta = max_delta_tsc;
+	uint64_t count = ((delta * apic_mult) >> 24) + 1;
+	if (count > APIC_TIMER_MAX)
+		count = APIC_TIMER_MAX;
+	apic_write(APIC_TIMER_INIT, (uint32_t)count);
+}
+
+void timer_disarm(void)
+{
 	if (cpu.tsc_deadline)
 		wrmsr(MSR_TSC_DEADLINE, 0);
+	else
+		apic_write(APIC_TIMER_INIT, 0);
 }
 
 const char *timer_mode(void)

@@ -40,10 +40,13 @@ void apic_eoi(void);
 /* Send a fixed-vector IPI (or INIT/SIPI with the delivery mode bits). */
 void apic_send_ipi(uint32_t apic_id, uint32_t icr_low);
 
-/* Periodic tick on this CPU at `hz`, on VEC_TIMER. TSC-deadline mode when
- * the CPU has it, else the APIC timer calibrated against the TSC. */
-void timer_start(unsigned hz);
-void timer_stop(void);
-const char *timer_mode(void);
+/* This CPU's timer, one-shot on VEC_TIMER (left unarmed): TSC-deadline
+ * mode when the CPU has it, else the APIC timer in one-shot mode,
+ * calibrated against the TSC. Only hrtimer.c arms it: */
+void timer_init_cpu(void);
+/* One interrupt at TSC value `deadline` or, for a past one, at once. */
+void timer_arm(uint64_t deadline);
+void timer_disarm(void);
+const char *timer_mode(void);  /* "tsc-deadline" or "apic one-shot" */
 
 #endif

@@ -10,7 +10,12 @@
  *
  * Calling rules: hrtimer_start and hrtimer_cancel run on the timer's
  * CPU with interrupts off (they never take a lock another CPU holds).
- * Expiry times are TSC values (rdtsc()); tsc.h converts ns.
+ * Expiry times are TSC values (rdtsc()); hrtimer_ns_to_tsc converts ns.
+ *
+ * Each CPU's queue is its own: only that CPU touches it, always with
+ * interrupts off, so it needs no lock. The hardware timer is armed for
+ * the queue's head and disarmed when the queue is empty (an idle or
+ * isolated CPU with no timers takes no timer interrupt at all).
  */
 #ifndef BAREMON_HRTIMER_H
 #define BAREMON_HRTIMER_H
@@ -38,6 +43,12 @@ void hrtimer_init(struct hrtimer *t, hrtimer_fn fn);
 void hrtimer_start(struct hrtimer *t, uint64_t expires);
 /* Disarm t if queued (on this CPU). */
 void hrtimer_cancel(struct hrtimer *t);
+/* This CPU's queue and its APIC timer (one-shot or TSC-deadline), on
+ * VEC_TIMER. Each CPU once, before it starts any timer. */
+void hrtimer_init_cpu(void);
+/* TSC cycles in ns nanoseconds (after TSC calibration). */
+uint64_t hrtimer_ns_to_tsc(uint64_t ns);
+
 static inline bool hrtimer_queued(const struct hrtimer *t)
 {
 	return t->cpu >= 0;

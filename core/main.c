@@ -86,7 +86,7 @@ static void platform_init(struct boot_info *bi)
 	apic_init_cpu();
 	this_cpu()->apic_id = apic_current_id();
 	this_cpu()->online = 1;
-	timer_start(TICK_HZ);
+	sched_tick_start();
 	irq_enable();
 	klog("apic: %s mode, boot cpu apic id %u, timer %s at %u Hz",
 	     apic_x2apic_mode() ? "x2apic" : "xapic", this_cpu()->apic_id,

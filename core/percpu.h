@@ -22,7 +22,7 @@ struct percpu {
 	uint64_t user_rsp;     /* syscall entry: scratch for the user rsp */
 	unsigned id;           /* 0 = boot CPU, dense */
 	uint32_t apic_id;
-	uint64_t ticks;        /* LAPIC timer interrupts taken */
+	uint64_t ticks;        /* scheduler ticks taken (sched.c) */
 	int online;            /* set by the CPU itself, read by others */
 	struct mm *active_mm;  /* whose user tables CR3 holds (usermm.c) */
 	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)

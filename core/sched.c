@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "apic.h"
+#include "hrtimer.h"
 #include "kernel.h"
 #include "percpu.h"
 #include "sched.h"
@@ -27,10 +28,12 @@ struct runqueue {
 	bool need_resched;
 	struct task *migrating; /* switched out, to be queued elsewhere */
 	struct task *prev;      /* the task the last switch left */
-	bool tick_stopped;      /* isolated CPU running one task: no timer */
+	bool tick_stopped;      /* no tick wanted: its timer is not armed */
+	struct hrtimer tick;    /* the scheduler tick, every TICK_NS */
 };
 
 static struct runqueue rqs[MAX_CPUS];
+static uint64_t tick_tsc;       /* TICK_NS in TSC cycles */
 static uint64_t online_mask;
 static uint64_t isolated_mask;
 
@@ -185,10 +188,10 @@ static void tick_update(struct runqueue *rq, struct task *next)
 {
 	bool stop = !tick_needed(rq, next);
 	if (stop && !rq->tick_stopped) {
-		timer_stop();
+		hrtimer_cancel(&rq->tick);
 		rq->tick_stopped = true;
 	} else if (!stop && rq->tick_stopped) {
-		timer_start(100);
+		hrtimer_start(&rq->tick, rdtsc() + tick_tsc);
 		rq->tick_stopped = false;
 	}
 }
@@ -277,6 +280,41 @@ void schedule(void)
 	/* Back in prev, possibly much later and on the same CPU. */
 	sched_finish(rq_of(this_cpu_id()));
 	irq_restore(flags);
+}
+
+/*
+ * The tick: an hrtimer on each CPU that re-arms itself TICK_NS after its
+ * previous expiry (skipping whole ticks it was late for), unless
+ * tick_update stopped it meanwhile. Other timers (perf's clock events)
+ * fire between ticks, or without any tick at all on a tickless CPU.
+ */
+static void tick_fn(struct hrtimer *t, struct trap_frame *f)
+{
+	struct runqueue *rq = rq_of(this_cpu_id());
+	this_cpu()->ticks++;
+	if (this_cpu()->running) {
+		sched_tick();
+		perf_tick(f);
+		if (this_cpu_id() == 0)
+			timers_tick();
+	}
+	if (rq->tick_stopped || hrtimer_queued(t))
+		return; /* stopped, or restarted by tick_update */
+	uint64_t next = t->expires + tick_tsc, now = rdtsc();
+	if (next <= now)
+		next += ((now - next) / tick_tsc + 1) * tick_tsc;
+	hrtimer_start(t, next);
+}
+
+void sched_tick_start(void)
+{
+	struct runqueue *rq = rq_of(this_cpu_id());
+	hrtimer_init_cpu();
+	if (!tick_tsc)
+		tick_tsc = hrtimer_ns_to_tsc(TICK_NS);
+	hrtimer_init(&rq->tick, tick_fn);
+	rq->tick_stopped = false;
+	hrtimer_start(&rq->tick, rdtsc() + tick_tsc);
 }
 
 /* perf rotation needs this CPU's tick: the next schedule() starts it. */

@@ -14,13 +14,17 @@
 #include "task.h"
 
 #define SLICE_TICKS 4   /* 40 ms at 100 Hz */
+#define TICK_NS 10000000ULL  /* the scheduler tick: 100 Hz */
 
 void sched_init_cpu(struct task *idle);   /* the calling context becomes idle */
 /* Make a new task runnable on a CPU its affinity allows. */
 void sched_start(struct task *t);
 /* Wake a sleeping task (no effect on a runnable or dead one). */
 void sched_wake(struct task *t);
-/* Called from the timer interrupt on each CPU. */
+/* This CPU's timers (hrtimer.h) and its tick, every TICK_NS while it
+ * needs one (see tick_update). */
+void sched_tick_start(void);
+/* Called from the tick on each CPU. */
 void sched_tick(void);
 /* Something (perf rotation) needs this CPU's tick (see tick_update). */
 void sched_want_tick(void);

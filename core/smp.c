@@ -63,7 +63,7 @@ static void __attribute__((noreturn)) ap_entry(uint64_t n)
 	apic_init_cpu();
 	this_cpu()->apic_id = apic_current_id();
 	sched_init_cpu(task_create_idle((unsigned)n, ap_stack_base[n]));
-	timer_start(100);
+	sched_tick_start();
 	__atomic_store_n(&this_cpu()->online, 1, __ATOMIC_RELEASE);
 	sched_idle_loop();
 }

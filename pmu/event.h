@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include "hrtimer.h"
 #include "list.h"
 #include "pmu.h"
 #include "spinlock.h"
@@ -63,7 +64,7 @@ struct perf_event {
 	uint64_t sample_period;     /* current period (freq mode adjusts it) */
 	int64_t period_left;        /* occurrences until the next sample */
 	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
-	uint64_t clock_seen;        /* clock events: count at the last tick */
+	struct hrtimer clock_timer; /* sampling clock events (clock_sample.c) */
 	/* throttling (throttle.c), this CPU's, under perf_lock */
 	uint32_t interrupts;        /* overflows in tick interrupts_seq;
 				     * PERF_MAX_INTERRUPTS: throttled */
@@ -146,7 +147,12 @@ void perf_xcall_init(void);
 /* sample.c */
 bool perf_is_sampling(const struct perf_event *e);
 void perf_sample_init(struct perf_event *e);
-void perf_sample_clock_start(struct perf_event *e, uint64_t now);
+/* clock_sample.c: the hrtimer of a sampling cpu-clock/task-clock event,
+ * armed by the software PMU while the event counts (perf_lock held,
+ * interrupts off, on the event's CPU). */
+void perf_clock_sample_init(struct perf_event *e);
+void perf_clock_sample_start(struct perf_event *e);
+void perf_clock_sample_stop(struct perf_event *e);
 
 /* fops.c */
 extern const struct file_ops perf_fops;

@@ -48,8 +48,6 @@ void perf_tick(struct trap_frame *f);
 /* Wake pollers of buffers written under perf_lock (cheap when none).
  * Not with a run-queue or wait-queue lock held. */
 void perf_wakeup_pending(void);
-/* Tick: samples of clock events (f: the interrupted registers). */
-void perf_sample_clocks(struct trap_frame *f);
 bool perf_wants_tick(unsigned cpu);
 
 /* Side-band records (ringbuf/sideband.c), from process context: the

@@ -116,7 +116,6 @@ static int event_on(struct perf_event *e, uint64_t now)
 		return -1;
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
-	perf_sample_clock_start(e, now);
 	if (e->rb)
 		rb_update_userpage(e, now);
 	return 0;
@@ -317,8 +316,8 @@ void perf_tick(struct trap_frame *f)
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
 		return; /* ticks start before perf_init */
+	(void)f;
 	perf_throttle_tick();
-	perf_sample_clocks(f);
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
 		return;

@@ -14,6 +14,12 @@
 #include "task.h"
 #include "tsc.h"
 
+static bool is_clock(const struct perf_event *e)
+{
+	return e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       e->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
 static int sw_init(struct perf_event *e)
 {
 	if (e->attr.config >= PERF_COUNT_SW_MAX)
@@ -23,21 +29,21 @@ static int sw_init(struct perf_event *e)
 	return 0;
 }
 
-static bool is_clock(const struct perf_event *e)
-{
-	return e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-	       e->attr.config == PERF_COUNT_SW_TASK_CLOCK;
-}
-
+/* A clock counts TSC time from start to stop; a sampling one has its
+ * hrtimer armed in between (clock_sample.c). */
 static void sw_start(struct perf_event *e, uint64_t now)
 {
 	e->start_value = now;
+	if (is_clock(e))
+		perf_clock_sample_start(e);
 }
 
 static void sw_stop(struct perf_event *e, uint64_t now)
 {
-	if (is_clock(e))
-		e->count += now - e->start_value;
+	if (!is_clock(e))
+		return;
+	perf_clock_sample_stop(e);
+	e->count += now - e->start_value;
 }
 
 /* Software events need no counter: there is always room. */

@@ -315,10 +315,10 @@ static void test_poll(void)
 	close(fd);
 }
 
-/* task-clock every 1 ms over 60 ms of work. Linux samples from an
- * hrtimer (each PERIOD is the period; late expiries are not made up),
- * baremon from its tick (each PERIOD the whole periods elapsed): both
- * give whole periods adding up to no more than the time counted. */
+/* task-clock every 1 ms over 60 ms of work. Linux and baremon sample
+ * from a timer (each PERIOD is the period; late expiries are not made
+ * up): whole periods adding up to no more than the time counted
+ * (tests/perf/clocksample.c checks the timer closely). */
 static void test_clock(void)
 {
 	struct ring r;
