@@ -30,6 +30,7 @@
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
 #include "apic.h"
+#include "hrtimer.h"
 #include "kernel.h"
 #include "msr.h"
 #include "vpmu.h"
@@ -50,12 +51,15 @@ struct vpmu_cpu {
 	uint64_t last_tsc;       /* time is charged up to here */
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
 	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
+	struct hrtimer wrap_timer; /* queued for wrap_due or earlier */
 	bool pmi_owed;           /* a wrap in user time: PMI at the return */
 	bool ready;
 };
 
 static struct vpmu_cpu cpus[MAX_CPUS];
 volatile uint8_t vpmu_counting[MAX_CPUS];
+
+static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f);
 
 /* This CPU's model, out of reset on first use: counters and controls 0,
  * GLOBAL_CTRL with the GP enables set (so that EN alone starts a GP
@@ -67,6 +71,8 @@ static struct vpmu_cpu *this_model(void)
 		c->global_ctrl = GLOBAL_GP_BITS;
 		c->last_tsc = rdtsc();
 		c->mode = VPMU_KERNEL;
+		c->wrap_due = ~0ULL;
+		hrtimer_init(&c->wrap_timer, wrap_timer_fire);
 		c->ready = true;
 	}
 	return c;
@@ -201,17 +207,21 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 /*
  * The wrap timer, the one place that decides when the model looks at
  * its counters again: every entry point ends by arming it for the
- * instant of the next wrap, `left` cycles after last_tsc. It runs after
- * last_tsc is stamped, so its time is charged to the mode the CPU goes
- * to (user, often): it must stay a compare and a store. Until per-CPU
- * timers exist (core/hrtimer.c), the model only records the instant and
- * looks at every interrupt (the kernel-trap hook: the 100 Hz tick at
- * least) and every mode change, so a wrap - and its PMI - comes at most
- * a tick late (hrtimer_start at wrap_due is the switch).
+ * instant of the next wrap, `left` cycles after last_tsc, on this CPU's
+ * hrtimer queue (core/hrtimer.h). It runs after last_tsc is stamped, so
+ * its time is charged to the mode the CPU goes to (user, often), and in
+ * the common case it is a compare: the timer is only moved earlier. A
+ * timer left queued for an earlier instant (the wrap moved later: the
+ * model's own time is charged to no counter, the CPU left the mode the
+ * counter counts in) fires once early; its update, in kernel mode,
+ * re-arms it for the right instant.
  */
 static void arm_wrap_timer(struct vpmu_cpu *c, uint64_t left)
 {
 	c->wrap_due = left == ~0ULL ? ~0ULL : c->last_tsc + left;
+	if (c->wrap_due != ~0ULL &&
+	    (!hrtimer_queued(&c->wrap_timer) || c->wrap_due < c->wrap_timer.expires))
+		hrtimer_start(&c->wrap_timer, c->wrap_due);
 }
 
 uint64_t vpmu_wrap_due(void)
@@ -229,6 +239,20 @@ static void leave(struct vpmu_cpu *c, uint64_t flags)
 	c->last_tsc = rdtsc();
 	arm_wrap_timer(c, left);
 	irq_restore(flags);
+}
+
+/* The wrap timer fired, from the timer interrupt (whose kernel-trap
+ * hook may have brought the model up to date already): an update sees
+ * the wrap and raises or owes its PMI, and leave() arms the timer for
+ * the next one. */
+static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f)
+{
+	(void)t;
+	(void)f;
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	leave(c, fl);
 }
 
 void vpmu_set_mode(enum vpmu_mode mode)
