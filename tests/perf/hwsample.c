@@ -5,6 +5,8 @@
  * not need one (precise_ip on software events) and says so; on baremon
  * the cpu PMU (the vpmu under TCG) must be there.
  *
+ *  - the same in a loop that makes no system call, the samples' IPs in
+ *    it (the PMI comes on its own, not at the next kernel entry);
  *  - a fixed period P of user-mode cycles: count / P whole periods give
  *    that many samples (to one, the one whose interrupt may still be on
  *    its way), every PERIOD is P, every IP is a user address with
@@ -330,6 +332,78 @@ static void test_freq(void)
 	close(fd);
 }
 
+/* A user loop that makes no system call: nothing but the PMI's own
+ * timing brings the samples (on the vpmu: its wrap timer). RDTSC every
+ * 1,000 iterations finds host stalls, in TSC cycles. */
+static __attribute__((noinline)) uint64_t plain_loop(uint64_t cycles, uint64_t *stalls,
+                                                     uint64_t period)
+{
+	uint64_t start = tsc_now(), prev = start, t;
+	volatile uint64_t sink = 0;
+
+	while ((t = tsc_now()) - start < cycles) {
+		if (t - prev >= period)
+			*stalls += t - prev;
+		prev = t;
+		for (int i = 0; i < 1000; i++)
+			sink += (uint64_t)i;
+	}
+	return t - start;
+}
+
+static void test_no_syscalls(void)
+{
+	const uint64_t period = 20000000;
+	static struct stats st;
+	struct ring r;
+	int fd = cycles_sampler(period, 0, 1);
+	uint64_t stalls = 0, count, whole, skip, in_loop = 0;
+	uint64_t lo = (uint64_t)(uintptr_t)plain_loop, hi = lo + 512;
+
+	CHECK(fd >= 0, "no system calls: opens");
+	if (fd < 0 || map_ring(fd, &r) != 0) {
+		CHECK(0, "no system calls: ring mapped");
+		return;
+	}
+	memset(&st, 0, sizeof(st));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	plain_loop(1500000000, &stalls, period);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	count = perf_value(fd);
+	whole = count / period;
+	/* the ring holds them all: 64 pages of 48-byte samples */
+	{
+		uint64_t head = head_of(&r);
+
+		while (r.pos < head) {
+			struct sample smp;
+			unsigned char *o = (unsigned char *)&smp;
+
+			for (size_t i = 0; i < sizeof(smp); i++)
+				o[i] = r.data[(r.pos + i) % r.size];
+			r.pos += smp.h.size ? smp.h.size : 8;
+			if (smp.h.type != PERF_RECORD_SAMPLE)
+				continue;
+			st.n++;
+			in_loop += smp.ip >= lo && smp.ip < hi;
+			if (smp.period != period)
+				st.bad_period++;
+		}
+	}
+	skip = stalls / period + (stalls ? 1 : 0);
+	abi_note("no system calls: %llu cycles, %llu samples (%llu in the loop), "
+	         "%llu skippable", (unsigned long long)count, (unsigned long long)st.n,
+	         (unsigned long long)in_loop, (unsigned long long)skip);
+	CHECK(st.n <= whole && st.n + 1 + skip >= whole,
+	      "no system calls: one sample per whole period (%llu samples, %llu periods)",
+	      (unsigned long long)st.n, (unsigned long long)whole);
+	CHECK(in_loop * 10 >= st.n * 9, "no system calls: the samples' IPs in the loop (%llu of %llu)",
+	      (unsigned long long)in_loop, (unsigned long long)st.n);
+	CHECK(st.bad_period == 0, "no system calls: every PERIOD is %llu", (unsigned long long)period);
+	munmap(r.meta, r.len);
+	close(fd);
+}
+
 static int open_precise(uint32_t type, uint64_t config, unsigned precise)
 {
 	struct perf_event_attr a;
@@ -407,6 +481,7 @@ int main(void)
 	close(fd);
 	test_precise(1);
 	test_fixed_period();
+	test_no_syscalls();
 	test_long_period((1ULL << 31) + (1ULL << 20), 4000000000ULL, "period 2^31 + 2^20");
 	test_long_period((1ULL << 48) + 1, 300000000, "period 2^48 + 1");
 	test_freq();
