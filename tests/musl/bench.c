@@ -589,6 +589,7 @@ int main(int argc, char **argv)
 	printf("bench on cpu %d\n", sched_getcpu());
 	bench_clock_sample();
 	bench_sample_rate();
+	bench_pmi_sample();
 	if (argc > 2) /* bench CPU sample: just the sampling figures */
 		return 0;
 	bench_getppid();
@@ -601,6 +602,5 @@ int main(int argc, char **argv)
 	bench_poll_wakeup(0);
 	bench_poll_wakeup(1);
 	bench_loop(cpu);
-	bench_pmi_sample();
 	return 0;
 }

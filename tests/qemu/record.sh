@@ -138,8 +138,8 @@ check "-e cycles:u: perf script reads the file" \
 	sh -c "perf script -i '$logs/cyc.data' --symfs '$symfs' >/dev/null 2>&1"
 # Hardware events sample from the PMI (docs/pmu.md).
 script cyc.data -F event,ip,sym
-check "-e cycles:u: samples ($(lines '^ *cycles'))" \
-	at_least '^ *cycles[^ ]*: +[0-9a-f]+ ' 10
+check "-e cycles:u: samples in spin_loop ($(lines ' spin_loop$'))" \
+	at_least '^ *cycles[^ ]*: +[0-9a-f]+ spin_loop$' 10
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"
