@@ -153,6 +153,14 @@ void perf_sample_init(struct perf_event *e);
 void perf_clock_sample_init(struct perf_event *e);
 void perf_clock_sample_start(struct perf_event *e);
 void perf_clock_sample_stop(struct perf_event *e);
+bool perf_is_clock(const struct perf_event *e);
+/* A whole new interval from the next start; freq mode: the period
+ * 1e9/sample_freq ns (Linux fixes it so for clock events). Event off
+ * its CPU's counters. */
+void perf_clock_sample_reset(struct perf_event *e);
+
+/* period.c: PERF_EVENT_IOC_PERIOD (0 or -EINVAL). Not under perf_lock. */
+int perf_event_set_period(struct perf_event *e, uint64_t v);
 
 /* fops.c */
 extern const struct file_ops perf_fops;
