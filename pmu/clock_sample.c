@@ -72,19 +72,27 @@ static void clock_fire(struct hrtimer *t, struct trap_frame *f)
 
 /* Every new event (event_alloc, inherited copies too): the timer is
  * not armed; a software clock's freq mode becomes its fixed period. */
-void perf_clock_sample_init(struct perf_event *e)
+bool perf_is_clock(const struct perf_event *e)
 {
-	hrtimer_init(&e->clock_timer, clock_fire);
-	bool clock = e->attr.type == PERF_TYPE_SOFTWARE &&
-		     (e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		      e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
-	if (!clock)
-		return;
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       (e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+void perf_clock_sample_reset(struct perf_event *e)
+{
 	e->period_left = 0;
 	if (e->attr.freq && e->attr.sample_freq) {
 		uint64_t p = 1000000000ULL / e->attr.sample_freq;
 		e->sample_period = p ? p : 1;
 	}
+}
+
+void perf_clock_sample_init(struct perf_event *e)
+{
+	hrtimer_init(&e->clock_timer, clock_fire);
+	if (perf_is_clock(e))
+		perf_clock_sample_reset(e);
 }
 
 /* The event starts counting on this CPU: arm its timer for what was

@@ -65,6 +65,10 @@ struct perf_event {
 	int64_t period_left;        /* occurrences until the next sample */
 	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
 	struct hrtimer clock_timer; /* sampling clock events (clock_sample.c) */
+	/* throttling (throttle.c), this CPU's, under perf_lock */
+	uint32_t interrupts;        /* overflows in tick interrupts_seq;
+				     * PERF_MAX_INTERRUPTS: throttled */
+	uint64_t interrupts_seq;
 	uint64_t last_period;       /* the period counting down now */
 	uint64_t jitter, rand_state; /* period randomization (jitter.c) */
 	/* notification (notify.c): O_ASYNC files of the fd, REFRESH's limit
@@ -159,6 +163,14 @@ void perf_sample_init(struct perf_event *e);
 void perf_clock_sample_init(struct perf_event *e);
 void perf_clock_sample_start(struct perf_event *e);
 void perf_clock_sample_stop(struct perf_event *e);
+bool perf_is_clock(const struct perf_event *e);
+/* A whole new interval from the next start; freq mode: the period
+ * 1e9/sample_freq ns (Linux fixes it so for clock events). Event off
+ * its CPU's counters. */
+void perf_clock_sample_reset(struct perf_event *e);
+
+/* period.c: PERF_EVENT_IOC_PERIOD (0 or -EINVAL). Not under perf_lock. */
+int perf_event_set_period(struct perf_event *e, uint64_t v);
 
 /* fops.c */
 extern const struct file_ops perf_fops;

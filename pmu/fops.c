@@ -141,7 +141,6 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	struct perf_event *e = file->priv;
 	bool group = arg & PERF_IOC_FLAG_GROUP;
 	long r = 0;
-	uint64_t fl;
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
 	case PERF_EVENT_IOC_DISABLE:
@@ -163,12 +162,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		uint64_t period;
 		if (copy_from_user(&period, (void *)arg, sizeof(period)))
 			return -EFAULT;
-		if (!e->attr.sample_period || !period || (period & (1ULL << 63)))
-			return -EINVAL;
-		fl = spin_lock_irqsave(&perf_lock);
-		e->attr.sample_period = period;
-		spin_unlock_irqrestore(&perf_lock, fl);
-		return 0;
+		return perf_event_set_period(e, period);
 	}
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return set_output(e, (int)arg);

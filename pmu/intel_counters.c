@@ -2,11 +2,21 @@
  * The Intel driver's counters: which event holds which counter of a CPU,
  * programming and reading them, and the PMI.
  *
- * A counter is armed at -period (masked to its width) so that it
- * overflows, and raises the PMI, after `period` events; reading folds the
- * difference from the last raw value, sign-extended from the counter's
- * width, into e->count. The period is the largest a write can set, so a
- * counting event survives any number of wraps: the PMI folds and re-arms.
+ * Periods (Linux's x86_perf_event_set_period): a counter is armed at
+ * -left (masked to its width) so that it overflows, and raises the PMI,
+ * after `left` events, where left is what remains of the event's
+ * period (e->period_left), at most max_period (what a write can set):
+ * a longer period - beyond 2^31, or beyond the counter's width - takes
+ * several overflows, and only the one that ends it samples. A counting
+ * event's period is max_period, so it survives any number of wraps.
+ * Folding adds the difference from the last raw value, sign-extended
+ * from the counter's width, to e->count and takes it off period_left.
+ *
+ * The PMI is an ordinary maskable interrupt (LVTPC, fixed delivery on
+ * VEC_PMI), not an NMI: it never lands where interrupts are off, so
+ * code holding perf_lock (an irqsave lock) or otherwise running with
+ * interrupts off is never sampled - its overflow is taken, and its
+ * sample attributed, where interrupts come back on.
  *
  * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
  * interrupts off: the pmu ops run so (under perf_lock), the PMI handler
@@ -19,7 +29,11 @@
 #include "kernel.h"
 #include "msr.h"
 #include "percpu.h"
+#include "perf.h"
+#include "sample.h"
+#include "throttle.h"
 #include "trap.h"
+#include "tsc.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 #define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
@@ -129,13 +143,42 @@ static bool owned_here(const struct perf_event *e)
 	       counters[this_cpu_id()].owner[idx] == e;
 }
 
-/* Set the counter to overflow after max_period events. */
-static void load_period(struct perf_event *e)
+/* Arm e's counter with what is left of its period (Linux's
+ * x86_perf_event_set_period). From the PMI (`pmi`), returns whether a
+ * period ended since the counter was last armed (then hw.last_period
+ * is its length): left at or below 0 starts the next period, and a
+ * counter that ran more than a whole period past starts afresh. Elsewhere
+ * (add, start) a period that ended is left for the PMI on its way to
+ * sample: the counter is armed to overflow at once. */
+static bool set_period(struct perf_event *e, bool pmi)
 {
 	int idx = e->hw.idx;
-	uint64_t start = (0 - max_period(idx)) & width_mask(idx);
+	int64_t period = (int64_t)e->sample_period, left = e->period_left;
+	bool ended = false;
+	if (!perf_is_sampling(e) || period <= 0) {
+		period = left = (int64_t)max_period(idx);
+		e->period_left = left;
+	} else if (!pmi) {
+		/* keep left: an ended period stays owed */
+	} else if (left <= -period) {
+		left = period;
+		ended = true;
+	} else if (left <= 0) {
+		left += period;
+		ended = true;
+	}
+	if (ended) {
+		e->period_left = left;
+		e->hw.last_period = (uint64_t)period;
+	}
+	if (left < 2)
+		left = 2; /* as Linux: some CPUs mishandle 1 */
+	if ((uint64_t)left > max_period(idx))
+		left = (int64_t)max_period(idx);
+	uint64_t start = (0 - (uint64_t)left) & width_mask(idx);
 	pmu_wrmsr(counter_msr(idx), start);
 	e->hw.prev_count = start;
+	return ended;
 }
 
 static uint64_t fixed_bits(uint64_t config)
@@ -164,17 +207,24 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 	write_global(c);
 }
 
-static void disable(struct cpu_counters *c, struct perf_event *e)
+/* Clear e's selector (or its fixed-counter bits); GLOBAL_CTRL is the
+ * caller's. */
+static void clear_selector(struct cpu_counters *c, struct perf_event *e)
 {
 	int idx = e->hw.idx;
-	c->global &= ~(1ULL << idx);
-	write_global(c);
 	if (is_fixed(idx)) {
 		c->fixed_ctrl &= ~(0xfULL << FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED));
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, c->fixed_ctrl);
 	} else {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, 0);
 	}
+}
+
+static void disable(struct cpu_counters *c, struct perf_event *e)
+{
+	c->global &= ~(1ULL << e->hw.idx);
+	write_global(c);
+	clear_selector(c, e);
 }
 
 /* Add what the counter counted since prev_count to e->count. The
@@ -190,6 +240,7 @@ static void fold(struct perf_event *e)
 		delta |= ~mask;
 	e->hw.prev_count = now;
 	e->count += delta;
+	e->period_left -= (int64_t)delta;
 }
 
 /* The selector comes from the attributes again: inherited copies reach
@@ -206,7 +257,7 @@ int intel_add(struct perf_event *e, uint64_t now)
 	c->used |= 1ULL << idx;
 	e->hw.idx = idx;
 	e->hw.flags = HW_ON_COUNTER;
-	load_period(e);
+	set_period(e, false);
 	enable(c, e);
 	return 0;
 }
@@ -237,7 +288,7 @@ void intel_start(struct perf_event *e, uint64_t now)
 	struct cpu_counters *c = &counters[this_cpu_id()];
 	if (c->global >> e->hw.idx & 1)
 		return;
-	load_period(e);
+	set_period(e, false);
 	enable(c, e);
 }
 
@@ -289,9 +340,38 @@ bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 
 /* ---- the PMI ---- */
 
-/* Fold and re-arm every overflowed counter, until the status is clear,
- * with the counters frozen meanwhile. */
-static void handle_overflows(struct cpu_counters *c)
+/* Stop a throttled event's counter (it stays ours, unarmed, until
+ * intel_start). The counters stay frozen: the PMI writes GLOBAL_CTRL
+ * from c->global at its end. */
+static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
+{
+	c->global &= ~(1ULL << e->hw.idx);
+	clear_selector(c, e);
+}
+
+/* Counter idx overflowed: fold, arm what is left of the period and,
+ * when the whole period has passed, take a sample with the interrupted
+ * registers (Linux's handle_pmi_common for one counter). */
+static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
+{
+	struct perf_event *e = c->owner[idx];
+	if (!e || !(c->global >> idx & 1))
+		return;
+	fold(e);
+	if (!set_period(e, true) || !perf_is_sampling(e))
+		return;
+	uint64_t period = e->hw.last_period; /* what this sample stands for */
+	if (e->attr.freq && perf_freq_overflow(e, time_since_boot_ns()))
+		set_period(e, true); /* the rest of a far longer period was dropped */
+	struct perf_hit hit = { .regs = f };
+	if (perf_event_overflow(e, &hit, period))
+		stop_in_pmi(c, e);
+}
+
+/* Handle every overflowed counter until the status is clear, with the
+ * counters frozen meanwhile; each status bit is acknowledged
+ * (GLOBAL_OVF_CTRL) before its counter is re-armed. */
+static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
 {
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	for (int round = 0; round < 8; round++) {
@@ -299,44 +379,41 @@ static void handle_overflows(struct cpu_counters *c)
 		if (!st)
 			break;
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
-		for (int idx = 0; idx < NR_IDX; idx++) {
-			struct perf_event *e = c->owner[idx];
-			if ((st >> idx & 1) && e && (c->global >> idx & 1)) {
-				fold(e);
-				load_period(e);
-			}
-		}
+		for (int idx = 0; idx < NR_IDX; idx++)
+			if (st >> idx & 1)
+				overflowed(c, idx, f);
 	}
 	write_global(c);
 }
 
 /* Version 1 has no status register: a counter armed negative that reads
  * with its top bit clear has passed zero. */
-static void handle_overflows_v1(struct cpu_counters *c)
+static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
 {
 	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
 		struct perf_event *e = c->owner[i];
 		if (!e || !(c->global >> i & 1))
 			continue;
-		fold(e);
-		if (!(e->hw.prev_count >> (intel_caps.gp_width - 1) & 1))
-			load_period(e);
+		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
+		if (!(now >> (intel_caps.gp_width - 1) & 1))
+			overflowed(c, (int)i, f);
 	}
 }
 
+/* The PMI: with interrupts off, on the CPU whose counters overflowed. */
 static void intel_pmi(struct trap_frame *f)
 {
-	(void)f;
 	unsigned cpu = this_cpu_id();
 	pmi_counts[cpu]++;
 	spin_lock(&perf_lock);
 	if (intel_caps.version >= 2)
-		handle_overflows(&counters[cpu]);
+		handle_overflows(&counters[cpu], f);
 	else
-		handle_overflows_v1(&counters[cpu]);
+		handle_overflows_v1(&counters[cpu], f);
 	spin_unlock(&perf_lock);
 	apic_write(APIC_LVT_PMC, VEC_PMI); /* delivery masked it */
 	apic_eoi();
+	perf_wakeup_pending(); /* pollers of the buffers written */
 }
 
 void intel_counters_init(void)

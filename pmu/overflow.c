@@ -4,9 +4,12 @@
  * overflow interrupt) and perf_event_overflow decides what follows, in
  * Linux's order (__perf_event_overflow):
  *
- *   1. throttling: count this interrupt against perf_event_max_sample_rate;
+ *   1. throttling (throttle.c): count this interrupt against
+ *      perf_event_max_sample_rate; an event throttled now still writes
+ *      this sample, one already throttled writes nothing;
  *   2. the SAMPLE record into the event's ring buffer;
- *   3. notification: REFRESH's event_limit, sigtrap, O_ASYNC signals.
+ *   3. notification: REFRESH's event_limit, sigtrap, O_ASYNC signals
+ *      (none of these exist yet).
  *
  * Calling rule: as perf_event_hit (sample.h): perf_lock held, interrupts
  * off, on the CPU where it happened, for an ACTIVE event.
@@ -15,11 +18,22 @@
 #include "notify.h"
 #include "ringbuf.h"
 #include "sample.h"
+#include "throttle.h"
 
-bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint64_t period)
+bool perf_event_overflow_at(struct perf_event *e, const struct perf_hit *hit,
+			    uint64_t period, bool throttle)
 {
-	bool stop = false;
+	if (!perf_is_sampling(e))
+		return false;
+	if (perf_throttled(e))
+		return true; /* until the tick unthrottles it */
+	bool stop = perf_throttle_account(e, throttle);
 	perf_output_sample(e, hit, period);
 	stop |= perf_notify_overflow(e, hit); /* 3: notify.c */
 	return stop;
+}
+
+bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint64_t period)
+{
+	return perf_event_overflow_at(e, hit, period, true);
 }

@@ -75,6 +75,9 @@ struct hw_perf_event {
 	uint64_t config;           /* what the driver programs (evtsel) */
 	uint64_t prev_count;       /* counter value at the last fold */
 	uint64_t flags;            /* driver-private */
+	uint64_t last_period;      /* sampling: the period that ran out last */
+	uint64_t freq_count_stamp; /* freq mode: count at the last tick ... */
+	uint64_t freq_tick_ns;     /* ... and when that was (0: not yet) */
 };
 
 /* Make `pmu` available to perf_event_open and sysfs. type -1 takes the

@@ -69,7 +69,7 @@ static void account(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 		if (e->attr.freq)
 			adjust_period(e, time_since_boot_ns());
 		e->period_left += (int64_t)perf_next_period(e); /* jitter.c */
-		if (perf_event_overflow(e, hit, period))
+		if (perf_event_overflow_at(e, hit, period, i > 0))
 			break;
 	}
 	if (e->period_left <= 0) /* a burst beyond what we write: drop it */

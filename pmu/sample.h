@@ -35,5 +35,10 @@ void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit
  * down (a hardware driver leaves its counter unarmed). */
 #include <stdbool.h>
 bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint64_t period);
+/* The same where `throttle` says whether this overflow may throttle the
+ * event (false for the first of a software occurrence, as Linux's
+ * perf_swevent_overflow). */
+bool perf_event_overflow_at(struct perf_event *e, const struct perf_hit *hit,
+			    uint64_t period, bool throttle);
 
 #endif

@@ -32,6 +32,7 @@
 #include "ringbuf.h"
 #include "sched.h"
 #include "task.h"
+#include "throttle.h"
 #include "tsc.h"
 
 #define TICK_NS 10000000ULL
@@ -110,6 +111,7 @@ static bool group_scarce(struct perf_event *l)
 static int event_on(struct perf_event *e, uint64_t now)
 {
 	event_update(e, now);
+	perf_throttle_sched_in(e); /* throttled while away: runs again */
 	if (e->pmu->add(e, now))
 		return -1;
 	e->state = EVENT_ACTIVE;
@@ -290,7 +292,7 @@ static void rotate_list(struct list *ctx)
 
 bool perf_wants_tick(unsigned cpu)
 {
-	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task;
+	return cpus[cpu].rotate_cpu || cpus[cpu].rotate_task || perf_throttle_wants_tick(cpu);
 }
 
 /* Rotate this CPU's waiting contexts now. Under perf_lock. */
@@ -315,6 +317,7 @@ void perf_tick(struct trap_frame *f)
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
 		return; /* ticks start before perf_init */
 	(void)f;
+	perf_throttle_tick();
 	perf_wakeup_pending();
 	if (!pc->rotate_cpu && !pc->rotate_task)
 		return;

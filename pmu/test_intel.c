@@ -234,3 +234,68 @@ SELFTEST(intel_wrap_folds)
 		ST_FAIL(t, "count %llu after the wrap", (unsigned long long)mid);
 	kfree(e);
 }
+
+/* Wait (interrupts on between reads) until `n` more PMIs came on cpu. */
+static bool wait_pmis(struct perf_event *e, unsigned cpu, uint64_t from, uint64_t n)
+{
+	for (int i = 0; i < 400 && intel_pmi_count(cpu) < from + n; i++) {
+		udelay(50);
+		uint64_t f = spin_lock_irqsave(&perf_lock);
+		intel_pmu.read(e, 0);
+		spin_unlock_irqrestore(&perf_lock, f);
+	}
+	return intel_pmi_count(cpu) >= from + n;
+}
+
+/* A period longer than the counter (2^48 + 5000): armed at the longest
+ * a write can set, re-armed at each overflow with what is left, and
+ * only the overflow that ends the whole period samples (overflow.c's
+ * throttle accounting then counts it: e->interrupts). */
+SELFTEST(intel_long_period)
+{
+	if (!usable(t, true))
+		return;
+	const uint64_t period = (1ULL << 48) + 5000;
+	const uint64_t maxp = intel_caps.full_width ? (1ULL << (intel_caps.fixed_width - 1)) - 1
+						    : (1ULL << 31) - 1;
+	unsigned cpu = this_cpu_id();
+	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	e->attr.exclude_user = 1;
+	e->attr.sample_period = period;
+	perf_sample_init(e);
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, intel_pmu.add(e, 0) == 0);
+	uint32_t msr = e->hw.idx >= PMC_IDX_FIXED ? MSR_IA32_FIXED_CTR0 + (uint32_t)(e->hw.idx - PMC_IDX_FIXED)
+						  : MSR_IA32_A_PMC0 + (uint32_t)e->hw.idx;
+	uint64_t mask = e->hw.idx >= PMC_IDX_FIXED ? (1ULL << intel_caps.fixed_width) - 1
+						   : (1ULL << intel_caps.gp_width) - 1;
+	uint64_t raw = pmu_rdmsr(msr) & mask;
+	ST_CHECK(t, raw >= ((0 - maxp) & mask) && raw < ((0 - maxp) & mask) + (1ULL << 30));
+	/* 1000 before the wrap, the period far from over */
+	uint64_t pmis = intel_pmi_count(cpu);
+	intel_test_load(e, 0 - 1000ULL);
+	spin_unlock_irqrestore(&perf_lock, f);
+	ST_CHECK(t, wait_pmis(e, cpu, pmis, 1));
+	f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, e->interrupts == 0);                 /* no sample */
+	ST_CHECK(t, e->period_left > 0 && (uint64_t)e->period_left < period - 1000);
+	raw = pmu_rdmsr(msr) & mask;                     /* re-armed at the max */
+	ST_CHECK(t, raw >= ((0 - maxp) & mask) && raw < ((0 - maxp) & mask) + (1ULL << 30));
+	/* Now 1500 left, the counter 1000 before its wrap: one PMI that
+	 * re-arms for the last 500 and one that samples (or, when the
+	 * wrap is noticed more than 500 late, one that does both). */
+	e->period_left = 1500;
+	pmis = intel_pmi_count(cpu);
+	intel_test_load(e, 0 - 1000ULL);
+	spin_unlock_irqrestore(&perf_lock, f);
+	for (int i = 0; i < 400 && !__atomic_load_n(&e->interrupts, __ATOMIC_RELAXED); i++)
+		wait_pmis(e, cpu, intel_pmi_count(cpu), 1);
+	f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, e->interrupts == 1);                 /* one sample */
+	ST_CHECK(t, e->hw.last_period == period);
+	ST_CHECK(t, e->period_left > 0 && (uint64_t)e->period_left <= period);
+	intel_pmu.del(e, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+	kfree(e);
+}

@@ -200,6 +200,78 @@ SELFTEST(vpmu_overflow_pmi)
 	trap_set_handler(VEC_PMI, old);
 }
 
+/* A wrap in user time is noticed at the next kernel entry and its PMI
+ * owed to the return to user, so that it is taken with the user
+ * registers; kernel time does not pay it. (Mode changes by hand, with
+ * interrupts off: no trap hook moves the model meanwhile.) */
+SELFTEST(vpmu_user_wrap_owed)
+{
+	if (!usable(t))
+		return;
+	trap_handler old = trap_get_handler(VEC_PMI);
+	uint32_t old_lvt = apic_read(APIC_LVT_PMC);
+	trap_set_handler(VEC_PMI, count_pmi);
+	clear_all();
+	pmis = 0;
+	apic_write(APIC_LVT_PMC, VEC_PMI);
+
+	uint64_t f = irq_save();
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_USR | EVTSEL_INT);
+	pmu_wrmsr(MSR_IA32_A_PMC0, MASK48 - 1000);
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1);
+	vpmu_set_mode(VPMU_USER);
+	udelay(100);                         /* "user" time: the wrap */
+	vpmu_set_mode(VPMU_KERNEL);          /* the kernel entry notices it */
+	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & 1);
+	irq_restore(f);
+	for (int i = 0; i < 1000; i++)
+		cpu_relax();
+	ST_CHECK(t, pmis == 0);              /* owed, not raised in kernel */
+	f = irq_save();
+	vpmu_set_mode(VPMU_USER);            /* the return to user pays it */
+	vpmu_set_mode(VPMU_KERNEL);
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	irq_restore(f);
+	for (int i = 0; i < 1000; i++)
+		cpu_relax();
+	ST_CHECK(t, pmis == 1);
+
+	clear_all();
+	apic_write(APIC_LVT_PMC, old_lvt);
+	trap_set_handler(VEC_PMI, old);
+}
+
+/* When the model will look next: the first wrap of a counter with its
+ * PMI enabled that counts in the current mode. */
+SELFTEST(vpmu_wrap_due)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	clear_all();
+	ST_CHECK(t, vpmu_wrap_due() == ~0ULL);
+	pmu_wrmsr(MSR_IA32_A_PMC0, MASK48 - 1000000000ULL);
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_OS);       /* no INT */
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1);
+	ST_CHECK(t, vpmu_wrap_due() == ~0ULL);
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_OS | EVTSEL_INT);
+	uint64_t now = rdtsc(), due = vpmu_wrap_due();
+	ST_CHECK(t, due > now + 900000000ULL && due <= now + 1000000001ULL);
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_USR | EVTSEL_INT); /* kernel now */
+	ST_CHECK(t, vpmu_wrap_due() == ~0ULL);
+	/* fixed counter 1 with its PMI bit, nearer: it decides */
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_OS | EVTSEL_INT);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR1, MASK48 - 500000000ULL);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, (FIXED_CTRL_OS | FIXED_CTRL_PMI) << FIXED_CTRL_SHIFT(1));
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1 | 2ULL << PMC_IDX_FIXED);
+	now = rdtsc();
+	due = vpmu_wrap_due();
+	ST_CHECK(t, due > now + 400000000ULL && due <= now + 500000001ULL);
+	clear_all();
+	ST_CHECK(t, vpmu_wrap_due() == ~0ULL);
+	irq_restore(f);
+}
+
 /* ---- USR/OS across real mode switches ---- */
 
 extern const struct syscall_entry __syscalls_start[], __syscalls_end[];

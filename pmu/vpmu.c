@@ -22,12 +22,15 @@
  * charged to no counter. A counter passing 2^48 wraps, sets
  * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
  * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
- * CPUs do on delivery.
+ * CPUs do on delivery; a wrap in user time owes its PMI to the return
+ * to user (pay_owed_pmi). The wrap timer (arm_wrap_timer) says when the
+ * next wrap is due.
  *
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
 #include "apic.h"
+#include "hrtimer.h"
 #include "kernel.h"
 #include "msr.h"
 #include "vpmu.h"
@@ -47,11 +50,16 @@ struct vpmu_cpu {
 	uint64_t global_ctrl, global_status;
 	uint64_t last_tsc;       /* time is charged up to here */
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
+	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
+	struct hrtimer wrap_timer; /* queued for wrap_due or earlier */
+	bool pmi_owed;           /* a wrap in user time: PMI at the return */
 	bool ready;
 };
 
 static struct vpmu_cpu cpus[MAX_CPUS];
 volatile uint8_t vpmu_counting[MAX_CPUS];
+
+static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f);
 
 /* This CPU's model, out of reset on first use: counters and controls 0,
  * GLOBAL_CTRL with the GP enables set (so that EN alone starts a GP
@@ -63,6 +71,8 @@ static struct vpmu_cpu *this_model(void)
 		c->global_ctrl = GLOBAL_GP_BITS;
 		c->last_tsc = rdtsc();
 		c->mode = VPMU_KERNEL;
+		c->wrap_due = ~0ULL;
+		hrtimer_init(&c->wrap_timer, wrap_timer_fire);
 		c->ready = true;
 	}
 	return c;
@@ -133,8 +143,28 @@ static void advance(struct vpmu_cpu *c)
 		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS))
 			pmi |= bump(c, &c->fixed[j], n, PMC_IDX_FIXED + j, ctl & FIXED_CTRL_PMI);
 	}
-	if (pmi)
+	if (pmi && c->mode == VPMU_USER)
+		c->pmi_owed = true;
+	else if (pmi)
 		raise_pmi();
+}
+
+/* A wrap seen at an update is late: the counter passed 2^48 in the
+ * time just charged. One that happened in kernel time raises the PMI at
+ * once (taken when the kernel next allows interrupts, as a real PMI
+ * held off by IF=0). One that happened in user time is owed to user
+ * mode: it is raised on the way back (vpmu_set_mode(VPMU_USER), with
+ * interrupts off until IRET), so the PMI is taken before the next user
+ * instruction, with the user registers of the kernel entry that noticed
+ * the wrap - the nearest to it the model knows (a real PMI would have
+ * come at the wrap, before that entry). A task that does not go back
+ * hands it to the next return to user or halt. */
+static void pay_owed_pmi(struct vpmu_cpu *c)
+{
+	if (c->pmi_owed && c->mode != VPMU_KERNEL) {
+		c->pmi_owed = false;
+		raise_pmi();
+	}
 }
 
 static bool any_enabled(const struct vpmu_cpu *c)
@@ -149,13 +179,80 @@ static bool any_enabled(const struct vpmu_cpu *c)
 	return false;
 }
 
+/* ---- overflow on time ---- */
+
+/* The cycles until the first counter with its PMI enabled (INT, or the
+ * fixed counter's PMI bit) and counting in the current mode wraps, if
+ * the CPU stays in that mode; ~0: none will. */
+static uint64_t wrap_left(const struct vpmu_cpu *c)
+{
+	uint64_t left = ~0ULL;
+	for (int i = 0; i < VPMU_GP; i++) {
+		uint64_t s = c->evtsel[i];
+		if ((s & EVTSEL_EN) && (s & EVTSEL_INT) && (c->global_ctrl >> i & 1) &&
+		    mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS) && gp_counts_cycles(s) &&
+		    WIDTH_MASK + 1 - c->pmc[i] < left)
+			left = WIDTH_MASK + 1 - c->pmc[i];
+	}
+	for (int j = 1; j < VPMU_FIXED; j++) {
+		uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
+		if ((ctl & FIXED_CTRL_PMI) && (c->global_ctrl >> (PMC_IDX_FIXED + j) & 1) &&
+		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS) &&
+		    WIDTH_MASK + 1 - c->fixed[j] < left)
+			left = WIDTH_MASK + 1 - c->fixed[j];
+	}
+	return left;
+}
+
+/*
+ * The wrap timer, the one place that decides when the model looks at
+ * its counters again: every entry point ends by arming it for the
+ * instant of the next wrap, `left` cycles after last_tsc, on this CPU's
+ * hrtimer queue (core/hrtimer.h). It runs after last_tsc is stamped, so
+ * its time is charged to the mode the CPU goes to (user, often), and in
+ * the common case it is a compare: the timer is only moved earlier. A
+ * timer left queued for an earlier instant (the wrap moved later: the
+ * model's own time is charged to no counter, the CPU left the mode the
+ * counter counts in) fires once early; its update, in kernel mode,
+ * re-arms it for the right instant.
+ */
+static void arm_wrap_timer(struct vpmu_cpu *c, uint64_t left)
+{
+	c->wrap_due = left == ~0ULL ? ~0ULL : c->last_tsc + left;
+	if (c->wrap_due != ~0ULL &&
+	    (!hrtimer_queued(&c->wrap_timer) || c->wrap_due < c->wrap_timer.expires))
+		hrtimer_start(&c->wrap_timer, c->wrap_due);
+}
+
+uint64_t vpmu_wrap_due(void)
+{
+	return cpus[this_cpu_id()].wrap_due;
+}
+
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
- * not the measured code's), then interrupts come back. */
+ * not the measured code's), then interrupts come back. The wrap timer
+ * is armed after the stamp (its instant depends on it). */
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
+	uint64_t left = wrap_left(c);
 	c->last_tsc = rdtsc();
+	arm_wrap_timer(c, left);
 	irq_restore(flags);
+}
+
+/* The wrap timer fired, from the timer interrupt (whose kernel-trap
+ * hook may have brought the model up to date already): an update sees
+ * the wrap and raises or owes its PMI, and leave() arms the timer for
+ * the next one. */
+static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f)
+{
+	(void)t;
+	(void)f;
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	leave(c, fl);
 }
 
 void vpmu_set_mode(enum vpmu_mode mode)
@@ -164,6 +261,7 @@ void vpmu_set_mode(enum vpmu_mode mode)
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = mode;
+	pay_owed_pmi(c);
 	leave(c, f);
 }
 

@@ -28,6 +28,10 @@ struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf);
 /* This CPU now runs in `mode`: counters catch up, then filter by it. */
 void vpmu_set_mode(enum vpmu_mode mode);
 
+/* The TSC value at which this CPU's model next raises a PMI if the CPU
+ * stays in its mode (a counter with INT wraps); ~0: never. Self-tests. */
+uint64_t vpmu_wrap_due(void);
+
 /* Non-zero while some model counter of that CPU is enabled (EN or a
  * fixed-counter enable, and its GLOBAL_CTRL bit). Written by its CPU
  * with interrupts off. */

@@ -354,6 +354,40 @@ static void test_clock(void)
 	close(fd);
 }
 
+/* PERF_EVENT_IOC_PERIOD on a running sampler takes effect at once: a
+ * task-clock sampler opened with a 100 ms period and set to 1 ms after
+ * 2 ms of work samples about every ms of the next 40 (Linux restarts
+ * the timer with the new period; its PERIOD field keeps the old value,
+ * baremon's gives the new one, so it is not compared). */
+static void test_set_period(void)
+{
+	struct ring r;
+	int fd = open_sampler(PERF_COUNT_SW_TASK_CLOCK, 100000000, PERF_SAMPLE_IP, 1);
+	uint64_t period = 1000000;
+	int samples = 0, rc;
+
+	if (!CHECK(fd >= 0 && map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	           "open task-clock with a 100 ms period and map"))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work_ns(2000000);
+	rc = ioctl(fd, PERF_EVENT_IOC_PERIOD, &period);
+	work_ns(40000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	while (r.pos < head_of(&r)) {
+		uint64_t rec[2];
+
+		if (next_record(&r, rec, sizeof(rec)).type == PERF_RECORD_SAMPLE)
+			samples++;
+	}
+	release(&r);
+	CHECK(rc == 0, "PERIOD 1 ms on the running sampler");
+	CHECK(samples >= 15 && samples <= 45, "40 ms of work at the new period: 15-45 samples (%d)",
+	      samples);
+	munmap(r.meta, r.map_len);
+	close(fd);
+}
+
 int main(void)
 {
 	test_fields();
@@ -362,5 +396,6 @@ int main(void)
 	test_overwrite();
 	test_poll();
 	test_clock();
+	test_set_period();
 	return abi_done("sample");
 }

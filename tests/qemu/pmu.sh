@@ -60,4 +60,11 @@ guest icount --icount 4 --add "$build/musl/pmu_cycles" --run 'pmu_cycles --exact
 expect_rc 0
 expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's instructions, exactly"
 
+# Throttling on an isolated CPU, whose tick stops while one task runs
+# there: a throttled event asks for it back, or it stays throttled.
+guest throttle-isolated --smp 2 --cmdline isolcpus=1 --add "$build/perf/musl/throttle" --run 'throttle 1'
+expect_rc 0
+expect_line '^ok - cycles, period 20000: each THROTTLE followed by an UNTHROTTLE' "throttled cycles unthrottled on an isolated CPU"
+expect_line '^throttle: [0-9]+ passed, 0 failed$' "throttle passes on an isolated CPU"
+
 finish

@@ -134,10 +134,12 @@ take cyc.data
 perf evlist -v -i "$logs/cyc.data" >"$out" 2>&1
 check "-e cycles:u: opened on the cpu PMU (type 0), or as cpu-clock where nothing counts cycles" \
 	grep -Eq '^(cycles:uH: size: 128|cpu-clock:uH: type: 1), .*exclude_kernel: 1' "$out"
-# Hardware events sample once the PMI does: until then a file without
-# samples, which perf still reads.
 check "-e cycles:u: perf script reads the file" \
 	sh -c "perf script -i '$logs/cyc.data' --symfs '$symfs' >/dev/null 2>&1"
+# Hardware events sample from the PMI (docs/pmu.md).
+script cyc.data -F event,ip,sym
+check "-e cycles:u: samples in spin_loop ($(lines ' spin_loop$'))" \
+	at_least '^ *cycles[^ ]*: +[0-9a-f]+ spin_loop$' 10
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"
