@@ -8,8 +8,8 @@
  *      perf_event_max_sample_rate; an event throttled now still writes
  *      this sample, one already throttled writes nothing;
  *   2. the SAMPLE record into the event's ring buffer;
- *   3. notification: REFRESH's event_limit, sigtrap, O_ASYNC signals
- *      (none of these exist yet).
+ *   3. notification (notify.c): REFRESH's event_limit, sigtrap, O_ASYNC
+ *      signals.
  *
  * Calling rule: as perf_event_hit (sample.h): perf_lock held, interrupts
  * off, on the CPU where it happened, for an ACTIVE event.
