@@ -5,7 +5,9 @@
  * mean period stays P while samples stop lining up with loops whose
  * length divides P. j = 0 turns it off (the default); j must stay
  * below P. Fixed-period sampling events only (freq mode already moves
- * its period). Each event has its own xorshift64* generator, seeded
+ * its period) counted occurrence by occurrence (software, tracepoint,
+ * breakpoint): hardware counters and clock timers arm their own
+ * periods and refuse it (EOPNOTSUPP) rather than ignore it. Each event has its own xorshift64* generator, seeded
  * from the kernel's random pool when jitter is set.
  *
  * Locking: jitter, rand_state and last_period under perf_lock.
@@ -49,6 +51,8 @@ long perf_set_jitter(struct perf_event *e, uint64_t uarg)
 	uint64_t j, seed;
 	if (!perf_is_sampling(e) || e->attr.freq)
 		return -EINVAL;
+	if (e->pmu->scarce || perf_is_clock(e))
+		return -EOPNOTSUPP;
 	if (copy_from_user(&j, (void *)uarg, sizeof(j)))
 		return -EFAULT;
 	if (j && j >= e->attr.sample_period)

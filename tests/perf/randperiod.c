@@ -163,6 +163,15 @@ static void test_jitter(int on_linux)
 	CHECK_ERR(ioctl(other, PERF_EVENT_IOC_BAREMON_JITTER, &jitter), EINVAL, "JITTER on a freq event");
 	close(other);
 
+	struct perf_event_attr a;
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 1000000;
+	a.disabled = 1;
+	other = perf_open(&a, 0, -1, -1, 0);
+	CHECK_ERR(ioctl(other, PERF_EVENT_IOC_BAREMON_JITTER, &jitter), EOPNOTSUPP,
+	          "JITTER on a clock event (its timer keeps its own period)");
+	close(other);
+
 	CHECK(ioctl(fd, PERF_EVENT_IOC_BAREMON_JITTER, &jitter) == 0, "JITTER %d on period %d", J, P);
 	count = run(fd, &r, 16384, &s, with_period);
 	/* The mean in hundredths (libc-lite's printf has no %f). With 250
