@@ -2,7 +2,8 @@
  * Occurrences reported by event sources (sample.h), and sampling: a
  * sampling event (attr.sample_period, or attr.freq with sample_freq)
  * counts its period down and writes a PERF_RECORD_SAMPLE each time it
- * runs out.
+ * runs out - unless it asks for PERF_SAMPLE_PERIOD with a fixed period:
+ * then, as on Linux, every occurrence is a sample.
  *
  * Periods: fixed, or in freq mode re-computed at each sample from the
  * rate seen since the previous one so that samples come sample_freq
@@ -76,10 +77,22 @@ static void account(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 		e->period_left = (int64_t)perf_next_period(e);
 }
 
+/* Linux's perf_swevent_event: an event that asks for PERF_SAMPLE_PERIOD
+ * with a fixed period is sampled at every occurrence, its PERIOD the n
+ * occurrences it stands for; the period is not counted down. */
+static bool samples_each_hit(const struct perf_event *e)
+{
+	return (e->attr.sample_type & PERF_SAMPLE_PERIOD) && !e->attr.freq;
+}
+
 void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit)
 {
 	e->count += n;
-	if (perf_is_sampling(e))
+	if (!perf_is_sampling(e))
+		return;
+	if (samples_each_hit(e))
+		perf_event_overflow_at(e, hit, n, false);
+	else
 		account(e, n, hit);
 }
 

@@ -4,7 +4,8 @@
  * Linux has no such request: ENOTTY there, which is checked on the host.
  * On baremon: its errnos (EFAULT, EINVAL for a counting or freq event
  * and for a jitter not below the period), then a page-fault event with
- * period P sampling PERIOD: without jitter every period is P; with
+ * period P sampling READ (the periods are the gaps between its
+ * values): without jitter every period is P; with
  * jitter J each is within [P - J, P + J], they vary, their mean is close
  * to P, and they add up to the faults counted (periods are used, not
  * just reported); jitter 0 turns it off again.
@@ -58,15 +59,14 @@ static int open_faults(uint64_t period, int freq, uint64_t type, struct ring *r)
 }
 
 struct periods {
-	int n, first, distinct, lost, mismatch;
+	int n, first, distinct, lost;
 	uint64_t min, max, sum, last;
 	uint64_t seen[256];   /* the distinct periods */
 };
 
-/* The periods between SAMPLE records, from their READ values (and, when
- * the record has PERIOD too, whether that field agrees), consumed from
- * the ring. */
-static void drain(struct ring *r, struct periods *out, int with_period)
+/* The periods between SAMPLE records, from their READ values, consumed
+ * from the ring. */
+static void drain(struct ring *r, struct periods *out)
 {
 	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->meta->data_tail;
@@ -77,18 +77,12 @@ static void drain(struct ring *r, struct periods *out, int with_period)
 
 		memcpy(&h, r->data + (tail % r->size), sizeof(h));
 		if (h.type == PERF_RECORD_SAMPLE) {
-			uint64_t off = (tail + sizeof(h)) % r->size, value, field = 0;
-			if (with_period) {
-				memcpy(&field, r->data + off, sizeof(field));
-				off = (off + 8) % r->size;
-			}
+			uint64_t off = (tail + sizeof(h)) % r->size, value;
 			memcpy(&value, r->data + off, sizeof(value));
 			period = value - out->last;
 			out->last = value;
 			if (out->first++ == 0)
 				goto next; /* what was left of an earlier run's period */
-			if (with_period && field != period)
-				out->mismatch++;
 			out->n++;
 			out->sum += period;
 			if (!out->min || period < out->min)
@@ -110,17 +104,17 @@ next:
 }
 
 /* Fault `pages` pages in batches the ring can hold; the periods seen. */
-static uint64_t run(int fd, struct ring *r, int pages, struct periods *out, int with_period)
+static uint64_t run(int fd, struct ring *r, int pages, struct periods *out)
 {
 	memset(out, 0, sizeof(*out));
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (int done = 0; done < pages; done += 1024) {
 		touch_pages(1024);
-		drain(r, out, with_period);
+		drain(r, out);
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	drain(r, out, with_period);
+	drain(r, out);
 	return perf_value(fd);
 }
 
@@ -130,18 +124,16 @@ static void test_jitter(int on_linux)
 	struct ring r;
 	struct periods s;
 	uint64_t jitter = J, count;
-	/* Linux 6.18 samples a software event at every occurrence when
-	 * PERIOD is in sample_type (with PERIOD 1): the periods are read
-	 * from the READ values, and PERIOD is checked against them here. */
-	int with_period = !on_linux;
+	/* No PERIOD in sample_type: with it Linux (and baremon) samples a
+	 * software event at every occurrence (sample.c checks it). */
 	int fd, other;
 
-	fd = open_faults(P, 0, PERF_SAMPLE_READ | (with_period ? PERF_SAMPLE_PERIOD : 0), &r);
+	fd = open_faults(P, 0, PERF_SAMPLE_READ, &r);
 	CHECK(fd >= 0, "open a sampling page-fault event with a ring buffer");
 	if (fd < 0)
 		return;
-	count = run(fd, &r, 4096, &s, with_period);
-	CHECK(s.n > 16 && s.min == P && s.max == P && !s.mismatch,
+	count = run(fd, &r, 4096, &s);
+	CHECK(s.n > 16 && s.min == P && s.max == P,
 	      "without jitter every period is %d (%d samples, %llu..%llu)",
 	      P, s.n, (unsigned long long)s.min, (unsigned long long)s.max);
 	CHECK(s.last <= count && count - s.last < P, "no sample missing at the end (%llu of %llu)",
@@ -173,7 +165,7 @@ static void test_jitter(int on_linux)
 	close(other);
 
 	CHECK(ioctl(fd, PERF_EVENT_IOC_BAREMON_JITTER, &jitter) == 0, "JITTER %d on period %d", J, P);
-	count = run(fd, &r, 16384, &s, with_period);
+	count = run(fd, &r, 16384, &s);
 	/* The mean in hundredths (libc-lite's printf has no %f). With 250
 	 * samples its standard deviation is about 1.2: +-5 is 4 of them. */
 	long mean = s.n ? (long)(s.sum * 100 / (uint64_t)s.n) : 0;
@@ -185,12 +177,11 @@ static void test_jitter(int on_linux)
 	CHECK(s.distinct >= 40, "periods vary (%d distinct values of %d)", s.distinct, 2 * J + 1);
 	CHECK(mean > (P - 5) * 100 && mean < (P + 5) * 100, "mean period %ld.%02ld within 5 of %d",
 	      mean / 100, mean % 100, P);
-	CHECK(!s.mismatch, "each PERIOD field is the period that ran out (%d differ)", s.mismatch);
 	CHECK(s.last <= count && count - s.last <= P + J, "no sample missing at the end");
 
 	jitter = 0;
 	CHECK(ioctl(fd, PERF_EVENT_IOC_BAREMON_JITTER, &jitter) == 0, "JITTER 0 turns it off");
-	run(fd, &r, 4096, &s, with_period);
+	run(fd, &r, 4096, &s);
 	CHECK(s.n > 16 && s.min == P && s.max == P, "off again: every period %d (%llu..%llu)", P,
 	      (unsigned long long)s.min, (unsigned long long)s.max);
 	munmap(r.meta, r.len);

@@ -354,6 +354,50 @@ static void test_clock(void)
 	close(fd);
 }
 
+/* Linux samples a software event that asks for PERF_SAMPLE_PERIOD with
+ * a fixed period at every occurrence (PERIOD 1 each), whatever the
+ * period; without PERIOD in sample_type the period holds. */
+static int fault_samples(uint64_t type, int *ones)
+{
+	struct ring r;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open_sampler(PERF_COUNT_SW_PAGE_FAULTS, 1000, type, 1);
+	int samples = 0;
+	unsigned char *mem;
+
+	*ones = 0;
+	if (fd < 0 || map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) != 0)
+		return -1;
+	mem = mmap(NULL, (size_t)(40 * page), PROT_READ | PROT_WRITE,
+	           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; i < 40; i++)
+		mem[(long)i * page] = 1;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	while (r.pos < head_of(&r)) {
+		uint64_t rec[2] = { 0 };
+
+		if (next_record(&r, rec, sizeof(rec)).type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		*ones += rec[1] == 1;
+	}
+	munmap(mem, (size_t)(40 * page));
+	munmap(r.meta, r.map_len);
+	close(fd);
+	return samples;
+}
+
+static void test_period_each(void)
+{
+	int ones, with = fault_samples(PERF_SAMPLE_PERIOD, &ones), unused;
+	int without = fault_samples(PERF_SAMPLE_IP, &unused);
+
+	CHECK(with >= 40 && ones == with, "period 1000 with PERIOD: a sample per fault, PERIOD 1 "
+	      "(%d samples, %d with PERIOD 1)", with, ones);
+	CHECK(without == 0, "period 1000 without PERIOD: no sample in 40 faults (%d)", without);
+}
+
 /* PERF_EVENT_IOC_PERIOD on a running sampler takes effect at once: a
  * task-clock sampler opened with a 100 ms period and set to 1 ms after
  * 2 ms of work samples about every ms of the next 40 (Linux restarts
@@ -397,5 +441,6 @@ int main(void)
 	test_poll();
 	test_clock();
 	test_set_period();
+	test_period_each();
 	return abi_done("sample");
 }
