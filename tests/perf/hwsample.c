@@ -416,22 +416,6 @@ static int open_precise(uint32_t type, uint64_t config, unsigned precise)
 	return perf_open(&a, 0, -1, -1, 0);
 }
 
-static int file_int(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return atoi(buf);
-}
-
 /* Software events ignore precise_ip (Linux checks it in the x86 PMU
  * only); cycles takes what caps/max_precise says, EOPNOTSUPP beyond. */
 static void test_precise(int have_pmu)
@@ -449,7 +433,7 @@ static void test_precise(int have_pmu)
 	}
 	if (!have_pmu)
 		return;
-	int max = file_int("/sys/bus/event_source/devices/cpu/caps/max_precise");
+	int max = (int)file_long("/sys/bus/event_source/devices/cpu/caps/max_precise", -1);
 
 	CHECK(max >= 0 && max <= 3, "caps/max_precise is 0-3 (%d)", max);
 	for (int p = 0; p <= 3; p++) {

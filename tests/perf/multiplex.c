@@ -116,20 +116,6 @@ static unsigned ratio(uint64_t num, uint64_t den)
 	return den ? (unsigned)(num * 1000 / den) : 0;
 }
 
-static long file_int(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
-}
-
 
 /* The largest group of cycles events that opens: the counters for cycles. */
 static int probe_counters(void)
@@ -401,7 +387,7 @@ static void long_interval(long unused)
 
 static void test_interval(void)
 {
-	long saved = file_int(MUX);
+	long saved = file_long(MUX, -1);
 	char s[24];
 	int fd;
 
@@ -423,7 +409,7 @@ static void test_interval(void)
 	snprintf(s, sizeof(s), "%ld", saved);
 	fd = open(MUX, O_WRONLY);
 	CHECK(fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s) &&
-	      file_int(MUX) == saved, "restore it to %ld", saved);
+	      file_long(MUX, -1) == saved, "restore it to %ld", saved);
 	if (fd >= 0)
 		close(fd);
 }
@@ -442,7 +428,7 @@ int main(void)
 	}
 	close(fd);
 	c = probe_counters();
-	watchdog = file_int("/proc/sys/kernel/nmi_watchdog") == 1;
+	watchdog = file_long("/proc/sys/kernel/nmi_watchdog", -1) == 1;
 	avail = watchdog ? c - 1 : c;
 	abi_note("%d counters can count cycles%s", c,
 	         watchdog ? ", one held by the NMI watchdog" : "");

@@ -70,22 +70,6 @@ static ssize_t put(const char *path, const char *s)
 }
 
 /* The integer in path, or LONG_MIN if it cannot be read. */
-static long get(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return LONG_MIN;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return LONG_MIN;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
-}
-
 
 /* Open task-clock with the given exclusions; close it; 0 or errno. */
 static int try_open(pid_t pid, int cpu, int user_only)
@@ -193,7 +177,7 @@ static void unprivileged(long level)
 	release(c, fd);
 
 	/* The file: readable by anyone, writable by root only. */
-	now = get(PARANOID);
+	now = file_long(PARANOID, LONG_MIN);
 	CHECK(now == lvl, "level %d: nobody reads it (%ld)", lvl, now);
 	errno = 0;
 	ro = open(PARANOID, O_WRONLY);
@@ -228,7 +212,7 @@ static void set_level(int level)
 
 	snprintf(s, sizeof(s), "%d", level);
 	n = put(PARANOID, s);
-	now = get(PARANOID);
+	now = file_long(PARANOID, LONG_MIN);
 	CHECK(n == (ssize_t)strlen(s) && now == level,
 	      "write %d to perf_event_paranoid, read it back (%ld)", level, now);
 }
@@ -242,7 +226,7 @@ static void test_levels(void)
 		char what[32];
 
 		set_level(level);
-		if (get(PARANOID) != level)
+		if (file_long(PARANOID, LONG_MIN) != level)
 			continue;
 		if (level == 3 && !on_baremon) {
 			/* Which kind of Linux is this? Ask it as nobody. */
@@ -276,12 +260,12 @@ static void test_writes(void)
 
 		snprintf(what, sizeof(what), "write \"%s\"", bad[i]);
 		CHECK_ERR(put(PARANOID, bad[i]), EINVAL, what);
-		now = get(PARANOID);
+		now = file_long(PARANOID, LONG_MIN);
 		CHECK(now == 2, "and the level stays 2 (%ld)", now);
 	}
-	CHECK(put(PARANOID, "1\n") == 2 && get(PARANOID) == 1,
+	CHECK(put(PARANOID, "1\n") == 2 && file_long(PARANOID, LONG_MIN) == 1,
 	      "write \"1\\n\" (with a newline): level 1");
-	CHECK(put(PARANOID, " 0 ") == 3 && get(PARANOID) == 0,
+	CHECK(put(PARANOID, " 0 ") == 3 && file_long(PARANOID, LONG_MIN) == 0,
 	      "write \" 0 \" (white space around): level 0");
 }
 
@@ -299,7 +283,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	on_baremon = is_baremon();
-	saved = get(PARANOID);
+	saved = file_long(PARANOID, LONG_MIN);
 	if (!CHECK(saved != LONG_MIN, "read %s (%ld)", PARANOID, saved))
 		return abi_done("paranoid");
 	if (geteuid() != 0) {
@@ -312,7 +296,7 @@ int main(void)
 		close(fd);
 	}
 	in_child(body, 0, "the tests");
-	CHECK(put(PARANOID, orig) > 0 && get(PARANOID) == saved,
+	CHECK(put(PARANOID, orig) > 0 && file_long(PARANOID, LONG_MIN) == saved,
 	      "perf_event_paranoid restored to %ld", saved);
 	return abi_done("paranoid");
 }

@@ -154,6 +154,24 @@ static inline int touch_pages(long n)
 	return 0;
 }
 
+/* The integer at the start of a small file (sysfs, /proc/sys), or
+ * `fail` if it cannot be read. */
+static inline long file_long(const char *path, long fail)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return fail;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return fail;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
 /*
  * The CPUs in a sysfs CPU list such as /sys/devices/system/cpu/online
  * ("0-3,6,8-9"): set[i] = 1 for each listed i < max. Returns one more

@@ -64,22 +64,6 @@ static int is_baremon(void)
 	                          strstr(u.release, "baremon"));
 }
 
-static int read_int(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return atoi(buf);
-}
-
 static int write_int(const char *path, int v)
 {
 	char buf[32];
@@ -278,13 +262,13 @@ int main(int argc, char **argv)
 		      "pinned to CPU %s", argv[1]);
 		sched_yield();
 	}
-	saved = read_int(RATE_FILE);
+	saved = (int)file_long(RATE_FILE, -1);
 	CHECK(saved > 0, "%s readable (%d)", RATE_FILE, saved);
 	if (geteuid() != 0 || saved <= 0) {
 		abi_note("skipped: needs root to lower %s", RATE_FILE);
 		return abi_done("throttle");
 	}
-	CHECK(write_int(RATE_FILE, RATE) == 0 && read_int(RATE_FILE) == RATE,
+	CHECK(write_int(RATE_FILE, RATE) == 0 && (int)file_long(RATE_FILE, -1) == RATE,
 	      "rate lowered to %d", RATE);
 
 	test_page_faults();
@@ -299,7 +283,7 @@ int main(int argc, char **argv)
 		expect_throttled("cycles, period 20000", fd);
 	}
 
-	CHECK(write_int(RATE_FILE, saved) == 0 && read_int(RATE_FILE) == saved,
+	CHECK(write_int(RATE_FILE, saved) == 0 && (int)file_long(RATE_FILE, -1) == saved,
 	      "rate restored to %d", saved);
 	return abi_done("throttle");
 }
