@@ -321,6 +321,8 @@ struct perf_event *event_alloc(const struct perf_event_attr *attr,
 	e->oncpu = -1;
 	e->hw.idx = -1;
 	e->state = state;
+	if (attr->context_switch) /* sticky: never cleared */
+		__atomic_store_n(&perf_switch_events_seen, true, __ATOMIC_RELAXED);
 	perf_sample_init(e);
 	list_init(&e->siblings);
 	list_init(&e->sibling_node);
@@ -331,6 +333,8 @@ struct perf_event *event_alloc(const struct perf_event_attr *attr,
 	e->tstamp = time_since_boot_ns();
 	return e;
 }
+
+bool perf_switch_events_seen;
 
 uint64_t perf_new_id(void)
 {

@@ -124,6 +124,10 @@ void perf_ctx_call(struct perf_event *e,
 		   void (*fn)(struct perf_event *, void *, uint64_t now), void *arg);
 
 /* core.c, under perf_lock unless said otherwise. */
+/* Some event ever asked for attr.context_switch: until then a context
+ * switch skips looking for SWITCH records to write (Linux counts them
+ * in nr_switch_events; a flag that is never cleared is enough). */
+extern bool perf_switch_events_seen;
 /* The next event id (ids are never reused). */
 uint64_t perf_new_id(void);
 /* A new event (not under perf_lock): fields set, lists empty, no id. */

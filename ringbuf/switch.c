@@ -48,6 +48,8 @@ static void output_switch(struct perf_event *e, void *arg)
 void perf_record_switch(struct task *prev, struct task *next, bool in)
 {
 	struct task *t = in ? next : prev;
+	if (!__atomic_load_n(&perf_switch_events_seen, __ATOMIC_RELAXED))
+		return;
 	if (list_empty(&t->perf_events) && list_empty(perf_cpu_events(this_cpu_id())))
 		return;
 	struct switch_info si = { in ? prev : next, 0 };
