@@ -24,16 +24,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include "perf.h"
+#include "ring.h"
 
 #define DATA_PAGES 128
 #define MAX_SAMPLES 40000
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-	size_t map_len;
-};
 
 /* IP, TID, TIME, PERIOD */
 struct rec {
@@ -52,22 +46,6 @@ struct result {
 };
 
 static uint64_t times[MAX_SAMPLES];
-
-static int map_ring(int fd, struct ring *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->map_len = (size_t)(1 + DATA_PAGES) * (size_t)page;
-	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->size = (uint64_t)DATA_PAGES * (uint64_t)page;
-	r->pos = 0;
-	return 0;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -171,7 +149,7 @@ static int run(uint64_t config, uint64_t period, int freq, int pid, int cpu,
 	fd = perf_open(&a, pid, cpu, -1, 0);
 	if (fd < 0)
 		return -1;
-	if (map_ring(fd, &r) != 0) {
+	if (ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -191,7 +169,7 @@ static int run(uint64_t config, uint64_t period, int freq, int pid, int cpu,
 	res->count = perf_value(fd);
 	drain(&r, res);
 	spacing(res);
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 	return 0;
 }

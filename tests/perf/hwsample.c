@@ -24,16 +24,10 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include "perf.h"
+#include "ring.h"
 
 #define PAGES 64
 #define TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-	size_t len;
-};
 
 struct sample {
 	struct perf_event_header h;
@@ -85,31 +79,10 @@ static int cycles_sampler(uint64_t period, int freq, int exclude_kernel)
 	return perf_open(&a, 0, -1, -1, 0);
 }
 
-static int map_ring(int fd, struct ring *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->len = (size_t)(1 + PAGES) * (size_t)page;
-	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->size = (uint64_t)PAGES * (uint64_t)page;
-	r->pos = 0;
-	return 0;
-}
-
-static uint64_t head_of(struct ring *r)
-{
-	return __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-}
-
 /* Read every record up to data_head into st, releasing the space. */
 static void drain(struct ring *r, struct stats *st, uint64_t period)
 {
-	uint64_t head = head_of(r);
+	uint64_t head = ring_head(r);
 
 	while (r->pos < head) {
 		struct sample s;
@@ -219,7 +192,7 @@ static void test_fixed_period(void)
 	uint64_t count, whole, skip;
 
 	CHECK(fd >= 0, "cycles, period %llu, user only: opens", (unsigned long long)period);
-	if (fd < 0 || map_ring(fd, &r) != 0) {
+	if (fd < 0 || ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) != 0) {
 		CHECK(0, "ring mapped");
 		return;
 	}
@@ -263,7 +236,7 @@ static void test_long_period(uint64_t period, uint64_t ns, const char *what)
 	uint64_t start, count = 0, head, early = 0, reached = 0;
 
 	CHECK(fd >= 0, "%s: opens", what);
-	if (fd < 0 || map_ring(fd, &r) != 0) {
+	if (fd < 0 || ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) != 0) {
 		CHECK(0, "%s: ring mapped", what);
 		return;
 	}
@@ -271,7 +244,7 @@ static void test_long_period(uint64_t period, uint64_t ns, const char *what)
 	start = now_ns();
 	for (;;) {
 		spin_ns(5000000);
-		head = head_of(&r);
+		head = ring_head(&r);
 		count = perf_value(fd);
 		if (head && count < period)
 			early++;
@@ -311,7 +284,7 @@ static void test_freq(void)
 	uint64_t gap, rate;
 
 	CHECK(fd >= 0, "cycles at %llu Hz: opens", (unsigned long long)freq);
-	if (fd < 0 || map_ring(fd, &r) != 0) {
+	if (fd < 0 || ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) != 0) {
 		CHECK(0, "freq: ring mapped");
 		return;
 	}
@@ -361,7 +334,7 @@ static void test_no_syscalls(void)
 	uint64_t lo = (uint64_t)(uintptr_t)plain_loop, hi = lo + 512;
 
 	CHECK(fd >= 0, "no system calls: opens");
-	if (fd < 0 || map_ring(fd, &r) != 0) {
+	if (fd < 0 || ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) != 0) {
 		CHECK(0, "no system calls: ring mapped");
 		return;
 	}
@@ -373,7 +346,7 @@ static void test_no_syscalls(void)
 	whole = count / period;
 	/* the ring holds them all: 64 pages of 48-byte samples */
 	{
-		uint64_t head = head_of(&r);
+		uint64_t head = ring_head(&r);
 
 		while (r.pos < head) {
 			struct sample smp;

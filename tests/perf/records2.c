@@ -23,35 +23,9 @@
 #include <sys/prctl.h>
 #include <linux/hw_breakpoint.h>
 #include "perf.h"
+#include "ring.h"
 
 #define PAGES 16
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-};
-
-static long page;
-
-static int map_ring(int fd, struct ring *r)
-{
-	void *p;
-
-	r->size = (uint64_t)PAGES * (uint64_t)page;
-	p = mmap(NULL, (size_t)(page + (long)r->size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->pos = 0;
-	return 0;
-}
-
-static void unmap_ring(struct ring *r)
-{
-	munmap(r->meta, (size_t)(page + (long)r->size));
-}
 
 /* The next record's bytes into buf (at most 1024), or 0. */
 static int next(struct ring *r, unsigned char *buf)
@@ -102,7 +76,7 @@ static void read_record(void)
 	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 	int sink = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	int inh = faults(1), own = faults(0);
-	if (!CHECK(sink >= 0 && inh >= 0 && own >= 0 && map_ring(sink, &r) == 0,
+	if (!CHECK(sink >= 0 && inh >= 0 && own >= 0 && ring_map(sink, &r, PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "a mapped dummy event, an inherited page-fault counter with inherit_stat, "
 	           "an uninherited one"))
 		return;
@@ -143,7 +117,7 @@ static void read_record(void)
 		      "(%llu, the counter's is %llu)", (unsigned long long)tr[3], (unsigned long long)id);
 	}
 	CHECK(reads == 1, "one READ record for one exited child (%d)", reads);
-	unmap_ring(&r);
+	ring_unmap(&r);
 	close(sink);
 	close(inh);
 	close(own);
@@ -178,7 +152,7 @@ static void one_clock(clockid_t id, const char *name)
 	int tc = clock_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, id, 0, -1);
 	int comms = 0, in = 0, samples = 0, sin = 0;
 
-	if (!CHECK(dummy >= 0 && tc >= 0 && map_ring(dummy, &r) == 0 && map_ring(tc, &s) == 0,
+	if (!CHECK(dummy >= 0 && tc >= 0 && ring_map(dummy, &r, PAGES, PROT_READ | PROT_WRITE) == 0 && ring_map(tc, &s, PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "%s: a dummy event with comm and a sampling task-clock, mapped", name))
 		return;
 	uint64_t t0 = clock_ns(id);
@@ -209,8 +183,8 @@ static void one_clock(clockid_t id, const char *name)
 	CHECK(samples >= 3 && sin == samples, "%s: %d of %d sample times within clock_gettime's",
 	      name, sin, samples);
 	CHECK(r.meta->cap_user_time_zero == 0, "%s: the control page has no time_zero", name);
-	unmap_ring(&r);
-	unmap_ring(&s);
+	ring_unmap(&r);
+	ring_unmap(&s);
 	close(dummy);
 	close(tc);
 }
@@ -254,7 +228,6 @@ static void clock_errors(void)
 
 int main(void)
 {
-	page = sysconf(_SC_PAGESIZE);
 	read_record();
 	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
 		one_clock(clocks[i].id, clocks[i].name);

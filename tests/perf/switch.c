@@ -20,14 +20,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "perf.h"
+#include "ring.h"
 
 #define PAGES 64
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-};
 
 struct rec {
 	uint16_t type, misc, size;
@@ -35,28 +30,6 @@ struct rec {
 	uint32_t pid, tid;             /* trailer */
 	uint64_t time;
 };
-
-static long page;
-
-static int map_ring(int fd, struct ring *r)
-{
-	void *p;
-
-	r->size = (uint64_t)PAGES * (uint64_t)page;
-	p = mmap(NULL, (size_t)(page + (long)r->size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->pos = 0;
-	return 0;
-}
-
-static void copy_out(struct ring *r, uint64_t pos, void *dst, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		((unsigned char *)dst)[i] = r->data[(pos + i) & (r->size - 1)];
-}
 
 /* The next record, or 0. */
 static int next(struct ring *r, struct rec *out)
@@ -66,16 +39,16 @@ static int next(struct ring *r, struct rec *out)
 
 	if (r->pos >= __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE))
 		return 0;
-	copy_out(r, r->pos, &h, sizeof(h));
+	ring_copy(r, r->pos, &h, sizeof(h));
 	memset(out, 0, sizeof(*out));
 	out->type = (uint16_t)h.type;
 	out->misc = h.misc;
 	out->size = h.size;
 	if (h.type == PERF_RECORD_SWITCH_CPU_WIDE) {
-		copy_out(r, r->pos + 8, &out->np_pid, 4);
-		copy_out(r, r->pos + 12, &out->np_tid, 4);
+		ring_copy(r, r->pos + 8, &out->np_pid, 4);
+		ring_copy(r, r->pos + 12, &out->np_tid, 4);
 	}
-	copy_out(r, r->pos + h.size - 16, tr, sizeof(tr));
+	ring_copy(r, r->pos + h.size - 16, tr, sizeof(tr));
 	out->pid = (uint32_t)tr[0];
 	out->tid = (uint32_t)(tr[0] >> 32);
 	out->time = tr[1];
@@ -126,7 +99,7 @@ static void per_task(void)
 	uint64_t last = 0;
 	int ordered = 1;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r) == 0, "per-task dummy event with context_switch, mapped"))
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) == 0, "per-task dummy event with context_switch, mapped"))
 		return;
 	for (int i = 0; i < 5; i++)
 		sleep_ns(1000000);
@@ -181,7 +154,7 @@ static void cpu_wide(int cpu)
 	int pairs = 0, broken = 0, mine = 0, sizes = 1, pending = 0;
 	uint32_t me = (uint32_t)getpid();
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r) == 0, "CPU-wide dummy event with context_switch "
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) == 0, "CPU-wide dummy event with context_switch "
 	           "on CPU %d, mapped", cpu))
 		return;
 	for (int i = 0; i < 5; i++)
@@ -219,7 +192,6 @@ static void cpu_wide(int cpu)
 
 int main(void)
 {
-	page = sysconf(_SC_PAGESIZE);
 	if (!CHECK(pin(0) == 0, "run on CPU 0"))
 		return abi_done("switch");
 	per_task();

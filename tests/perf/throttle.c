@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include "perf.h"
+#include "ring.h"
 
 #define PAGES 256
 #define RATE 2000
@@ -35,13 +36,6 @@
 #define TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
               PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
               PERF_SAMPLE_PERIOD)
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-	size_t len;
-};
 
 /* THROTTLE / UNTHROTTLE with this TYPE's trailer. */
 struct throttle_rec {
@@ -90,22 +84,6 @@ static int open_sampler(uint32_t type, uint64_t config, uint64_t period, int use
 	a.exclude_kernel = user_only ? 1 : 0;
 	a.exclude_hv = 1;
 	return perf_open(&a, 0, -1, -1, 0);
-}
-
-static int map_ring(int fd, struct ring *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->len = (size_t)(1 + PAGES) * (size_t)page;
-	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->size = (uint64_t)PAGES * (uint64_t)page;
-	r->pos = 0;
-	return 0;
 }
 
 static void check_throttle(struct result *res, const struct throttle_rec *t, uint64_t id)
@@ -175,7 +153,7 @@ static struct result run(int fd, uint64_t ns, void (*work)(void))
 	struct ring r;
 	uint64_t id = 0, start;
 
-	if (map_ring(fd, &r) != 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
+	if (ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) != 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
 		CHECK(0, "ring mapped, id read");
 		return res;
 	}
