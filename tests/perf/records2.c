@@ -27,19 +27,17 @@
 
 #define PAGES 16
 
-/* The next record's bytes into buf (at most 1024), or 0. */
+/* The next record's bytes into buf (at most 1024), released, or 0. */
 static int next(struct ring *r, unsigned char *buf)
 {
-	struct perf_event_header *h = (void *)buf;
+	struct perf_event_header h;
 
-	if (r->pos >= __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE))
+	if (r->pos >= ring_head(r))
 		return 0;
-	for (size_t i = 0; i < sizeof(*h); i++)
-		buf[i] = r->data[(r->pos + i) & (r->size - 1)];
-	for (size_t i = sizeof(*h); i < h->size && i < 1024; i++)
-		buf[i] = r->data[(r->pos + i) & (r->size - 1)];
-	r->pos += h->size;
-	__atomic_store_n(&r->meta->data_tail, r->pos, __ATOMIC_RELEASE);
+	ring_copy(r, r->pos, &h, sizeof(h));
+	ring_copy(r, r->pos, buf, h.size < 1024 ? h.size : 1024);
+	r->pos += h.size;
+	ring_release(r);
 	return 1;
 }
 

@@ -22,16 +22,10 @@
 #include <sys/mman.h>
 #include <asm/perf_regs.h>
 #include "perf.h"
+#include "ring.h"
 
 #define DATA_PAGES 16
 #define TOUCH 64
-
-struct ring {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size, pos;
-	size_t map_len;
-};
 
 static int open_sampler(uint64_t config, uint64_t period, uint64_t type,
                         unsigned wakeup)
@@ -49,22 +43,6 @@ static int open_sampler(uint64_t config, uint64_t period, uint64_t type,
 	return perf_open(&a, 0, -1, -1, 0);
 }
 
-static int map_ring(int fd, struct ring *r, int pages, int prot)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->map_len = (size_t)(1 + pages) * (size_t)page;
-	p = mmap(NULL, r->map_len, prot, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->meta = p;
-	r->data = (unsigned char *)p + page;
-	r->size = (uint64_t)pages * (uint64_t)page;
-	r->pos = 0;
-	return 0;
-}
-
 /* Copy the record at pos (wrapping) into buf; returns its header. */
 static struct perf_event_header next_record(struct ring *r, void *buf, size_t max)
 {
@@ -77,16 +55,6 @@ static struct perf_event_header next_record(struct ring *r, void *buf, size_t ma
 		out[i] = r->data[(r->pos + i) % r->size];
 	r->pos += h.size;
 	return h;
-}
-
-static uint64_t head_of(struct ring *r)
-{
-	return __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-}
-
-static void release(struct ring *r)
-{
-	__atomic_store_n(&r->meta->data_tail, r->pos, __ATOMIC_RELEASE);
 }
 
 #define TYPE_BASIC (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -114,7 +82,7 @@ static void test_fields(void)
 
 	if (!CHECK(fd >= 0, "open page-faults, period 1, IP|TID|TIME|ADDR|ID|..."))
 		return;
-	CHECK(map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	CHECK(ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
 	      "map 1 + %d pages", DATA_PAGES);
 	CHECK(r.meta->data_offset == (uint64_t)page && r.meta->data_size == r.size,
 	      "control page: data_offset %llu, data_size %llu",
@@ -127,7 +95,7 @@ static void test_fields(void)
 	for (int i = 0; i < TOUCH; i++)
 		mem[(long)i * page] = 1;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		struct basic b = { 0 };
 		struct perf_event_header h = next_record(&r, &b, sizeof(b));
 
@@ -143,7 +111,7 @@ static void test_fields(void)
 		if (b.addr >= (uint64_t)mem && b.addr < (uint64_t)mem + TOUCH * page)
 			hit[(b.addr - (uint64_t)mem) / (uint64_t)page] = 1;
 	}
-	release(&r);
+	ring_release(&r);
 	for (int i = 0; i < TOUCH; i++)
 		seen += hit[i];
 	abi_note("%d samples for %d touched pages", samples, TOUCH);
@@ -151,7 +119,7 @@ static void test_fields(void)
 	CHECK(bad == 0, "every sample: size, ids, pid/tid, period 1, time, user mode (%d bad)", bad);
 	CHECK(seen == TOUCH, "every touched page's address is a sample's ADDR (%d)", seen);
 	munmap(mem, (size_t)(TOUCH * page));
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
@@ -165,7 +133,7 @@ static void test_chain_regs(void)
 	int good = 0, samples = 0;
 	unsigned char *mem;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "open and map: IP|CALLCHAIN|REGS_USER"))
 		return;
 	mem = mmap(NULL, (size_t)(8 * page), PROT_READ | PROT_WRITE,
@@ -174,7 +142,7 @@ static void test_chain_regs(void)
 	for (int i = 0; i < 8; i++)
 		mem[(long)i * page] = 1;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		uint64_t rec[512] = { 0 };
 		struct perf_event_header h = next_record(&r, rec, sizeof(rec));
 		uint64_t ip, nr, *chain, *regs;
@@ -191,12 +159,12 @@ static void test_chain_regs(void)
 		    h.size == 8 * (3 + nr + 3))
 			good++;
 	}
-	release(&r);
+	ring_release(&r);
 	CHECK(samples >= 8 && good == samples,
 	      "callchain starts PERF_CONTEXT_USER, ip; regs abi 64, sp, ip (%d of %d)",
 	      good, samples);
 	munmap(mem, (size_t)(8 * page));
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
@@ -211,7 +179,7 @@ static void test_lost(void)
 	unsigned char *mem;
 	int cnt;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, 1, PROT_READ | PROT_WRITE) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, 1, PROT_READ | PROT_WRITE) == 0,
 	           "open and map 1 + 1 pages"))
 		return;
 	cnt = perf_sw(PERF_COUNT_SW_PAGE_FAULTS, 1);
@@ -229,16 +197,16 @@ static void test_lost(void)
 	for (int i = 0; i < n; i++)
 		mem[(long)i * page] = 1;
 	/* Free the buffer, then one more fault to carry the LOST record. */
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		struct perf_event_header h = next_record(&r, NULL, 0);
 		samples += h.type == PERF_RECORD_SAMPLE;
 	}
-	release(&r);
+	ring_release(&r);
 	mem[(long)n * page] = 1;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(cnt, PERF_EVENT_IOC_DISABLE, 0);
 	faults = perf_value(cnt);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		uint64_t rec[8] = { 0 };
 		struct perf_event_header h = next_record(&r, rec, sizeof(rec));
 
@@ -246,7 +214,7 @@ static void test_lost(void)
 		if (h.type == PERF_RECORD_LOST && h.size >= 24)
 			lost += rec[2];
 	}
-	release(&r);
+	ring_release(&r);
 	abi_note("%llu faults: %llu samples, %llu lost",
 	         (unsigned long long)faults, (unsigned long long)samples,
 	         (unsigned long long)lost);
@@ -255,7 +223,7 @@ static void test_lost(void)
 	      (unsigned long long)samples, (unsigned long long)lost,
 	      (unsigned long long)faults);
 	munmap(mem, (size_t)(n + 1) * (size_t)page);
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 	close(cnt);
 }
@@ -269,7 +237,7 @@ static void test_overwrite(void)
 	int fd = open_sampler(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP, 0);
 	unsigned char *mem;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, 1, PROT_READ) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, 1, PROT_READ) == 0,
 	           "open and map 1 + 1 pages read-only (overwrite mode)"))
 		return;
 	mem = mmap(NULL, (size_t)n * (size_t)page, PROT_READ | PROT_WRITE,
@@ -278,10 +246,10 @@ static void test_overwrite(void)
 	for (int i = 0; i < n; i++)
 		mem[(long)i * page] = 1;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	CHECK(head_of(&r) >= (uint64_t)n * 16, "data_head passes the buffer size (%llu >= %d)",
-	      (unsigned long long)head_of(&r), n * 16);
+	CHECK(ring_head(&r) >= (uint64_t)n * 16, "data_head passes the buffer size (%llu >= %d)",
+	      (unsigned long long)ring_head(&r), n * 16);
 	munmap(mem, (size_t)n * (size_t)page);
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
@@ -294,7 +262,7 @@ static void test_poll(void)
 	unsigned char *mem;
 	int before, after;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "open with wakeup_events 4 and map"))
 		return;
 	mem = mmap(NULL, (size_t)(8 * page), PROT_READ | PROT_WRITE,
@@ -311,7 +279,7 @@ static void test_poll(void)
 	CHECK(before == 0, "before any sample, poll finds nothing (%d)", before);
 	CHECK(after == 1 && (p.revents & POLLIN), "after 8 samples (wakeup_events 4), POLLIN");
 	munmap(mem, (size_t)(8 * page));
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
@@ -326,14 +294,14 @@ static void test_clock(void)
 	                      PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, 1);
 	uint64_t total = 0, samples = 0, whole = 0, spent;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "open task-clock with a 1 ms period and map"))
 		return;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	work_ns(60000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	spent = perf_value(fd);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		uint64_t rec[4] = { 0 };
 		struct perf_event_header h = next_record(&r, rec, sizeof(rec));
 
@@ -343,14 +311,14 @@ static void test_clock(void)
 		total += rec[2];
 		whole += rec[2] % 1000000 == 0;
 	}
-	release(&r);
+	ring_release(&r);
 	abi_note("task-clock %llu ns: %llu samples, periods %llu ns",
 	         (unsigned long long)spent, (unsigned long long)samples,
 	         (unsigned long long)total);
 	CHECK(samples >= 3, "several samples (%llu)", (unsigned long long)samples);
 	CHECK(whole == samples, "each PERIOD is whole periods of 1 ms");
 	CHECK(total <= spent + 20000000, "the periods add up to no more than the time");
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
@@ -366,7 +334,7 @@ static int fault_samples(uint64_t type, int *ones)
 	unsigned char *mem;
 
 	*ones = 0;
-	if (fd < 0 || map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) != 0)
+	if (fd < 0 || ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) != 0)
 		return -1;
 	mem = mmap(NULL, (size_t)(40 * page), PROT_READ | PROT_WRITE,
 	           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -374,7 +342,7 @@ static int fault_samples(uint64_t type, int *ones)
 	for (int i = 0; i < 40; i++)
 		mem[(long)i * page] = 1;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		uint64_t rec[2] = { 0 };
 
 		if (next_record(&r, rec, sizeof(rec)).type != PERF_RECORD_SAMPLE)
@@ -383,7 +351,7 @@ static int fault_samples(uint64_t type, int *ones)
 		*ones += rec[1] == 1;
 	}
 	munmap(mem, (size_t)(40 * page));
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 	return samples;
 }
@@ -410,7 +378,7 @@ static void test_set_period(void)
 	uint64_t period = 1000000;
 	int samples = 0, rc;
 
-	if (!CHECK(fd >= 0 && map_ring(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
+	if (!CHECK(fd >= 0 && ring_map(fd, &r, DATA_PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "open task-clock with a 100 ms period and map"))
 		return;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -418,17 +386,19 @@ static void test_set_period(void)
 	rc = ioctl(fd, PERF_EVENT_IOC_PERIOD, &period);
 	work_ns(40000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (r.pos < head_of(&r)) {
+	while (r.pos < ring_head(&r)) {
 		uint64_t rec[2];
 
 		if (next_record(&r, rec, sizeof(rec)).type == PERF_RECORD_SAMPLE)
 			samples++;
 	}
-	release(&r);
+	ring_release(&r);
 	CHECK(rc == 0, "PERIOD 1 ms on the running sampler");
-	CHECK(samples >= 15 && samples <= 45, "40 ms of work at the new period: 15-45 samples (%d)",
+	/* At the old period there would be none; a loaded host runs the
+	 * 40 ms of wall time on less CPU time, so the floor is low. */
+	CHECK(samples >= 5 && samples <= 45, "40 ms of work at the new period: 5-45 samples (%d)",
 	      samples);
-	munmap(r.meta, r.map_len);
+	munmap(r.meta, r.len);
 	close(fd);
 }
 
