@@ -171,17 +171,36 @@ static uint64_t overflow_gp0(bool intr)
 	return status;
 }
 
+/* PMIs counted in `pmis` for the length of a test, LVTPC on VEC_PMI
+ * (unmasked), the model cleared; pmi_catch_end puts all back. */
+struct pmi_catch {
+	trap_handler handler;
+	uint32_t lvt;
+};
+
+static struct pmi_catch pmi_catch_begin(void)
+{
+	struct pmi_catch c = { trap_get_handler(VEC_PMI), apic_read(APIC_LVT_PMC) };
+	trap_set_handler(VEC_PMI, count_pmi);
+	clear_all();
+	pmis = 0;
+	apic_write(APIC_LVT_PMC, VEC_PMI);
+	return c;
+}
+
+static void pmi_catch_end(const struct pmi_catch *c)
+{
+	clear_all();
+	apic_write(APIC_LVT_PMC, c->lvt);
+	trap_set_handler(VEC_PMI, c->handler);
+}
+
 SELFTEST(vpmu_overflow_pmi)
 {
 	if (!usable(t))
 		return;
-	trap_handler old = trap_get_handler(VEC_PMI);
-	uint32_t old_lvt = apic_read(APIC_LVT_PMC);
-	trap_set_handler(VEC_PMI, count_pmi);
-	clear_all();
-	pmis = 0;
+	struct pmi_catch saved = pmi_catch_begin();
 
-	apic_write(APIC_LVT_PMC, VEC_PMI);
 	ST_CHECK(t, overflow_gp0(false) & 1);   /* status without INT ... */
 	ST_CHECK(t, pmis == 0);                 /* ... and no PMI */
 	ST_CHECK(t, pmu_rdmsr(MSR_IA32_A_PMC0) < 1ULL << 40); /* wrapped */
@@ -195,9 +214,7 @@ SELFTEST(vpmu_overflow_pmi)
 	ST_CHECK(t, overflow_gp0(true) & 1);    /* masked LVTPC: no PMI */
 	ST_CHECK(t, pmis == 1);
 
-	clear_all();
-	apic_write(APIC_LVT_PMC, old_lvt);
-	trap_set_handler(VEC_PMI, old);
+	pmi_catch_end(&saved);
 }
 
 /* A wrap in user time is noticed at the next kernel entry and its PMI
@@ -208,12 +225,7 @@ SELFTEST(vpmu_user_wrap_owed)
 {
 	if (!usable(t))
 		return;
-	trap_handler old = trap_get_handler(VEC_PMI);
-	uint32_t old_lvt = apic_read(APIC_LVT_PMC);
-	trap_set_handler(VEC_PMI, count_pmi);
-	clear_all();
-	pmis = 0;
-	apic_write(APIC_LVT_PMC, VEC_PMI);
+	struct pmi_catch saved = pmi_catch_begin();
 
 	uint64_t f = irq_save();
 	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_USR | EVTSEL_INT);
@@ -236,9 +248,7 @@ SELFTEST(vpmu_user_wrap_owed)
 		cpu_relax();
 	ST_CHECK(t, pmis == 1);
 
-	clear_all();
-	apic_write(APIC_LVT_PMC, old_lvt);
-	trap_set_handler(VEC_PMI, old);
+	pmi_catch_end(&saved);
 }
 
 /* When the model will look next: the first wrap of a counter with its
