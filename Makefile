@@ -12,14 +12,14 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 # Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
 # kept for the panic backtrace.
 KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
-	      -isystem $(GCC_INC) -Icore -Ipmu -Iringbuf -Iboot -Ilibc-lite/include $(UAPI_INC) \
+	      -isystem $(GCC_INC) -Icore -I. -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
 	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
-NASMFLAGS  := -f elf64 -g -F dwarf -Icore/
+NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/
 
 # Loader: a GNU-EFI application (PE32+ made from a PIC shared object).
 EFI_INC    := -I/usr/include/efi -I/usr/include/efi/x86_64
@@ -34,8 +34,8 @@ LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
 LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
-CORE_SRCS  := $(wildcard core/*.c core/fs/*.c pmu/*.c ringbuf/*.c) $(EXTRA_SRCS)
-CORE_ASM   := $(wildcard core/*.asm) $(EXTRA_ASM)
+CORE_SRCS  := $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c ringbuf/*.c) $(EXTRA_SRCS)
+CORE_ASM   := $(wildcard core/*/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
 	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
@@ -104,7 +104,7 @@ $(BUILD)/kernel/%.o: %.asm Makefile | $(DEPS_OK)
 	$(Q)nasm $(NASMFLAGS) $< -o $@
 
 # The SMP trampoline is a flat binary for physical 0x8000, embedded as data.
-$(BUILD)/kernel/trampoline.bin: core/trampoline.nasm | $(DEPS_OK)
+$(BUILD)/kernel/trampoline.bin: core/arch/trampoline.nasm | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,NASM,$<)
 	$(Q)nasm -f bin $< -o $@

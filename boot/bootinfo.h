@@ -1,6 +1,6 @@
 /*
  * The hand-off from the UEFI loader (boot/loader.c) to the kernel
- * (core/entry.asm -> kmain). Documented in docs/boot.md.
+ * (core/arch/entry.asm -> kmain). Documented in docs/boot.md.
  *
  * Versioning: `version` grows whenever a field is added at the end; fields
  * are never moved or reused. The kernel refuses a boot_info whose magic is

@@ -5,7 +5,7 @@
  *   - the same range again at PHYSMAP_BASE (the kernel's direct map);
  *   - the kernel image at kernel_virt with 4 KiB pages.
  * Everything is writable and executable: the kernel replaces these tables
- * with W^X ones early (core/vm.c). Pure code over an allocator callback, so
+ * with W^X ones early (core/mm/vm.c). Pure code over an allocator callback, so
  * host unit tests walk the result.
  */
 #ifndef BAREMON_BOOT_PAGETABLES_H

@@ -1,22 +1,22 @@
 /* Built-in session commands that report on the machine and the kernel. */
 #include <stdlib.h>
 #include <string.h>
-#include "acpi.h"
-#include "apic.h"
+#include "arch/acpi.h"
+#include "arch/apic.h"
 #include "cmdline.h"
-#include "cpu.h"
+#include "arch/cpu.h"
 #include "fault.h"
-#include "initrd.h"
+#include "fs/initrd.h"
 #include "log.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "selftest.h"
 #include "shell.h"
-#include "trap.h"
-#include "tsc.h"
-#include "x86.h"
+#include "arch/trap.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
 #include "report.h"
-#include "vfs.h"
+#include "fs/vfs.h"
 
 SHELL_CMD(cat, "cat FILE...: print initrd files")
 {

@@ -11,7 +11,7 @@
 #include "log.h"
 #include "serial.h"
 #include "spinlock.h"
-#include "tsc.h"
+#include "arch/tsc.h"
 
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 static volatile bool panicking;

@@ -10,10 +10,10 @@
 #include "panic.h"
 #include "ksyms.h"
 #include "log.h"
-#include "percpu.h"
-#include "power.h"
-#include "x86.h"
-#include "bootinfo.h"
+#include "arch/percpu.h"
+#include "arch/power.h"
+#include "arch/x86.h"
+#include "boot/bootinfo.h"
 
 extern const char __kernel_start[], __kernel_end[];
 

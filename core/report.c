@@ -9,21 +9,21 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/errno.h>
-#include "acpi.h"
-#include "apic.h"
-#include "cpu.h"
+#include "arch/acpi.h"
+#include "arch/apic.h"
+#include "arch/cpu.h"
 #include "fault.h"
 #include "kernel.h"
 #include "log.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "report.h"
-#include "sched.h"
+#include "proc/sched.h"
 #include "selftest.h"
-#include "tsc.h"
-#include "vfs.h"
-#include "signal.h"
-#include "task.h"
+#include "arch/tsc.h"
+#include "fs/vfs.h"
+#include "proc/signal.h"
+#include "proc/task.h"
 
 static char selftest_summary[64] = "not run\n";
 

@@ -4,7 +4,7 @@
  * UART's receive interrupt is not used yet (the session shell polls).
  */
 #include "serial.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 #define REG_DATA 0
 #define REG_IER  1

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
-#include "power.h"
+#include "arch/power.h"
 #include "serial.h"
 #include "shell.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 #define LINE_MAX 512
 #define PROMPT "baremon> "

@@ -8,7 +8,7 @@
 #define BAREMON_SPINLOCK_H
 
 #include <stdint.h>
-#include "x86.h"
+#include "arch/x86.h"
 
 struct spinlock {
 	volatile uint32_t locked;

@@ -15,9 +15,9 @@
 #include "breakpoint.h"
 #include "event.h"
 #include "kernel.h"
-#include "task.h"
-#include "uaccess.h"
-#include "vfs.h"
+#include "proc/task.h"
+#include "mm/uaccess.h"
+#include "fs/vfs.h"
 
 static bool is_pow2(uint64_t x)
 {

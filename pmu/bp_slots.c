@@ -30,10 +30,10 @@
 #include "debugreg.h"
 #include "event.h"
 #include "kernel.h"
-#include "sched.h"
-#include "task.h"
-#include "tasks.h"
-#include "x86.h"
+#include "proc/sched.h"
+#include "proc/task.h"
+#include "proc/tasks.h"
+#include "arch/x86.h"
 
 /* Is e a breakpoint that may be installed on cpu? */
 static int counts_on(const struct perf_event *e, unsigned cpu)

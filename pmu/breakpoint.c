@@ -22,14 +22,14 @@
 #include "breakpoint.h"
 #include "debugreg.h"
 #include "event.h"
-#include "gdt.h"
+#include "arch/gdt.h"
 #include "kernel.h"
 #include "panic.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
 #include "sample.h"
-#include "sched.h"
-#include "trap.h"
+#include "proc/sched.h"
+#include "arch/trap.h"
 
 #define RFLAGS_IF (1ULL << 9)
 

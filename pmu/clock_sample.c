@@ -16,14 +16,14 @@
  * longer ACTIVE there (stopped meanwhile) is left alone.
  */
 #include "event.h"
-#include "hrtimer.h"
+#include "arch/hrtimer.h"
 #include "kernel.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
 #include "sample.h"
-#include "task.h"
-#include "trap.h"
-#include "x86.h"
+#include "proc/task.h"
+#include "arch/trap.h"
+#include "arch/x86.h"
 
 #define CLOCK_MIN_PERIOD_NS 10000ULL
 

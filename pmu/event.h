@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include "hrtimer.h"
+#include "arch/hrtimer.h"
 #include "list.h"
 #include "pmu.h"
 #include "spinlock.h"

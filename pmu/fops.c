@@ -8,13 +8,13 @@
 #include "breakpoint.h"
 #include "event.h"
 #include "kernel.h"
-#include "mm.h"
+#include "mm/mm.h"
 #include "notify.h"
 #include "perf.h"
-#include "ringbuf.h"
-#include "task.h"
-#include "uaccess.h"
-#include "vfs.h"
+#include "ringbuf/ringbuf.h"
+#include "proc/task.h"
+#include "mm/uaccess.h"
+#include "fs/vfs.h"
 
 static int siblings_of(const struct perf_event *l)
 {

@@ -13,7 +13,7 @@
  */
 #include "event.h"
 #include "throttle.h"
-#include "tsc.h"
+#include "arch/tsc.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 

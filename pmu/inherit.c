@@ -7,11 +7,11 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "kernel.h"
-#include "mm.h"
+#include "mm/mm.h"
 #include "perf.h"
-#include "ringbuf.h"
-#include "task.h"
-#include "tsc.h"
+#include "ringbuf/ringbuf.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
 
 /* Take e out of its context, or out of its group: a closed leader's
  * siblings become leaders of their own. Context off the counters. */

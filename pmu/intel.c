@@ -16,13 +16,13 @@
  */
 #include <stdio.h>
 #include <linux/errno.h>
-#include "cpu.h"
+#include "arch/cpu.h"
 #include "intel.h"
 #include "kernel.h"
 #include "msr.h"
 #include "perf.h"
-#include "task.h"
-#include "vfs.h"
+#include "proc/task.h"
+#include "fs/vfs.h"
 
 struct intel_caps intel_caps;
 

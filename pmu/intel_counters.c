@@ -24,16 +24,16 @@
  * the PMI handler takes it.
  */
 #include <linux/errno.h>
-#include "apic.h"
+#include "arch/apic.h"
 #include "intel.h"
 #include "kernel.h"
 #include "msr.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
 #include "sample.h"
 #include "throttle.h"
-#include "trap.h"
-#include "tsc.h"
+#include "arch/trap.h"
+#include "arch/tsc.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 #define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */

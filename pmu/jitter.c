@@ -15,8 +15,8 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "notify.h"
-#include "uaccess.h"
-#include "vfs.h"
+#include "mm/uaccess.h"
+#include "fs/vfs.h"
 
 static uint64_t next_random(uint64_t *state)
 {

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "x86.h"
+#include "arch/x86.h"
 
 /* Counters and their controls (x = 0, 1, ...). */
 #define MSR_IA32_PMC0              0x0c1  /* legacy: writes sign-extend bit 31 */

@@ -10,7 +10,7 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "kernel.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 #define MSR_IA32_MPERF 0xe7
 #define MSR_IA32_APERF 0xe8

@@ -23,14 +23,14 @@
 #include <asm/siginfo.h>
 #include <linux/errno.h>
 #include "event.h"
-#include "fasync.h"
+#include "fs/fasync.h"
 #include "kernel.h"
 #include "notify.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "sample.h"
-#include "signal.h"
-#include "trap.h"
-#include "vfs.h"
+#include "proc/signal.h"
+#include "arch/trap.h"
+#include "fs/vfs.h"
 
 static struct perf_event *pending[MAX_CPUS];
 

@@ -16,7 +16,7 @@
  */
 #include "event.h"
 #include "notify.h"
-#include "ringbuf.h"
+#include "ringbuf/ringbuf.h"
 #include "sample.h"
 #include "throttle.h"
 

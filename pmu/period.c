@@ -10,7 +10,7 @@
 #include "event.h"
 #include "kernel.h"
 #include "notify.h"
-#include "vfs.h"
+#include "fs/vfs.h"
 
 static void set_period_fn(struct perf_event *e, void *arg, uint64_t now)
 {

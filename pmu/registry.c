@@ -12,7 +12,7 @@
 #include <linux/perf_event.h>
 #include "event.h"
 #include "kernel.h"
-#include "vfs.h"
+#include "fs/vfs.h"
 
 static struct list pmus = LIST_INIT(pmus);
 static uint32_t next_dynamic_type = PERF_TYPE_MAX;

@@ -18,13 +18,13 @@
 #include "event.h"
 #include "kernel.h"
 #include "notify.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
-#include "ringbuf.h"
+#include "ringbuf/ringbuf.h"
 #include "sample.h"
-#include "task.h"
-#include "tsc.h"
-#include "vfs.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
+#include "fs/vfs.h"
 
 #define MAX_SAMPLES_PER_HIT 16
 

@@ -27,13 +27,13 @@
  */
 #include "event.h"
 #include "kernel.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
-#include "ringbuf.h"
-#include "sched.h"
-#include "task.h"
+#include "ringbuf/ringbuf.h"
+#include "proc/sched.h"
+#include "proc/task.h"
 #include "throttle.h"
-#include "tsc.h"
+#include "arch/tsc.h"
 
 #define TICK_NS 10000000ULL
 

@@ -8,11 +8,11 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "kernel.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "perf.h"
 #include "sample.h"
-#include "task.h"
-#include "tsc.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
 
 static bool is_clock(const struct perf_event *e)
 {

@@ -14,10 +14,10 @@
 #include "debugreg.h"
 #include "event.h"
 #include "kernel.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "selftest.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 #define DR7_RESERVED (1ULL << 10) /* reads as 1 */
 

@@ -7,11 +7,11 @@
 #include <linux/errno.h>
 #include "intel.h"
 #include "kernel.h"
-#include "mm.h"
+#include "mm/mm.h"
 #include "msr.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "selftest.h"
-#include "tsc.h"
+#include "arch/tsc.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {

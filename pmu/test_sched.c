@@ -11,12 +11,12 @@
  */
 #include "event.h"
 #include "kernel.h"
-#include "mm.h"
-#include "percpu.h"
-#include "sched.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
+#include "proc/sched.h"
 #include "selftest.h"
-#include "tsc.h"
-#include "x86.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
 
 #define NR_FAKE 2
 

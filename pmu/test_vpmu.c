@@ -9,18 +9,18 @@
 #include <asm-generic/mman-common.h>
 #include <linux/errno.h>
 #include <linux/wait.h>
-#include "apic.h"
+#include "arch/apic.h"
 #include "intel.h"
 #include "msr.h"
-#include "sched.h"
+#include "proc/sched.h"
 #include "selftest.h"
-#include "syscall.h"
-#include "task.h"
-#include "tasks.h"
-#include "tsc.h"
-#include "usermm.h"
+#include "proc/syscall.h"
+#include "proc/task.h"
+#include "proc/tasks.h"
+#include "arch/tsc.h"
+#include "mm/usermm.h"
 #include "vpmu.h"
-#include "waitq.h"
+#include "proc/waitq.h"
 
 #define MASK48 ((1ULL << 48) - 1)
 #define CYCLES (ARCH_CORE_CYCLES | EVTSEL_EN)

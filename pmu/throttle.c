@@ -24,12 +24,12 @@
  */
 #include "event.h"
 #include "kernel.h"
-#include "percpu.h"
-#include "sched.h"
-#include "task.h"
+#include "arch/percpu.h"
+#include "proc/sched.h"
+#include "proc/task.h"
 #include "throttle.h"
-#include "tsc.h"
-#include "vfs.h"
+#include "arch/tsc.h"
+#include "fs/vfs.h"
 
 static uint64_t seq[MAX_CPUS];        /* this CPU's tick number */
 static bool need_tick[MAX_CPUS];      /* an event throttled since the tick */

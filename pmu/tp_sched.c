@@ -9,8 +9,8 @@
  */
 #include <string.h>
 #include "kernel.h"
-#include "mm.h"
-#include "task.h"
+#include "mm/mm.h"
+#include "proc/task.h"
 #include "tp_records.h"
 #include "trace.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "kernel.h"
 #include "tp_events.h"
-#include "vfs.h"
+#include "fs/vfs.h"
 
 static const char *const roots[] = { "kernel/tracing", "kernel/debug/tracing" };
 

@@ -20,16 +20,16 @@
  */
 #include <linux/errno.h>
 #include "event.h"
-#include "gdt.h"
-#include "percpu.h"
+#include "arch/gdt.h"
+#include "arch/percpu.h"
 #include "sample.h"
-#include "sched.h"
-#include "task.h"
+#include "proc/sched.h"
+#include "proc/task.h"
 #include "trace.h"
 #include "tp_events.h"
 #include "tp_records.h"
-#include "trap.h"
-#include "vfs.h"
+#include "arch/trap.h"
+#include "fs/vfs.h"
 
 #define TP_STOPPED 1ULL  /* hw.flags: stop() without del() */
 

@@ -29,8 +29,8 @@
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
-#include "apic.h"
-#include "hrtimer.h"
+#include "arch/apic.h"
+#include "arch/hrtimer.h"
 #include "kernel.h"
 #include "msr.h"
 #include "vpmu.h"
@@ -208,7 +208,7 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
  * The wrap timer, the one place that decides when the model looks at
  * its counters again: every entry point ends by arming it for the
  * instant of the next wrap, `left` cycles after last_tsc, on this CPU's
- * hrtimer queue (core/hrtimer.h). It runs after last_tsc is stamped, so
+ * hrtimer queue (core/arch/hrtimer.h). It runs after last_tsc is stamped, so
  * its time is charged to the mode the CPU goes to (user, often), and in
  * the common case it is a compare: the timer is only moved earlier. A
  * timer left queued for an earlier instant (the wrap moved later: the

@@ -11,10 +11,10 @@
 #define BAREMON_PMU_VPMU_H
 
 #include <stdint.h>
-#include "gdt.h"
-#include "percpu.h"
-#include "trap.h"
-#include "x86.h"
+#include "arch/gdt.h"
+#include "arch/percpu.h"
+#include "arch/trap.h"
+#include "arch/x86.h"
 
 #define VPMU_GP     4
 #define VPMU_FIXED  3

@@ -9,13 +9,13 @@
  * the same way), so two CPUs calling each other both progress.
  * Senders never hold perf_lock: the called function takes it.
  */
-#include "apic.h"
+#include "arch/apic.h"
 #include "event.h"
 #include "kernel.h"
-#include "percpu.h"
-#include "tlb.h"
-#include "trap.h"
-#include "x86.h"
+#include "arch/percpu.h"
+#include "mm/tlb.h"
+#include "arch/trap.h"
+#include "arch/x86.h"
 
 struct mailbox {
 	int busy;                  /* claimed by a sender */

@@ -12,10 +12,10 @@
  * REALTIME is the RTC's reading at boot plus that, TAI REALTIME plus 37 s.
  */
 #include <linux/errno.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "ringbuf.h"
-#include "timekeeping.h"
-#include "tsc.h"
+#include "proc/timekeeping.h"
+#include "arch/tsc.h"
 
 static bool nmi_safe(int clockid)
 {

@@ -11,7 +11,7 @@
  * Under perf_lock (mmap.c), before the mapping is visible to the user.
  */
 #include <string.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "ringbuf.h"
 
 extern char __text_start[], __text_end[];

@@ -20,15 +20,15 @@
 #include <asm-generic/mman-common.h>
 #include <linux/errno.h>
 #include <linux/mman.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
-#include "mm.h"
+#include "mm/mm.h"
 #include "ringbuf.h"
-#include "sched.h"
-#include "task.h"
-#include "tsc.h"
-#include "usermm.h"
-#include "vfs.h"
+#include "proc/sched.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
+#include "mm/usermm.h"
+#include "fs/vfs.h"
 
 static struct spinlock rb_lock = SPINLOCK_INIT("perf-rb");
 

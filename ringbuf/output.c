@@ -6,7 +6,7 @@
  * target mapped, and the event not mapped itself.
  */
 #include <linux/errno.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "ringbuf.h"
 
 static bool compatible(const struct perf_event *e, const struct perf_event *out)

@@ -10,10 +10,10 @@
  * Under perf_lock, from the exiting (or exec'ing) task itself, before
  * the copy is folded into its parent.
  */
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
 #include "ringbuf.h"
-#include "task.h"
+#include "proc/task.h"
 
 void perf_record_read(struct perf_event *c)
 {

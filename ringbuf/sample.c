@@ -11,18 +11,18 @@
  */
 #include <string.h>
 #include <asm/perf_regs.h>
-#include "event.h"
-#include "bootinfo.h"
+#include "pmu/event.h"
+#include "boot/bootinfo.h"
 #include "kernel.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "ringbuf.h"
-#include "sample.h"
-#include "task.h"
-#include "tsc.h"
-#include "uaccess.h"
-#include "usermm.h"
-#include "vfs.h"
+#include "pmu/sample.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
+#include "mm/uaccess.h"
+#include "mm/usermm.h"
+#include "fs/vfs.h"
 
 #define MAX_CHAIN 256        /* entries, markers included */
 #define MAX_STACK_USER 65528 /* Linux caps sample_stack_user below 64 KiB */

@@ -10,13 +10,13 @@
  * perf_lock; takes it.
  */
 #include <string.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
-#include "percpu.h"
-#include "perf.h"
+#include "arch/percpu.h"
+#include "pmu/perf.h"
 #include "ringbuf.h"
-#include "task.h"
-#include "tsc.h"
+#include "proc/task.h"
+#include "arch/tsc.h"
 
 /* A record body built by the caller: header, fixed part, string. */
 struct sb_record {

@@ -13,11 +13,11 @@
  * perf_lock nests inside it (as in pmu/sched.c). Pollers are woken at
  * the next perf_wakeup_pending (return to user, tick), never from here.
  */
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "ringbuf.h"
-#include "task.h"
+#include "proc/task.h"
 
 struct switch_info {
 	struct task *other;  /* next when switching out, prev when in */

@@ -9,9 +9,9 @@
  * overflow interrupt or the tick); writes nothing when the event has no
  * buffer.
  */
-#include "event.h"
+#include "pmu/event.h"
 #include "ringbuf.h"
-#include "throttle.h"
+#include "pmu/throttle.h"
 
 void perf_record_throttle(struct perf_event *e, bool unthrottle)
 {

@@ -5,11 +5,11 @@
  * perf_event__output_id_sample). TID is the current task's, TIME the
  * event's clock (clock.c).
  */
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 #include "ringbuf.h"
-#include "task.h"
+#include "proc/task.h"
 
 #define ID_TRAILER_TYPES (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 			  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)

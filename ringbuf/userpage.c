@@ -10,10 +10,10 @@
  * the last update (Linux's documented formulas). No user RDPMC yet:
  * index is 0, so offset is the whole count.
  */
-#include "event.h"
+#include "pmu/event.h"
 #include "ringbuf.h"
-#include "tsc.h"
-#include "x86.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
 
 void rb_update_userpage(struct perf_event *e, uint64_t now)
 {

@@ -13,12 +13,12 @@
  * read with acquire, data_head written with release after the bytes.
  */
 #include <string.h>
-#include "event.h"
+#include "pmu/event.h"
 #include "kernel.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "ringbuf.h"
-#include "usermm.h"
+#include "mm/usermm.h"
 
 static uint64_t data_size(const struct perf_buffer *rb)
 {

@@ -4,10 +4,10 @@
  * (by feature word). The boot CPU's CPUID stands for all CPUs.
  */
 #include <stdio.h>
-#include "cpu.h"
+#include "arch/cpu.h"
 #include "procfs.h"
-#include "tsc.h"
-#include "x86.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
 
 enum { EAX, EBX, ECX, EDX };
 

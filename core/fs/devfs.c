@@ -5,7 +5,7 @@
  * guards the list while it is searched or appended to.
  */
 #include "fs.h"
-#include "mm.h"
+#include "mm/mm.h"
 
 #define MAX_DEVICES 32
 

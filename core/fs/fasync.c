@@ -14,11 +14,11 @@
 #include <linux/poll.h>
 #include "fasync.h"
 #include "kernel.h"
-#include "mm.h"
-#include "signal.h"
-#include "task.h"
-#include "tasks.h"
-#include "uaccess.h"
+#include "mm/mm.h"
+#include "proc/signal.h"
+#include "proc/task.h"
+#include "proc/tasks.h"
+#include "mm/uaccess.h"
 #include "vfs.h"
 
 static struct spinlock fasync_lock = SPINLOCK_INIT("fasync");

@@ -10,8 +10,8 @@
  * with EBUSY.
  */
 #include "fs.h"
-#include "mm.h"
-#include "task.h"
+#include "mm/mm.h"
+#include "proc/task.h"
 
 #define FD_RESERVED ((struct file *)1)
 

@@ -5,7 +5,7 @@
  */
 #include "fasync.h"
 #include "fs.h"
-#include "mm.h"
+#include "mm/mm.h"
 
 struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 {

@@ -1,6 +1,6 @@
 /*
  * Inside the VFS: inodes, super blocks, mounts and path walking, shared
- * by the file systems in core/fs/. Users of files include core/vfs.h.
+ * by the file systems in core/fs/. Users of files include core/fs/vfs.h.
  *
  * Inodes are reference counted (inode_get/inode_put). Every holder
  * counts: a directory entry, an open file, a cwd, a walk in progress.

@@ -5,13 +5,13 @@
  * counters, read without locks: a snapshot may be a moment old.
  */
 #include <stdio.h>
-#include "acpi.h"
+#include "arch/acpi.h"
 #include "ksyms.h"
-#include "mm.h"
-#include "percpu.h"
+#include "mm/mm.h"
+#include "arch/percpu.h"
 #include "procfs.h"
-#include "trap.h"
-#include "tsc.h"
+#include "arch/trap.h"
+#include "arch/tsc.h"
 
 #ifndef BAREMON_VERSION
 #define BAREMON_VERSION "dev"

@@ -10,7 +10,7 @@
  * that may mix values from moments apart, as on Linux.
  */
 #include "procfs.h"
-#include "task.h"
+#include "proc/task.h"
 
 #define CLOCK_TICK_NS 10000000ULL   /* USER_HZ = 100 */
 

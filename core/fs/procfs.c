@@ -9,9 +9,9 @@
  * entries, which only grows.
  */
 #include <stdio.h>
-#include "mm.h"
+#include "mm/mm.h"
 #include "procfs.h"
-#include "task.h"
+#include "proc/task.h"
 
 #define MAX_TASK_ENTRIES 24
 #define PID_INO_BASE (1ULL << 32)

@@ -11,9 +11,9 @@
  */
 #include <linux/random.h>
 #include "fs.h"
-#include "syscall.h"
-#include "uaccess.h"
-#include "x86.h"
+#include "proc/syscall.h"
+#include "mm/uaccess.h"
+#include "arch/x86.h"
 
 #define CHUNK 256
 

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include "fs.h"
-#include "mm.h"
+#include "mm/mm.h"
 
 #define SB_MAX (4u << 20)
 

@@ -4,9 +4,9 @@
  * /sys/bus/event_source/devices/<pmu>/..., see pmu/registry.c); the CPU
  * lists are registered here.
  */
-#include "acpi.h"
+#include "arch/acpi.h"
 #include "genfs.h"
-#include "percpu.h"
+#include "arch/percpu.h"
 
 static struct genfs sysfs = GENFS_INIT(sysfs, "sysfs", 4);
 

@@ -1,7 +1,7 @@
 /* Self-tests: pipes, poll, descriptor tables. Nothing here blocks. */
 #include <linux/poll.h>
 #include "fstest.h"
-#include "mm.h"
+#include "mm/mm.h"
 #include "poll.h"
 
 static uint8_t pattern(size_t i)

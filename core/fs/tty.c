@@ -8,9 +8,9 @@
 #include <asm/signal.h>
 #include <linux/poll.h>
 #include "log.h"
-#include "task.h"
+#include "proc/task.h"
 #include "tty.h"
-#include "uaccess.h"
+#include "mm/uaccess.h"
 
 /* ---- reading ---- */
 

@@ -1,12 +1,12 @@
 /*
  * uio: the buffers of one read or write, in user or kernel memory.
- * User copies go through core/uaccess.h one page at a time, so a fault
+ * User copies go through core/mm/uaccess.h one page at a time, so a fault
  * part way through leaves an exact count of the bytes that did move
  * (read(2) then returns a short count, as on Linux).
  */
 #include <string.h>
 #include "kernel.h"
-#include "uaccess.h"
+#include "mm/uaccess.h"
 #include "vfs.h"
 
 void uio_init(struct uio *u, struct iovec *seg, void *buf, size_t n, bool user)

@@ -1,0 +1,95 @@
+/*
+ * CPU exceptions: from user mode they become signals for the faulting
+ * thread (Linux's choice of signal and si_code); from kernel mode a page
+ * fault on user memory is resolved or fixed up (uaccess.asm), anything
+ * else is a panic.
+ */
+#include <asm/siginfo.h>
+#include <linux/errno.h>
+#include <asm/signal.h>
+#include "kernel.h"
+#include "panic.h"
+#include "pmu/perf.h"
+#include "pmu/sample.h"
+#include "proc/signal.h"
+#include "proc/task.h"
+#include "trap.h"
+#include "mm/uaccess.h"
+#include "mm/usermm.h"
+#include "x86.h"
+
+uint64_t uaccess_fixup(uint64_t rip);
+
+static bool from_user(const struct trap_frame *f)
+{
+	return (f->cs & 3) == 3;
+}
+
+static void page_fault(struct trap_frame *f)
+{
+	uint64_t addr = read_cr2();
+	struct task *t = current;
+	int r = -EFAULT;
+	bool user_addr = addr < USER_TOP;
+	bool may_resolve = from_user(f) || (uaccess_fixup(f->rip) && !this_cpu()->pagefault_disabled);
+	if (user_addr && t && t->mm && may_resolve)
+		r = mm_handle_fault(t->mm, addr, f->error);
+	if (r == 0) {
+		t->minflt++;
+		enum perf_sw_where where = from_user(f) ? PERF_SW_USER : PERF_SW_KERNEL;
+		struct perf_hit hit = { .regs = f, .addr = addr };
+		perf_sw_event_at(PERF_COUNT_SW_PAGE_FAULTS, 1, where, &hit);
+		perf_sw_event_at(PERF_COUNT_SW_PAGE_FAULTS_MIN, 1, where, &hit);
+		perf_wakeup_pending();
+		return;
+	}
+	if (from_user(f)) {
+		signal_force(SIGSEGV, r == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, addr);
+		return;
+	}
+	uint64_t fixup = uaccess_fixup(f->rip);
+	if (fixup && user_addr) {
+		f->rip = fixup;
+		return;
+	}
+	panic_frame(f, "page fault at %#llx in the kernel", (unsigned long long)addr);
+}
+
+struct user_fault {
+	int sig, code;
+};
+
+static struct user_fault user_signal(unsigned vector)
+{
+	switch (vector) {
+	case VEC_DIVIDE: return (struct user_fault){ SIGFPE, FPE_INTDIV };
+	case VEC_DEBUG: return (struct user_fault){ SIGTRAP, TRAP_TRACE };
+	case VEC_BREAKPOINT: return (struct user_fault){ SIGTRAP, SI_KERNEL };
+	case VEC_INVALID_OP: return (struct user_fault){ SIGILL, ILL_ILLOPN };
+	case 16: case 19: return (struct user_fault){ SIGFPE, 0 };
+	case 17: return (struct user_fault){ SIGBUS, BUS_ADRALN };
+	default: return (struct user_fault){ SIGSEGV, SI_KERNEL };
+	}
+}
+
+static void exception(struct trap_frame *f)
+{
+	if (f->vector == VEC_PAGE_FAULT) {
+		page_fault(f);
+		return;
+	}
+	if (!from_user(f))
+		panic_frame(f, "unhandled %s", trap_name((unsigned)f->vector));
+	struct user_fault u = user_signal((unsigned)f->vector);
+	uint64_t addr = u.sig == SIGSEGV ? 0 : f->rip;
+	if (f->vector == VEC_BREAKPOINT)
+		addr = 0;
+	signal_force(u.sig, u.code, addr);
+}
+
+void exceptions_init(void)
+{
+	for (unsigned v = 0; v < 32; v++)
+		if (v != VEC_NMI && v != VEC_DOUBLE_FAULT && v != VEC_MACHINE_CHECK)
+			trap_set_handler(v, exception);
+}

@@ -1,0 +1,60 @@
+; Interrupt and exception entry stubs for all 256 vectors.
+; Each stub makes the stack look the same (an error code, real or 0, then
+; the vector number), saves the general registers into a struct trap_frame
+; (core/arch/trap.h) and calls trap_dispatch(frame). Entries from user mode
+; swap GS so the kernel's per-CPU base is active.
+
+bits 64
+%include "frame.inc"
+section .text
+extern trap_dispatch
+
+; Vectors where the CPU pushes an error code itself.
+%define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+
+%macro STUB 1
+align 16
+isr_stub_%1:
+%if !HAS_ERROR(%1)
+	push 0
+%endif
+	push %1
+	jmp isr_common
+%endmacro
+
+%assign v 0
+%rep 256
+	STUB v
+%assign v v+1
+%endrep
+
+isr_common:
+	; stack: vector, error, rip, cs, rflags, rsp, ss
+	test qword [rsp + 24], 3
+	jz .kernel_entry
+	swapgs
+.kernel_entry:
+	PUSH_GPRS
+	mov rdi, rsp
+	cld
+	call trap_dispatch
+global trap_return
+trap_return:
+	POP_GPRS
+	test qword [rsp + 24], 3
+	jz .kernel_exit
+	swapgs
+.kernel_exit:
+	add rsp, 16
+	iretq
+
+; The table of stub addresses, read by trap.c to fill the IDT.
+section .rodata
+global isr_stubs
+align 8
+isr_stubs:
+%assign v 0
+%rep 256
+	dq isr_stub_ %+ v
+%assign v v+1
+%endrep

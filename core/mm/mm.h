@@ -1,0 +1,60 @@
+/*
+ * Memory management: the physical page allocator (pmm.c), kernel page
+ * tables (vm.c) and the kernel heap (heap.c).
+ *
+ * Address space: all RAM (and MMIO mapped with vm_map_mmio) appears at
+ * PHYSMAP_BASE + phys; the kernel image at KERNEL_VMA_BASE.
+ */
+#ifndef BAREMON_MM_H
+#define BAREMON_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "boot/bootinfo.h"
+
+static inline void *phys_to_virt(uint64_t phys)
+{
+	return (void *)(PHYSMAP_BASE + phys);
+}
+
+/* Physical address of a direct-map or kernel-image virtual address. */
+uint64_t virt_to_phys(const void *virt);
+
+/* --- physical pages (pmm.c) --- */
+void pmm_init(const struct boot_info *bi);
+/* Release ACPI reclaim memory once tables are copied (not done yet). */
+uint64_t pmm_alloc_pages(size_t n);     /* contiguous, zeroed; 0 if none */
+static inline uint64_t pmm_alloc_page(void) { return pmm_alloc_pages(1); }
+void pmm_free_pages(uint64_t phys, size_t n);
+size_t pmm_free_count(void);
+size_t pmm_total_count(void);           /* usable pages at boot */
+
+/* --- page tables (vm.c) --- */
+void vm_init(const struct boot_info *bi);
+/* Map [phys, phys+size) uncached into the direct map; returns its address. */
+void *vm_map_mmio(uint64_t phys, size_t size);
+/* The page-table entry flags for a kernel virtual address (0 if unmapped). */
+uint64_t vm_lookup_flags(uint64_t virt);
+uint64_t vm_kernel_pml4(void);
+/* Map/unmap [phys, phys+size) at the same virtual address (SMP start-up);
+ * unmapping drops the whole lower half of the kernel's tables. */
+void vm_map_identity(uint64_t phys, size_t size);
+void vm_unmap_identity(uint64_t phys, size_t size);
+
+#define PTE_PRESENT  (1ULL << 0)
+#define PTE_WRITE    (1ULL << 1)
+#define PTE_USER     (1ULL << 2)
+#define PTE_PWT      (1ULL << 3)
+#define PTE_PCD      (1ULL << 4)
+#define PTE_HUGE     (1ULL << 7)
+#define PTE_GLOBAL   (1ULL << 8)
+#define PTE_NX       (1ULL << 63)
+#define PTE_ADDR     0x000ffffffffff000ULL
+
+/* --- heap (heap.c) --- */
+void *kmalloc(size_t size);          /* 16-byte aligned; NULL when out */
+void *kzalloc(size_t size);
+void kfree(void *p);
+size_t heap_in_use(void);
+
+#endif

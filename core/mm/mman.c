@@ -1,0 +1,271 @@
+/* Memory system calls: mmap, munmap, mprotect, mremap, brk, madvise. */
+#include <string.h>
+#include <asm-generic/mman.h>
+#include <linux/errno.h>
+#include <linux/mman.h>
+#include "kernel.h"
+#include "mm.h"
+#include "pmu/perf.h"
+#include "proc/syscall.h"
+#include "proc/task.h"
+#include "uaccess.h"
+#include "usermm.h"
+#include "fs/vfs.h"
+
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+static bool page_aligned(uint64_t x)
+{
+	return (x & (PAGE_SIZE - 1)) == 0;
+}
+
+/* Round len up to pages; 0 when that overflows the user half. */
+static uint64_t page_len(uint64_t len)
+{
+	if (len > USER_TOP)
+		return 0;
+	return ALIGN_UP(len, PAGE_SIZE);
+}
+
+/* Fill a private file mapping from the file, eagerly. */
+static long fill_from_file(struct mm *mm, uint64_t addr, uint64_t len,
+			   struct file *f, uint64_t off)
+{
+	uint64_t size = 0;
+	file_size(f, &size);
+	if (off >= size)
+		return 0;
+	uint64_t n = size - off < len ? size - off : len;
+	void *buf = kmalloc(PAGE_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	long r = 0;
+	for (uint64_t done = 0; done < n && r == 0; done += PAGE_SIZE) {
+		uint64_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
+		long got = kernel_read(f, buf, chunk, off + done);
+		if (got < 0)
+			r = got;
+		else if (mm_write(mm, addr + done, buf, (uint64_t)got))
+			r = -EFAULT;
+	}
+	kfree(buf);
+	return r;
+}
+
+static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+		     int flags, int fd, uint64_t off)
+{
+	struct file *f = fget(fd);
+	if (!f)
+		return -EBADF;
+	long r = 0;
+	if (f->ops->mmap) {
+		r = f->ops->mmap(f, mm, addr, len, prot, flags, off);
+		file_put(f);
+		return r;
+	}
+	if (!(f->fmode & FMODE_READ))
+		r = -EACCES;
+	else if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE))
+		r = (f->fmode & FMODE_WRITE) ? -ENODEV : -EACCES; /* no shared writable file maps */
+	else if (!file_is_regular(f))
+		r = -ENODEV;
+	if (!r)
+		r = mm_map_anon(mm, addr, len, prot, 0, "");
+	if (!r)
+		r = fill_from_file(mm, addr, len, f, off);
+	file_put(f);
+	return r;
+}
+
+SYSCALL_DEFINE(mmap)
+{
+	uint64_t addr = a0, len = a1, off = a5;
+	int prot = (int)a2, flags = (int)a3, fd = (int)a4;
+	struct mm *mm = current->mm;
+	int type = flags & MAP_TYPE;
+	if (!len || !page_aligned(off))
+		return -EINVAL;
+	if (type != MAP_PRIVATE && type != MAP_SHARED && type != MAP_SHARED_VALIDATE)
+		return -EINVAL;
+	if (prot & ~PROT_ALL)
+		return -EINVAL;
+	len = page_len(len);
+	if (!len)
+		return -ENOMEM;
+	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	if (fixed && !page_aligned(addr))
+		return -EINVAL;
+	if (fixed && (addr < USER_MIN_ADDR || !user_range_ok(addr, len)))
+		return addr < USER_MIN_ADDR ? -EPERM : -ENOMEM;
+	if ((flags & MAP_FIXED_NOREPLACE) && mm_range_overlaps(mm, addr, len))
+		return -EEXIST;
+	if (!fixed) {
+		uint64_t hint = ALIGN_DOWN(addr, PAGE_SIZE);
+		if (hint >= USER_MIN_ADDR && user_range_ok(hint, len) &&
+		    !mm_range_overlaps(mm, hint, len))
+			addr = hint;
+		else if (!(addr = mm_find_free(mm, len)))
+			return -ENOMEM;
+	}
+	long r;
+	if (flags & MAP_ANONYMOUS)
+		r = mm_map_anon(mm, addr, len, prot, type == MAP_PRIVATE ? 0 : VMA_SHARED, "");
+	else
+		r = map_file(mm, addr, len, prot, flags, fd, off);
+	if (!r && (flags & MAP_POPULATE))
+		r = mm_populate(mm, addr, len);
+	if (!r)
+		/* pgoff as Linux's vm_pgoff: a private anonymous area's is
+		 * its own address, a shared one's 0. */
+		perf_record_mmap(addr, len, !(flags & MAP_ANONYMOUS) ? off :
+				 type == MAP_PRIVATE ? addr : 0, prot, "");
+	return r ? r : (long)addr;
+}
+
+SYSCALL_DEFINE(munmap)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t addr = a0, len = page_len(a1);
+	if (!page_aligned(addr) || !a1 || !len || !user_range_ok(addr, len))
+		return -EINVAL;
+	return mm_unmap(current->mm, addr, len);
+}
+
+SYSCALL_DEFINE(mprotect)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t addr = a0, len = page_len(a1);
+	int prot = (int)a2;
+	if (!page_aligned(addr) || (prot & ~(PROT_ALL | PROT_GROWSDOWN | PROT_GROWSUP)))
+		return -EINVAL;
+	if (!a1)
+		return 0;
+	if (!len || !user_range_ok(addr, len))
+		return -ENOMEM;
+	return mm_protect(current->mm, addr, len, prot & PROT_ALL);
+}
+
+SYSCALL_DEFINE(madvise)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t addr = a0, len = page_len(a1);
+	int advice = (int)a2;
+	if (!page_aligned(addr))
+		return -EINVAL;
+	if (!a1)
+		return 0;
+	if (!len || !user_range_ok(addr, len))
+		return -EINVAL;
+	if (!mm_range_mapped(current->mm, addr, len))
+		return -ENOMEM;
+	if (advice == MADV_DONTNEED)
+		return mm_discard(current->mm, addr, len);
+	return 0; /* advice only: accepted */
+}
+
+/* Copy the contents of one range into a fresh one, page by page. */
+static int move_contents(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
+{
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t src = mm_translate(mm, from + off, false);
+		if (!src)
+			continue;
+		if (mm_write(mm, to + off, phys_to_virt(src & ~(PAGE_SIZE - 1)), PAGE_SIZE))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE(mremap)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t old = a0, old_len = page_len(a1), new_len = page_len(a2), target = a4;
+	int flags = (int)a3;
+	struct mm *mm = current->mm;
+	if (!page_aligned(old) || (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP)))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if (!new_len || (flags & MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if (!old_len || !mm_range_mapped(mm, old, old_len))
+		return -EFAULT;
+	/* Driver mappings (perf buffers) never grow (Linux's VM_DONTEXPAND:
+	 * EFAULT) nor shrink (no split: EINVAL); they move whole. */
+	if (mm_range_nosplit(mm, old, old_len)) {
+		if (new_len > old_len)
+			return -EFAULT;
+		if (new_len < old_len)
+			return -EINVAL;
+		if (!(flags & MREMAP_FIXED))
+			return (long)old;
+		int r = page_aligned(target) && user_range_ok(target, old_len)
+				? mm_move_whole(mm, old, old_len, target) : -EINVAL;
+		return r ? r : (long)target;
+	}
+	if (new_len <= old_len && !(flags & MREMAP_FIXED)) {
+		if (new_len < old_len)
+			mm_unmap(mm, old + new_len, old_len - new_len);
+		return (long)old;
+	}
+	if (!(flags & MREMAP_FIXED) && !mm_range_overlaps(mm, old + old_len, new_len - old_len) &&
+	    user_range_ok(old, new_len)) {
+		/* Grow in place: same protection as the last page. */
+		int r = mm_map_anon(mm, old + old_len, new_len - old_len,
+				    PROT_READ | PROT_WRITE, 0, "");
+		return r ? r : (long)old;
+	}
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	uint64_t to = (flags & MREMAP_FIXED) ? target : mm_find_free(mm, new_len);
+	if (!to || !page_aligned(to))
+		return (flags & MREMAP_FIXED) ? -EINVAL : -ENOMEM;
+	int r = mm_map_anon(mm, to, new_len, PROT_READ | PROT_WRITE, 0, "");
+	if (!r)
+		r = move_contents(mm, old, to, old_len < new_len ? old_len : new_len);
+	if (r)
+		return r;
+	mm_unmap(mm, old, old_len);
+	return (long)to;
+}
+
+SYSCALL_DEFINE(brk)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct mm *mm = current->mm;
+	uint64_t want = a0;
+	if (want < mm->brk_start || want > mm->brk_start + (1ULL << 32))
+		return (long)mm->brk;
+	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	uint64_t new_end = ALIGN_UP(want, PAGE_SIZE);
+	if (new_end > old_end) {
+		if (mm_range_overlaps(mm, old_end, new_end - old_end))
+			return (long)mm->brk;
+		if (mm_map_anon(mm, old_end, new_end - old_end, PROT_READ | PROT_WRITE,
+				VMA_HEAP, ""))
+			return (long)mm->brk;
+	} else if (new_end < old_end) {
+		mm_unmap(mm, new_end, old_end - new_end);
+	}
+	mm->brk = want;
+	return (long)want;
+}
+
+SYSCALL_DEFINE(msync)
+{
+	SYSCALL_UNUSED_ARGS();
+	return page_aligned(a0) ? 0 : -EINVAL;
+}
+
+SYSCALL_DEFINE(mlock)
+{
+	SYSCALL_UNUSED_ARGS();
+	return 0; /* nothing is ever paged out */
+}
+
+SYSCALL_DEFINE(munlock)
+{
+	SYSCALL_UNUSED_ARGS();
+	return 0;
+}

@@ -1,0 +1,783 @@
+/*
+ * User address spaces. See usermm.h for the locking rule.
+ *
+ * Page ownership: a page mapped in a private vma belongs to that mapping
+ * and is freed when unmapped; pages of a shared vma belong to its
+ * shared_anon object, which lives as long as any vma refers to it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <asm-generic/mman-common.h>
+#include <linux/errno.h>
+#include "kernel.h"
+#include "mm.h"
+#include "usermm.h"
+#include "arch/x86.h"
+#include "arch/percpu.h"
+#include "tlb.h"
+
+struct shared_anon {
+	int refs;            /* vmas referring to it (under their mm locks) */
+	uint64_t npages;
+	uint64_t *pages;     /* physical, 0 = not allocated yet */
+	struct spinlock lock;
+};
+
+/*
+ * mm->lock with interrupts off. While waiting for it, serve TLB shootdown
+ * requests: the holder may be waiting for this very CPU to flush
+ * (tlb.c), and with interrupts off the request's IPI cannot get in.
+ */
+static uint64_t mm_lock(struct mm *mm)
+{
+	uint64_t f = irq_save();
+	while (!spin_trylock(&mm->lock)) {
+		tlb_serve_pending();
+		cpu_relax();
+	}
+	return f;
+}
+
+static void mm_unlock(struct mm *mm, uint64_t f)
+{
+	spin_unlock_irqrestore(&mm->lock, f);
+}
+
+/* ---- page tables ---- */
+
+static unsigned idx(uint64_t va, int level)
+{
+	return (va >> (12 + 9 * level)) & 511;
+}
+
+static uint64_t *table(uint64_t entry)
+{
+	return phys_to_virt(entry & PTE_ADDR);
+}
+
+/* The level-0 entry for va, creating tables when `create`; NULL if none. */
+static uint64_t *pte_of(struct mm *mm, uint64_t va, bool create)
+{
+	uint64_t *t = phys_to_virt(mm->pml4);
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &t[idx(va, level)];
+		if (!(*e & PTE_PRESENT)) {
+			if (!create)
+				return NULL;
+			uint64_t page = pmm_alloc_page();
+			if (!page)
+				return NULL;
+			*e = page | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		}
+		t = table(*e);
+	}
+	return &t[idx(va, 0)];
+}
+
+/* A page kept while its vma is PROT_NONE: not present, content kept. */
+#define PTE_PROTNONE (1ULL << 9)
+
+static bool pte_has_page(uint64_t e)
+{
+	return e & (PTE_PRESENT | PTE_PROTNONE);
+}
+
+static uint64_t pte_flags(int prot)
+{
+	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return PTE_PROTNONE;
+	uint64_t f = PTE_PRESENT | PTE_USER;
+	if (prot & PROT_WRITE)
+		f |= PTE_WRITE;
+	if (!(prot & PROT_EXEC))
+		f |= PTE_NX;
+	return f;
+}
+
+/* Forget va on every CPU that runs this address space (tlb.c). */
+static void flush(struct mm *mm, uint64_t va)
+{
+	uint64_t others = __atomic_load_n(&mm->active_cpus, __ATOMIC_ACQUIRE);
+	if (others & ~(1ULL << this_cpu_id()))
+		tlb_flush_others(others, va);
+	else
+		invlpg(va);
+}
+
+/* ---- shared anonymous objects ---- */
+
+static struct shared_anon *shm_new(uint64_t npages)
+{
+	struct shared_anon *s = kzalloc(sizeof(*s));
+	if (!s)
+		return NULL;
+	s->pages = kzalloc(npages * sizeof(uint64_t));
+	if (!s->pages) {
+		kfree(s);
+		return NULL;
+	}
+	s->npages = npages;
+	s->refs = 1;
+	s->lock = (struct spinlock)SPINLOCK_INIT("shm");
+	return s;
+}
+
+static void shm_put(struct shared_anon *s)
+{
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	for (uint64_t i = 0; i < s->npages; i++)
+		if (s->pages[i])
+			pmm_free_pages(s->pages[i], 1);
+	kfree(s->pages);
+	kfree(s);
+}
+
+struct shared_anon *shm_create(uint64_t npages)
+{
+	struct shared_anon *s = shm_new(npages);
+	if (!s)
+		return NULL;
+	for (uint64_t i = 0; i < npages; i++) {
+		if (!(s->pages[i] = pmm_alloc_page())) {
+			shm_put(s);
+			return NULL;
+		}
+		memset(phys_to_virt(s->pages[i]), 0, PAGE_SIZE);
+	}
+	return s;
+}
+
+void shm_release(struct shared_anon *s)
+{
+	shm_put(s);
+}
+
+void *shm_kaddr(struct shared_anon *s, uint64_t i)
+{
+	return phys_to_virt(s->pages[i]);
+}
+
+/* The page at index i of s, allocated on first use; 0 if out of memory. */
+static uint64_t shm_page(struct shared_anon *s, uint64_t i)
+{
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	if (!s->pages[i])
+		s->pages[i] = pmm_alloc_page();
+	uint64_t p = s->pages[i];
+	spin_unlock_irqrestore(&s->lock, f);
+	return p;
+}
+
+/* ---- vmas ---- */
+
+static struct vma *vma_of(struct list *n)
+{
+	return list_entry(n, struct vma, node);
+}
+
+static struct vma *find_vma(struct mm *mm, uint64_t addr)
+{
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (addr < v->start)
+			return NULL;
+		if (addr < v->end)
+			return v;
+	}
+	return NULL;
+}
+
+static void insert_vma(struct mm *mm, struct vma *v)
+{
+	list_for_each(n, &mm->vmas) {
+		if (vma_of(n)->start > v->start) {
+			list_insert_between(&v->node, n->prev, n);
+			return;
+		}
+	}
+	list_add_tail(&v->node, &mm->vmas);
+}
+
+/* Drop the pages of [start, end) within v from the page tables. */
+static void unmap_pages(struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
+{
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t *pte = pte_of(mm, va, false);
+		if (!pte || !pte_has_page(*pte))
+			continue;
+		uint64_t page = *pte & PTE_ADDR;
+		*pte = 0;
+		mm->rss_pages--;
+		flush(mm, va); /* no CPU may still reach the page ... */
+		if (!(v->flags & VMA_SHARED))
+			pmm_free_pages(page, 1); /* ... before it is reused */
+	}
+}
+
+/* Split v at addr (inside it); returns the upper part, or NULL (no memory). */
+static struct vma *split_vma(struct vma *v, uint64_t addr)
+{
+	struct vma *hi = kmalloc(sizeof(*hi));
+	if (!hi)
+		return NULL;
+	*hi = *v;
+	hi->start = addr;
+	hi->file_off = v->file_off + (addr - v->start);
+	if (v->shm) {
+		__atomic_add_fetch(&v->shm->refs, 1, __ATOMIC_ACQ_REL);
+		hi->shm_pgoff = v->shm_pgoff + (addr - v->start) / PAGE_SIZE;
+	}
+	v->end = addr;
+	list_insert_between(&hi->node, &v->node, v->node.next);
+	return hi;
+}
+
+static void free_vma(struct mm *mm, struct vma *v)
+{
+	list_remove(&v->node);
+	if (v->ops && v->ops->close)
+		v->ops->close(mm, v->priv);
+	if (v->shm)
+		shm_put(v->shm);
+	kfree(v);
+}
+
+/* A VMA_NOSPLIT area only partly inside [start, end)? */
+static bool splits_nosplit(struct mm *mm, uint64_t start, uint64_t end)
+{
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end <= start || v->start >= end || !(v->flags & VMA_NOSPLIT))
+			continue;
+		if (v->start < start || v->end > end)
+			return true;
+	}
+	return false;
+}
+
+bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	bool r = false;
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end > start && v->start < start + len && (v->flags & VMA_NOSPLIT))
+			r = true;
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
+/* Remove [start, end) from the address space. Caller holds mm->lock. */
+static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
+{
+	if (splits_nosplit(mm, start, end))
+		return -EINVAL;
+	list_for_each_safe(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end <= start || v->start >= end)
+			continue;
+		if (v->start < start) {
+			/* Keep the lower part; go on with the upper one (the
+			 * loop's saved next does not include it). */
+			struct vma *hi = split_vma(v, start);
+			if (!hi)
+				return -ENOMEM;
+			v = hi;
+		}
+		if (v->end > end && !split_vma(v, end))
+			return -ENOMEM;
+		unmap_pages(mm, v, v->start, v->end);
+		free_vma(mm, v);
+	}
+	return 0;
+}
+
+/*
+ * mremap of a whole VMA_NOSPLIT area to `to` (same length): Linux moves
+ * a perf buffer's vma as one piece (its pages stay the driver's; here
+ * they fault back in from the shared pages at the new place). 0, or
+ * -EINVAL for part of an area, an overlap of old and new, or a new
+ * place that would split another such area.
+ */
+int mm_move_whole(struct mm *mm, uint64_t old, uint64_t len, uint64_t to)
+{
+	if (to < old + len && old < to + len)
+		return -EINVAL;
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, old);
+	int r = -EINVAL;
+	if (v && v->start == old && v->end == old + len && (v->flags & VMA_NOSPLIT))
+		r = unmap_locked(mm, to, to + len);
+	if (r == 0) {
+		unmap_pages(mm, v, v->start, v->end);
+		list_remove(&v->node);
+		v->start = to;
+		v->end = to + len;
+		insert_vma(mm, v);
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
+/* ---- address spaces ---- */
+
+struct mm *mm_create(void)
+{
+	struct mm *mm = kzalloc(sizeof(*mm));
+	uint64_t pml4 = pmm_alloc_page();
+	if (!mm || !pml4) {
+		kfree(mm);
+		if (pml4)
+			pmm_free_pages(pml4, 1);
+		return NULL;
+	}
+	mm->dumpable = 1;
+	/* The kernel half is shared: copy the top-level entries. */
+	uint64_t *dst = phys_to_virt(pml4), *src = phys_to_virt(vm_kernel_pml4());
+	for (int i = 256; i < 512; i++)
+		dst[i] = src[i];
+	mm->pml4 = pml4;
+	mm->refs = 1;
+	mm->lock = (struct spinlock)SPINLOCK_INIT("mm");
+	list_init(&mm->vmas);
+	return mm;
+}
+
+void mm_get(struct mm *mm)
+{
+	__atomic_add_fetch(&mm->refs, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Free the user half's page tables (not the pages: unmap did that). */
+static void free_tables(uint64_t *t, int level)
+{
+	for (int i = 0; i < (level == 3 ? 256 : 512); i++) {
+		if (!(t[i] & PTE_PRESENT))
+			continue;
+		if (level > 1)
+			free_tables(table(t[i]), level - 1);
+		pmm_free_pages(t[i] & PTE_ADDR, 1);
+	}
+}
+
+void mm_put(struct mm *mm)
+{
+	if (__atomic_sub_fetch(&mm->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	BUG_ON(read_cr3() == mm->pml4);
+	unmap_locked(mm, 0, 0x0000800000000000ULL);
+	free_tables(phys_to_virt(mm->pml4), 3);
+	pmm_free_pages(mm->pml4, 1);
+	kfree(mm);
+}
+
+/*
+ * Load mm's tables on this CPU (the kernel's for NULL) and keep
+ * active_cpus true: set before the CR3 load, cleared after leaving.
+ */
+void mm_activate(struct mm *mm)
+{
+	struct percpu *cpu = this_cpu();
+	struct mm *old = cpu->active_mm;
+	uint64_t bit = 1ULL << cpu->id;
+	if (mm)
+		__atomic_or_fetch(&mm->active_cpus, bit, __ATOMIC_ACQ_REL);
+	uint64_t pml4 = mm ? mm->pml4 : vm_kernel_pml4();
+	if (read_cr3() != pml4)
+		write_cr3(pml4);
+	cpu->active_mm = mm;
+	if (old && old != mm)
+		__atomic_and_fetch(&old->active_cpus, ~bit, __ATOMIC_ACQ_REL);
+}
+
+static struct vma *new_vma(uint64_t start, uint64_t end, int prot,
+			   unsigned flags, const char *name)
+{
+	struct vma *v = kzalloc(sizeof(*v));
+	if (!v)
+		return NULL;
+	list_init(&v->node);
+	v->start = start;
+	v->end = end;
+	v->prot = prot;
+	v->flags = flags;
+	strlcpy(v->name, name ? name : "", sizeof(v->name));
+	if (flags & VMA_SHARED) {
+		v->shm = shm_new((end - start) / PAGE_SIZE);
+		if (!v->shm) {
+			kfree(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+int mm_map_shm(struct mm *mm, uint64_t start, uint64_t len, int prot,
+	       unsigned flags, struct shared_anon *s, const struct vma_ops *ops,
+	       void *priv, const char *name)
+{
+	if (len != s->npages * PAGE_SIZE)
+		return -EINVAL;
+	struct vma *v = new_vma(start, start + len, prot, flags & ~VMA_SHARED, name);
+	if (!v)
+		return -ENOMEM;
+	v->flags |= VMA_SHARED;
+	v->shm = s;
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, start, start + len);
+	if (r == 0) {
+		v->ops = ops;  /* from now on, its removal tells the driver */
+		v->priv = priv;
+		insert_vma(mm, v);
+	}
+	mm_unlock(mm, f);
+	if (r)
+		free_vma(mm, v);
+	return r;
+}
+
+int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
+		unsigned flags, const char *name)
+{
+	struct vma *v = new_vma(start, start + len, prot, flags, name);
+	if (!v)
+		return -ENOMEM;
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, start, start + len);
+	if (r == 0)
+		insert_vma(mm, v);
+	mm_unlock(mm, f);
+	if (r)
+		free_vma(mm, v);
+	return r;
+}
+
+void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, start);
+	if (v && v->start == start)
+		v->file_off = off;
+	mm_unlock(mm, f);
+}
+
+uint64_t mm_find_free(struct mm *mm, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	uint64_t top = USER_MMAP_TOP, found = 0;
+	/* Walk down from the top: the gap below each vma, highest first. */
+	struct list *n = mm->vmas.prev;
+	for (;;) {
+		uint64_t floor = USER_MIN_ADDR;
+		if (n != &mm->vmas) {
+			struct vma *v = vma_of(n);
+			if (v->start >= top) {
+				n = n->prev;
+				continue;
+			}
+			floor = v->end > top ? top : v->end;
+		}
+		if (top >= floor + len && top - len >= floor) {
+			found = top - len;
+			break;
+		}
+		if (n == &mm->vmas)
+			break;
+		top = vma_of(n)->start;
+		n = n->prev;
+	}
+	mm_unlock(mm, f);
+	return found;
+}
+
+int mm_unmap(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, start, start + len);
+	mm_unlock(mm, f);
+	return r;
+}
+
+bool mm_range_mapped(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	uint64_t at = start;
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end <= at)
+			continue;
+		if (v->start > at)
+			break;
+		at = v->end;
+		if (at >= start + len)
+			break;
+	}
+	mm_unlock(mm, f);
+	return at >= start + len;
+}
+
+bool mm_range_overlaps(struct mm *mm, uint64_t start, uint64_t len)
+{
+	bool hit = false;
+	uint64_t f = mm_lock(mm);
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->start < start + len && v->end > start) {
+			hit = true;
+			break;
+		}
+	}
+	mm_unlock(mm, f);
+	return hit;
+}
+
+int mm_discard(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end <= start || v->start >= start + len || (v->flags & VMA_SHARED))
+			continue;
+		uint64_t s = v->start > start ? v->start : start;
+		uint64_t e = v->end < start + len ? v->end : start + len;
+		unmap_pages(mm, v, s, e);
+	}
+	mm_unlock(mm, f);
+	return 0;
+}
+
+int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
+{
+	uint64_t end = start + len;
+	if (!mm_range_mapped(mm, start, len))
+		return -ENOMEM;
+	uint64_t f = mm_lock(mm);
+	int r = splits_nosplit(mm, start, end) ? -EINVAL : 0;
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (r || v->end <= start || v->start >= end)
+			continue;
+		if (v->start < start) {
+			if (!split_vma(v, start)) {
+				r = -ENOMEM;
+				break;
+			}
+			continue;
+		}
+		if (v->end > end && !split_vma(v, end)) {
+			r = -ENOMEM;
+			break;
+		}
+		v->prot = prot;
+		for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
+			uint64_t *pte = pte_of(mm, va, false);
+			if (!pte || !pte_has_page(*pte))
+				continue;
+			*pte = (*pte & PTE_ADDR) | pte_flags(prot);
+			flush(mm, va);
+		}
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
+/* Map the page containing addr for vma v. Caller holds mm->lock. */
+static int fault_in(struct mm *mm, struct vma *v, uint64_t addr)
+{
+	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE);
+	uint64_t *pte = pte_of(mm, va, true);
+	if (!pte)
+		return -ENOMEM;
+	if (pte_has_page(*pte))
+		return 0;
+	uint64_t page;
+	if (v->shm)
+		page = shm_page(v->shm, v->shm_pgoff + (va - v->start) / PAGE_SIZE);
+	else
+		page = pmm_alloc_page();
+	if (!page)
+		return -ENOMEM;
+	*pte = page | pte_flags(v->prot);
+	mm->rss_pages++;
+	return 0;
+}
+
+static bool access_allowed(const struct vma *v, uint64_t error)
+{
+	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return false;
+	if ((error & 2) && !(v->prot & PROT_WRITE))
+		return false;
+	if ((error & 16) && !(v->prot & PROT_EXEC))
+		return false;
+	return true;
+}
+
+int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, addr);
+	int r;
+	if (!v)
+		r = -EFAULT;
+	else if (!access_allowed(v, error))
+		r = -EACCES;
+	else if (error & 1)
+		r = -EACCES;  /* present page, protection violation */
+	else
+		r = fault_in(mm, v, addr) ? -EFAULT : 0;
+	mm_unlock(mm, f);
+	return r;
+}
+
+int mm_populate(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t f = mm_lock(mm);
+	int r = 0;
+	for (uint64_t va = start; va < start + len && !r; va += PAGE_SIZE) {
+		struct vma *v = find_vma(mm, va);
+		r = v ? fault_in(mm, v, va) : -EFAULT;
+	}
+	mm_unlock(mm, f);
+	return r;
+}
+
+uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write)
+{
+	uint64_t f = mm_lock(mm);
+	uint64_t phys = 0;
+	struct vma *v = find_vma(mm, addr);
+	if (v && (!write || (v->prot & PROT_WRITE)) && fault_in(mm, v, addr) == 0) {
+		uint64_t *pte = pte_of(mm, addr, false);
+		phys = (*pte & PTE_ADDR) | (addr & (PAGE_SIZE - 1));
+	}
+	mm_unlock(mm, f);
+	return phys;
+}
+
+/* Copy between kernel memory and another address space, page by page
+ * through the direct map (faulting pages in). */
+static int mm_copy(struct mm *mm, uint64_t addr, void *buf, uint64_t len,
+		   bool to_mm)
+{
+	uint8_t *b = buf;
+	while (len) {
+		uint64_t phys = mm_translate(mm, addr, false);
+		if (!phys)
+			return -EFAULT;
+		uint64_t chunk = PAGE_SIZE - (addr & (PAGE_SIZE - 1));
+		if (chunk > len)
+			chunk = len;
+		if (to_mm)
+			memcpy(phys_to_virt(phys), b, chunk);
+		else
+			memcpy(b, phys_to_virt(phys), chunk);
+		b += chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
+{
+	return mm_copy(mm, addr, (void *)src, len, true);
+}
+
+/* ---- fork ---- */
+
+static int clone_vma(struct mm *dst, struct mm *src, struct vma *v)
+{
+	struct vma *c = kmalloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	if (v->flags & VMA_DONTCOPY) {
+		kfree(c);
+		return 0;
+	}
+	*c = *v;
+	if (c->shm)
+		__atomic_add_fetch(&c->shm->refs, 1, __ATOMIC_ACQ_REL);
+	list_add_tail(&c->node, &dst->vmas);
+	if (v->flags & VMA_SHARED)
+		return 0; /* the child faults the shared pages in itself */
+	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
+		uint64_t *pte = pte_of(src, va, false);
+		if (!pte || !pte_has_page(*pte))
+			continue;
+		uint64_t page = pmm_alloc_page();
+		uint64_t *dpte = page ? pte_of(dst, va, true) : NULL;
+		if (!dpte) {
+			if (page)
+				pmm_free_pages(page, 1);
+			return -ENOMEM;
+		}
+		memcpy(phys_to_virt(page), phys_to_virt(*pte & PTE_ADDR), PAGE_SIZE);
+		*dpte = page | (*pte & ~PTE_ADDR);
+		dst->rss_pages++;
+	}
+	return 0;
+}
+
+struct mm *mm_clone(struct mm *src)
+{
+	struct mm *mm = mm_create();
+	if (!mm)
+		return NULL;
+	uint64_t f = mm_lock(src);
+	int r = 0;
+	list_for_each(n, &src->vmas)
+		if ((r = clone_vma(mm, src, vma_of(n))) != 0)
+			break;
+	mm->brk_start = src->brk_start;
+	mm->brk = src->brk;
+	mm->dumpable = src->dumpable;
+	mm->arg_start = src->arg_start;
+	mm->arg_end = src->arg_end;
+	mm->env_start = src->env_start;
+	mm->env_end = src->env_end;
+	memcpy(mm->exe, src->exe, sizeof(mm->exe));
+	mm_unlock(src, f);
+	if (r) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/* ---- /proc/<pid>/maps ---- */
+
+int mm_format_maps(struct mm *mm, char *buf, size_t max)
+{
+	size_t n = 0;
+	uint64_t f = mm_lock(mm);
+	list_for_each(node, &mm->vmas) {
+		struct vma *v = vma_of(node);
+		const char *name = v->name;
+		if (v->flags & VMA_STACK)
+			name = "[stack]";
+		else if (v->flags & VMA_HEAP)
+			name = "[heap]";
+		int w = snprintf(buf + n, n < max ? max - n : 0,
+				 "%012llx-%012llx %c%c%c%c %08llx 00:00 0 %s%s\n",
+				 (unsigned long long)v->start, (unsigned long long)v->end,
+				 v->prot & PROT_READ ? 'r' : '-',
+				 v->prot & PROT_WRITE ? 'w' : '-',
+				 v->prot & PROT_EXEC ? 'x' : '-',
+				 v->flags & VMA_SHARED ? 's' : 'p',
+				 (unsigned long long)v->file_off,
+				 *name ? "                          " : "", name);
+		if (w > 0)
+			n += (size_t)w;
+	}
+	mm_unlock(mm, f);
+	return (int)n; /* like snprintf: the length the whole text needs */
+}
+
+int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len)
+{
+	return mm_copy(mm, addr, dst, len, false);
+}

@@ -1,0 +1,502 @@
+/*
+ * execve for static ELF executables (ET_EXEC and static PIE). The new
+ * address space is built completely before the old one is dropped, so a
+ * failing exec returns an error to the unchanged caller.
+ *
+ * Initial stack, from the top: AT_RANDOM bytes, "x86_64", the file name,
+ * environment strings, argument strings; then (16-byte aligned) auxv,
+ * envp[], argv[] and argc at the stack pointer, as Linux lays them out.
+ */
+#include <string.h>
+#include <asm-generic/mman-common.h>
+#include <asm/siginfo.h>
+#include <linux/auxvec.h>
+#include <linux/binfmts.h>
+#include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <elf64.h>
+#include "arch/cpu.h"
+#include "exec.h"
+#include "arch/gdt.h"
+#include "kernel.h"
+#include "mm/mm.h"
+#include "process.h"
+#include "pmu/perf.h"
+#include "ringbuf/ringbuf.h"
+#include "pmu/trace.h"
+#include "sched.h"
+#include "signal.h"
+#include "syscall.h"
+#include "tasks.h"
+#include "mm/uaccess.h"
+#include "mm/usermm.h"
+#include "fs/vfs.h"
+#include "arch/x86.h"
+
+#define ARGS_MAX (128 * 1024)   /* bytes of argument + environment strings */
+#define ARGC_MAX 4096
+#define PATH_MAX_LEN 4096
+
+/* Argument and environment strings gathered in kernel memory. */
+struct exec_args {
+	char *buf;           /* all strings, NUL-separated: argv then envp */
+	size_t used;
+	int argc, envc;
+};
+
+static int args_add(struct exec_args *a, const char *s, size_t len)
+{
+	if (a->used + len + 1 > ARGS_MAX)
+		return -E2BIG;
+	memcpy(a->buf + a->used, s, len);
+	a->buf[a->used + len] = 0;
+	a->used += len + 1;
+	return 0;
+}
+
+static int args_from_kernel(struct exec_args *a, char *const v[], int *count)
+{
+	for (*count = 0; v && v[*count]; (*count)++) {
+		int r = args_add(a, v[*count], strlen(v[*count]));
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int args_from_user(struct exec_args *a, uint64_t uvec, int *count)
+{
+	*count = 0;
+	if (!uvec)
+		return 0;
+	for (;;) {
+		uint64_t p;
+		if (copy_from_user(&p, (void *)(uvec + 8ULL * (uint64_t)*count), 8))
+			return -EFAULT;
+		if (!p)
+			return 0;
+		if (*count >= ARGC_MAX)
+			return -E2BIG;
+		long n = strncpy_from_user(a->buf + a->used, (const char *)p,
+					   ARGS_MAX - a->used);
+		if (n == -ENAMETOOLONG)
+			return -E2BIG;
+		if (n < 0)
+			return (int)n;
+		a->used += (size_t)n + 1;
+		(*count)++;
+	}
+}
+
+/* The whole file in a kernel buffer. */
+static long read_file(const char *path, void **data, size_t *len)
+{
+	struct file *f;
+	int r = vfs_open(path, O_RDONLY, 0, &f);
+	if (r)
+		return r;
+	uint64_t size = 0;
+	if (!file_is_regular(f))
+		r = -EACCES;
+	else if (!file_executable(f))
+		r = -EACCES;
+	else if (file_size(f, &size) || size < sizeof(Elf64_Ehdr))
+		r = -ENOEXEC;
+	else if (size > 64 * 1024 * 1024)
+		r = -ENOMEM;
+	void *buf = r ? NULL : kmalloc(size);
+	if (!r && !buf)
+		r = -ENOMEM;
+	if (!r && kernel_read(f, buf, size, 0) != (long)size)
+		r = -EIO;
+	file_put(f);
+	if (r) {
+		kfree(buf);
+		return r;
+	}
+	*data = buf;
+	*len = size;
+	return 0;
+}
+
+static int segment_prot(uint32_t flags)
+{
+	return ((flags & PF_R) ? PROT_READ : 0) | ((flags & PF_W) ? PROT_WRITE : 0) |
+	       ((flags & PF_X) ? PROT_EXEC : 0);
+}
+
+#define MAX_EXEC_SEGS 4
+
+struct loaded {
+	uint64_t entry, phdr, brk;
+	unsigned phnum;
+	/* Executable segments, for perf's MMAP records. */
+	struct { uint64_t start, len, pgoff; int prot; } seg[MAX_EXEC_SEGS];
+	unsigned nseg;
+	uint8_t build_id[BUILD_ID_MAX]; /* the file's, for MMAP2 records */
+	unsigned build_id_size;
+};
+
+/* Remember an executable PT_LOAD as a mapping of the file. */
+static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t va)
+{
+	if (!(ph->p_flags & PF_X) || out->nseg == MAX_EXEC_SEGS)
+		return;
+	uint64_t start = ALIGN_DOWN(va, PAGE_SIZE);
+	out->seg[out->nseg].start = start;
+	out->seg[out->nseg].len = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - start;
+	out->seg[out->nseg].pgoff = ALIGN_DOWN(ph->p_offset, PAGE_SIZE);
+	out->seg[out->nseg].prot = segment_prot(ph->p_flags);
+	out->nseg++;
+}
+
+/* Map and fill the PT_LOAD segments into mm. */
+static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
+			 struct loaded *out)
+{
+	const char *why;
+	if (elf64_check(img, len, EM_X86_64, &why))
+		return -ENOEXEC;
+	const Elf64_Ehdr *eh = (const void *)img;
+	uint64_t base = eh->e_type == ET_DYN ? USER_PIE_BASE : 0;
+	uint64_t top = 0;
+	out->phdr = 0;
+	out->nseg = 0;
+	for (unsigned i = 0; i < elf64_phnum(img); i++) {
+		const Elf64_Phdr *ph = elf64_phdr(img, i);
+		if (ph->p_type == PT_INTERP)
+			return -ENOENT; /* no dynamic loader on baremon */
+		if (ph->p_type == PT_PHDR)
+			out->phdr = base + ph->p_vaddr;
+		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+			continue;
+		uint64_t va = base + ph->p_vaddr;
+		uint64_t start = ALIGN_DOWN(va, PAGE_SIZE);
+		uint64_t end = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE);
+		if (start < USER_MIN_ADDR || end > USER_STACK_TOP - USER_STACK_SIZE)
+			return -ENOEXEC;
+		/* A page shared with the previous segment keeps its contents. */
+		if (mm_range_mapped(mm, start, PAGE_SIZE)) {
+			mm_protect(mm, start, PAGE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC);
+			start += PAGE_SIZE;
+		}
+		int r = start < end ? mm_map_anon(mm, start, end - start,
+						  segment_prot(ph->p_flags), 0, mm->exe) : 0;
+		if (!r && start < end) /* as Linux maps it: from the page of p_offset */
+			mm_set_file_off(mm, start, ALIGN_DOWN(ph->p_offset, PAGE_SIZE) +
+					(start - ALIGN_DOWN(va, PAGE_SIZE)));
+		if (!r)
+			r = mm_populate(mm, ALIGN_DOWN(va, PAGE_SIZE),
+					ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - ALIGN_DOWN(va, PAGE_SIZE));
+		if (!r)
+			r = mm_write(mm, va, img + ph->p_offset, ph->p_filesz);
+		if (r)
+			return r;
+		note_exec_segment(out, ph, va);
+		if (!out->phdr && ph->p_offset == 0)
+			out->phdr = va + eh->e_phoff;
+		if (end > top)
+			top = end;
+	}
+	if (!top)
+		return -ENOEXEC;
+	out->entry = base + eh->e_entry;
+	out->phnum = eh->e_phnum;
+	out->brk = top;
+	return 0;
+}
+
+/* Push bytes below *sp in the new address space. */
+static int push(struct mm *mm, uint64_t *sp, const void *data, size_t n)
+{
+	*sp -= n;
+	return mm_write(mm, *sp, data, n);
+}
+
+static uint64_t random_u64(void)
+{
+	uint64_t x = rdtsc();
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int build_stack(struct mm *mm, const struct exec_args *a, const char *path,
+		       const struct loaded *ld, uint64_t *sp_out)
+{
+	uint64_t sp = USER_STACK_TOP;
+	int r = mm_map_anon(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
+			    PROT_READ | PROT_WRITE, VMA_STACK, "");
+	if (r)
+		return r;
+	uint64_t rnd[2] = { random_u64(), random_u64() };
+	r |= push(mm, &sp, rnd, sizeof(rnd));
+	uint64_t at_random = sp;
+	r |= push(mm, &sp, "x86_64", 7);
+	uint64_t at_platform = sp;
+	r |= push(mm, &sp, path, strlen(path) + 1);
+	uint64_t at_execfn = sp;
+	r |= push(mm, &sp, a->buf, a->used);
+	uint64_t strings = sp;
+	if (r)
+		return -EFAULT;
+	mm->arg_start = strings;
+	uint64_t auxv[][2] = {
+		{ AT_PHDR, ld->phdr }, { AT_PHENT, sizeof(Elf64_Phdr) },
+		{ AT_PHNUM, ld->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
+		{ AT_FLAGS, 0 }, { AT_ENTRY, ld->entry },
+		{ AT_UID, current->uid }, { AT_EUID, current->euid },
+		{ AT_GID, current->gid }, { AT_EGID, current->egid },
+		{ AT_SECURE, 0 }, { AT_RANDOM, at_random },
+		{ AT_HWCAP, cpuid(1, 0).edx }, { AT_HWCAP2, 0 }, { AT_CLKTCK, 100 },
+		{ AT_PLATFORM, at_platform }, { AT_EXECFN, at_execfn },
+		{ AT_MINSIGSTKSZ, 2048 }, { AT_NULL, 0 },
+	};
+	size_t nptr = 1 + (size_t)a->argc + 1 + (size_t)a->envc + 1;
+	sp = (sp - sizeof(auxv) - nptr * 8) & ~15ULL;
+	uint64_t at = sp;
+	uint64_t argc = (uint64_t)a->argc;
+	r |= mm_write(mm, at, &argc, 8);
+	at += 8;
+	uint64_t s = strings;
+	for (int i = 0; i < a->argc + a->envc + 1; i++) {
+		uint64_t p = s;
+		if (i == a->argc) { /* argv's NULL, then envp */
+			p = 0;
+			r |= mm_write(mm, at, &p, 8);
+			at += 8;
+			p = s;
+		}
+		if (i == a->argc + a->envc)
+			p = 0;
+		r |= mm_write(mm, at, &p, 8);
+		at += 8;
+		if (p) {
+			size_t off = s - strings;
+			s += strlen(a->buf + off) + 1;
+			if (i == a->argc - 1)
+				mm->arg_end = s;
+		}
+	}
+	mm->env_start = mm->arg_end ? mm->arg_end : strings;
+	mm->env_end = s;
+	r |= mm_write(mm, at, auxv, sizeof(auxv));
+	*sp_out = sp;
+	return r ? -EFAULT : 0;
+}
+
+/* Collapse "//", "/./" and "dir/.." in an absolute path, in place. */
+static void normalize(char *p)
+{
+	char *out = p;
+	const char *in = p;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *end = strchr(in, '/');
+		size_t n = end ? (size_t)(end - in) : strlen(in);
+		if (n == 0)
+			break;
+		if (n == 1 && in[0] == '.') {
+			/* skip */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = 0;
+}
+
+/*
+ * The executable's path as /proc/<pid>/exe shows it: absolute, with
+ * symbolic links in the last component followed (so exec of
+ * /proc/self/exe records the real file, not a link to itself).
+ */
+static void resolve_exe_path(const char *path, char *out, size_t max)
+{
+	char *tmp = kmalloc(PATH_MAX_LEN);
+	if (!tmp) {
+		strlcpy(out, path, max);
+		return;
+	}
+	if (path[0] == '/') {
+		strlcpy(out, path, max);
+	} else {
+		long n = vfs_getcwd(current->fs, out, max);
+		if (n < 0)
+			out[0] = 0;
+		strlcat(out, "/", max);
+		strlcat(out, path, max);
+	}
+	for (int depth = 0; depth < 8; depth++) {
+		int n = vfs_readlink(out, tmp, PATH_MAX_LEN - 1);
+		if (n <= 0)
+			break;
+		tmp[n] = 0;
+		if (tmp[0] == '/') {
+			strlcpy(out, tmp, max);
+		} else {
+			char *slash = strrchr(out, '/');
+			if (slash)
+				slash[1] = 0;
+			strlcat(out, tmp, max);
+		}
+	}
+	normalize(out);
+	kfree(tmp);
+}
+
+static void set_comm(struct task *t, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
+}
+
+/* Kill the other threads of the process before it changes program. */
+static void drop_other_threads(struct task *self)
+{
+	struct task *leader = self->leader;
+	if (list_empty(&leader->threads) && leader == self)
+		return;
+	struct ksiginfo kill = { .signo = SIGKILL, .code = SI_KERNEL };
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	struct task *victims[64];
+	int n = 0;
+	if (leader != self)
+		victims[n++] = leader;
+	list_for_each(node, &leader->threads) {
+		struct task *t = list_entry(node, struct task, thread_node);
+		if (t != self && n < 64)
+			victims[n++] = t;
+	}
+	spin_unlock_irqrestore(&task_lock, f);
+	for (int i = 0; i < n; i++)
+		signal_send_thread(victims[i], &kill);
+	while (__atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) > 1)
+		sched_yield_now();
+}
+
+static long do_exec(const char *path, struct exec_args *a)
+{
+	void *img;
+	size_t len;
+	long r = read_file(path, &img, &len);
+	if (r)
+		return r;
+	struct mm *mm = mm_create();
+	if (!mm) {
+		kfree(img);
+		return -ENOMEM;
+	}
+	resolve_exe_path(path, mm->exe, sizeof(mm->exe));
+	struct loaded ld;
+	uint64_t sp = 0;
+	r = load_segments(mm, img, len, &ld);
+	if (!r)
+		ld.build_id_size = elf_build_id(img, len, ld.build_id);
+	kfree(img);
+	if (!r)
+		r = build_stack(mm, a, path, &ld, &sp);
+	if (r) {
+		mm_put(mm);
+		return r;
+	}
+	mm->brk_start = mm->brk = ld.brk;
+
+	/* The point of no return. */
+	struct task *self = current;
+	drop_other_threads(self);
+	struct mm *old = self->mm;
+	self->mm = mm;
+	mm_activate(mm);
+	if (old)
+		mm_put(old);
+	process_release_vfork(self);
+	files_close_on_exec(self->files);
+	signal_reset_for_exec(self->sig);
+	self->altstack_sp = self->altstack_size = 0;
+	self->fs_base = self->gs_base = 0;
+	wrmsr(0xc0000100, 0);           /* FS base */
+	fpu_init_state(self);
+	fpu_restore(self);
+	set_comm(self, path);
+	perf_task_exec(self);
+	perf_record_comm(self, true);
+	for (unsigned i = 0; i < ld.nseg; i++)
+		perf_record_mmap_file(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
+				      ld.seg[i].prot, mm->exe, ld.build_id, ld.build_id_size);
+	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
+
+	struct trap_frame *f = self->frame;
+	uint64_t vector = f->vector, nr = f->error; /* still execve's frame */
+	memset(f, 0, sizeof(*f));
+	f->vector = vector;
+	f->error = nr;
+	f->rip = ld.entry;
+	f->rsp = sp;
+	f->rflags = 0x202;
+	f->cs = USER_CS;
+	f->ss = USER_DS;
+	return 0;
+}
+
+static struct exec_args *args_new(void)
+{
+	struct exec_args *a = kzalloc(sizeof(*a));
+	if (a && !(a->buf = kmalloc(ARGS_MAX))) {
+		kfree(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void args_free(struct exec_args *a)
+{
+	kfree(a->buf);
+	kfree(a);
+}
+
+long exec_kernel(const char *path, char *const argv[], char *const envp[])
+{
+	struct exec_args *a = args_new();
+	if (!a)
+		return -ENOMEM;
+	long r = args_from_kernel(a, argv, &a->argc);
+	if (!r)
+		r = args_from_kernel(a, envp, &a->envc);
+	if (!r)
+		r = do_exec(path, a);
+	args_free(a);
+	return r;
+}
+
+SYSCALL_DEFINE(execve)
+{
+	SYSCALL_UNUSED_ARGS();
+	char *path = kmalloc(PATH_MAX_LEN);
+	struct exec_args *a = args_new();
+	long r = (!path || !a) ? -ENOMEM : 0;
+	if (!r) {
+		long n = strncpy_from_user(path, (const char *)a0, PATH_MAX_LEN);
+		r = n < 0 ? n : (n == 0 ? -ENOENT : 0);
+	}
+	if (!r)
+		r = args_from_user(a, a1, &a->argc);
+	if (!r)
+		r = args_from_user(a, a2, &a->envc);
+	if (!r)
+		r = do_exec(path, a);
+	kfree(path);
+	if (a)
+		args_free(a);
+	/* On success the frame now holds the new program; rax = 0. */
+	return r;
+}

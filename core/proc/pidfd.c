@@ -1,0 +1,47 @@
+/* pidfd_open(2): a file descriptor that becomes readable (POLLIN) when
+ * the process it names has exited. Nothing else is supported on it yet
+ * (pidfd_send_signal, waitid P_PIDFD). */
+#include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/poll.h>
+#include "kernel.h"
+#include "syscall.h"
+#include "task.h"
+#include "fs/vfs.h"
+
+static unsigned pidfd_poll(struct file *f)
+{
+	int pid = (int)(long)f->priv;
+	struct task *t = task_find(pid);
+	if (!t || t->state == TASK_ZOMBIE || t->leader->nr_live == 0)
+		return POLLIN | POLLRDNORM;
+	return 0;
+}
+
+static const struct file_ops pidfd_ops = {
+	.poll = pidfd_poll,
+};
+
+SYSCALL_DEFINE(pidfd_open)
+{
+	SYSCALL_UNUSED_ARGS();
+	int pid = (int)a0;
+	unsigned flags = (unsigned)a1;
+	if (flags & ~(unsigned)O_NONBLOCK)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL;
+	struct task *t = task_find(pid);
+	if (!t)
+		return -ESRCH;
+	if (t->tgid != pid)
+		return -EINVAL; /* a thread, not a process */
+	struct file *f = file_new_anon(&pidfd_ops, (void *)(long)pid,
+				       O_RDWR | (int)flags, 0600);
+	if (!f)
+		return -ENOMEM;
+	int fd = fd_install(current->files, f, O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}

@@ -1,0 +1,670 @@
+/*
+ * clone/fork, exit and wait. See process.h. Family links (parent,
+ * children, sibling, threads) are changed only under task_lock.
+ */
+#include <string.h>
+#include <asm/siginfo.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+#include <linux/resource.h>
+#include "futex.h"
+#include "kernel.h"
+#include "mm/mm.h"
+#include "process.h"
+#include "sched.h"
+#include "signal.h"
+#include "syscall.h"
+#include "tasks.h"
+#include "arch/tsc.h"
+#include "mm/uaccess.h"
+#include "mm/usermm.h"
+#include "fs/vfs.h"
+#include "arch/power.h"
+#include "pmu/perf.h"
+#include "pmu/trace.h"
+#include "exec.h"
+
+void itimer_forget(struct task *leader);
+
+static struct task *init_task;
+
+void process_for_each_thread(struct task *leader,
+			     void (*fn)(struct task *t, void *ctx), void *ctx)
+{
+	struct task *list[64];
+	int n = 0;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list[n++] = leader;
+	list_for_each(node, &leader->threads)
+		if (n < 64)
+			list[n++] = list_entry(node, struct task, thread_node);
+	spin_unlock_irqrestore(&task_lock, f);
+	for (int i = 0; i < n; i++)
+		fn(list[i], ctx);
+}
+
+/* ---- clone ---- */
+
+static int check_clone_flags(uint64_t flags)
+{
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & CLONE_FS) && (flags & CLONE_NEWNS))
+		return -EINVAL;
+	if (flags & (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
+		     CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP))
+		return -EPERM; /* no namespaces here; unprivileged Linux says EPERM */
+	return 0;
+}
+
+static int share_resources(struct task *t, struct task *p, uint64_t flags)
+{
+	if (flags & CLONE_VM) {
+		mm_get(p->mm);
+		t->mm = p->mm;
+	} else if (!(t->mm = mm_clone(p->mm))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_FILES) {
+		files_get(p->files);
+		t->files = p->files;
+	} else if (!(t->files = files_clone(p->files))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_FS) {
+		fs_get(p->fs);
+		t->fs = p->fs;
+	} else if (!(t->fs = fs_clone(p->fs))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_SIGHAND) {
+		__atomic_add_fetch(&p->sig->refs, 1, __ATOMIC_ACQ_REL);
+		t->sig = p->sig;
+	} else if (!(t->sig = signal_state_copy(p->sig))) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void release_resources(struct task *t)
+{
+	struct mm *mm = t->mm;
+	t->mm = NULL;
+	if (mm) {
+		if (t == current)
+			mm_activate(NULL);
+		mm_put(mm);
+	}
+	if (t->files)
+		files_put(t->files);
+	if (t->fs)
+		fs_put(t->fs);
+	t->files = NULL;
+	t->fs = NULL;
+}
+
+static void link_family(struct task *t, struct task *p, uint64_t flags)
+{
+	struct task *pl = p->leader;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	if (flags & CLONE_THREAD) {
+		t->tgid = p->tgid;
+		t->leader = pl;
+		t->parent = pl->parent;
+		list_add_tail(&t->thread_node, &pl->threads);
+		__atomic_add_fetch(&pl->nr_live, 1, __ATOMIC_ACQ_REL);
+	} else {
+		t->tgid = t->tid;
+		t->leader = t;
+		t->nr_live = 1;
+		t->parent = (flags & CLONE_PARENT) && pl->parent ? pl->parent : pl;
+		list_add_tail(&t->sibling, &t->parent->children);
+	}
+	spin_unlock_irqrestore(&task_lock, f);
+}
+
+static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
+		     uint64_t ctid, uint64_t tls)
+{
+	int r = check_clone_flags(flags);
+	if (r)
+		return r;
+	struct task *p = current;
+	struct task *t = task_alloc(p->comm);
+	if (!t)
+		return -EAGAIN;
+	t->siginfo = kzalloc(sizeof(struct ksiginfo) * (NSIGNALS + 1));
+	if (!t->siginfo || (r = share_resources(t, p, flags)) != 0 ||
+	    (r = perf_inherit(p, t, flags & CLONE_THREAD)) != 0) {
+		perf_task_exit(t);
+		release_resources(t);
+		if (t->sig)
+			signal_state_put(t->sig);
+		kfree(t->siginfo);
+		task_free(t);
+		return t->siginfo ? r : -ENOMEM;
+	}
+	t->uid = p->uid, t->euid = p->euid, t->gid = p->gid, t->egid = p->egid;
+	memcpy(t->rlimits, p->leader->rlimits, sizeof(t->rlimits));
+	t->pgid = p->pgid, t->sid = p->sid;
+	t->affinity = p->affinity;
+	t->sigmask = p->sigmask;
+	t->exit_signal = (flags & CLONE_THREAD) ? -1 : (int)(flags & 0xff);
+	t->fs_base = (flags & CLONE_SETTLS) ? tls : p->fs_base;
+	t->gs_base = p->gs_base;
+	fpu_save(p);
+	memcpy(t->fpu, p->fpu, FPU_AREA_SIZE);
+
+	struct trap_frame *frame = task_prepare_stack(t, NULL, NULL);
+	*frame = *p->frame;
+	frame->rax = 0;
+	frame->vector = 0;
+	if (newsp)
+		frame->rsp = newsp;
+	link_family(t, p, flags);
+	trace_sched_process_fork(p, t);
+
+	int tid = t->tid;
+	if (flags & CLONE_PARENT_SETTID)
+		put_user(tid, (int *)ptid);
+	if (flags & CLONE_CHILD_SETTID)
+		mm_write(t->mm, ctid, &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = ctid;
+	if (flags & CLONE_VFORK)
+		t->vfork_parent = p;
+	perf_record_task(t, p, true);
+	sched_start(t);
+	if (flags & CLONE_VFORK)
+		while (!__atomic_load_n(&t->vfork_done, __ATOMIC_ACQUIRE))
+			sched_yield_now(); /* the child releases us at exec or exit */
+	return tid;
+}
+
+SYSCALL_DEFINE(clone)
+{
+	SYSCALL_UNUSED_ARGS();
+	return do_clone(a0, a1, a2, a3, a4);
+}
+
+SYSCALL_DEFINE(fork)
+{
+	SYSCALL_UNUSED_ARGS();
+	return do_clone(SIGCHLD, 0, 0, 0, 0);
+}
+
+SYSCALL_DEFINE(vfork)
+{
+	SYSCALL_UNUSED_ARGS();
+	return do_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+}
+
+void process_release_vfork(struct task *t)
+{
+	if (t->vfork_parent) {
+		__atomic_store_n(&t->vfork_done, true, __ATOMIC_RELEASE);
+		t->vfork_parent = NULL;
+	}
+}
+
+/* ---- exit ---- */
+
+/* Give our children to init. Caller holds task_lock. */
+static void reparent_children(struct task *leader)
+{
+	list_for_each_safe(n, &leader->children) {
+		struct task *c = list_entry(n, struct task, sibling);
+		list_remove(&c->sibling);
+		c->parent = init_task;
+		list_add_tail(&c->sibling, &init_task->children);
+	}
+	if (!list_empty(&init_task->children))
+		init_task->child_events++;
+}
+
+static bool parent_ignores_children(struct task *parent)
+{
+	struct sigaction *a = &parent->sig->action[SIGCHLD];
+	return a->sa_handler == SIG_IGN || (a->sa_flags & SA_NOCLDWAIT);
+}
+
+/* The whole process is gone: become a zombie and tell the parent. */
+static void notify_parent(struct task *leader)
+{
+	struct task *parent = leader->parent;
+	int st = leader->exit_code;
+	struct ksiginfo info = {
+		.signo = leader->exit_signal > 0 ? leader->exit_signal : SIGCHLD,
+		.pid = leader->tgid, .uid = leader->uid,
+		.code = (st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
+		.status = (st & 0x7f) ? (st & 0x7f) : (st >> 8) & 0xff,
+	};
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	reparent_children(leader);
+	parent->child_events++;
+	spin_unlock_irqrestore(&task_lock, f);
+	if (leader->exit_signal > 0 && !parent_ignores_children(parent))
+		signal_send_process(parent->tgid, &info);
+	waitq_wake_all(&parent->child_exit);
+	waitq_wake_all(&init_task->child_exit);
+}
+
+static void clear_child_tid(struct task *self)
+{
+	if (!self->clear_child_tid || !self->mm)
+		return;
+	int zero = 0;
+	if (copy_to_user((void *)self->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_addr(self->clear_child_tid, 1);
+	self->clear_child_tid = 0;
+}
+
+static void free_signal_parts(struct task *t)
+{
+	if (t->sig)
+		signal_state_put(t->sig);
+	t->sig = NULL;
+	signal_flush_queued(t); /* queued real-time signals */
+	kfree(t->siginfo);
+	t->siginfo = NULL;
+}
+
+static void unlink_from_parent(struct task *leader)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list_remove(&leader->sibling);
+	reparent_children(leader);
+	spin_unlock_irqrestore(&task_lock, f);
+}
+
+/*
+ * The last thread of a process is gone. Either the parent will wait for
+ * it (the leader stays a zombie and the parent is told), or the parent
+ * ignores SIGCHLD and the process vanishes at once.
+ */
+static void process_gone(struct task *self, struct task *leader)
+{
+	itimer_forget(leader);
+	if (leader == init_task) {
+		/* The session is over: its status is the machine's. */
+		int st = leader->exit_code;
+		int status = (st & 0x7f) ? 128 + (st & 0x7f) : (st >> 8) & 0xff;
+		klog("init: exited with status %d", status);
+		machine_exit(status);
+	}
+	if (parent_ignores_children(leader->parent)) {
+		unlink_from_parent(leader);
+		if (leader != self) {
+			/* The leader exited earlier and is off its CPU. */
+			while (!__atomic_load_n(&leader->switched_out, __ATOMIC_ACQUIRE))
+				cpu_relax();
+			leader->state = TASK_DEAD;
+			free_signal_parts(leader);
+			task_free(leader);
+		}
+		return;
+	}
+	leader->state = TASK_ZOMBIE;
+	notify_parent(leader);
+	poll_wake_all(); /* pidfds */
+}
+
+void process_exit_thread(int code)
+{
+	struct task *self = current, *leader = self->leader;
+	clear_child_tid(self);
+	/* Before the events leave: the exiting task's own events see it. */
+	trace_sched_process_exit(self, __atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) == 1);
+	perf_task_exit(self);
+	process_release_vfork(self);
+	release_resources(self);
+	bool last = __atomic_sub_fetch(&leader->nr_live, 1, __ATOMIC_ACQ_REL) == 0;
+	/* The status is the last thread's, or exit_group's for all. */
+	if (self->sig && self->sig->group_exiting)
+		leader->exit_code = self->sig->group_exit_code;
+	else if (last || self == leader)
+		leader->exit_code = code;
+	bool autoreap = last && parent_ignores_children(leader->parent);
+	if (self != leader) {
+		uint64_t f = spin_lock_irqsave(&task_lock);
+		list_remove(&self->thread_node);
+		spin_unlock_irqrestore(&task_lock, f);
+	}
+	if (last)
+		process_gone(self, leader);
+	irq_disable();
+	if (self == leader && !autoreap) {
+		self->state = TASK_ZOMBIE;
+	} else {
+		free_signal_parts(self);
+		self->state = TASK_DEAD; /* sched_finish frees the rest */
+	}
+	schedule();
+	panic("an exited task ran again");
+}
+
+void process_exit_group_now(int code)
+{
+	struct task *self = current;
+	struct signal_state *s = self->sig;
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	if (!s->group_exiting) {
+		s->group_exiting = true;
+		s->group_exit_code = code;
+	}
+	spin_unlock_irqrestore(&s->lock, f);
+	struct ksiginfo kill = { .signo = SIGKILL, .code = SI_KERNEL };
+	struct task *leader = self->leader;
+	if (!list_empty(&leader->threads) || leader != self)
+		process_for_each_thread(leader, signal_send_thread_cb, &kill);
+	process_exit_thread(s->group_exit_code);
+}
+
+SYSCALL_DEFINE(exit)
+{
+	SYSCALL_UNUSED_ARGS();
+	process_exit_thread(((int)a0 & 0xff) << 8);
+}
+
+SYSCALL_DEFINE(exit_group)
+{
+	SYSCALL_UNUSED_ARGS();
+	process_exit_group_now(((int)a0 & 0xff) << 8);
+}
+
+void process_die_by_signal(int sig, struct trap_frame *f)
+{
+	struct task *self = current;
+	bool core = signal_dumps_core(sig);
+	if (core)
+		klog("%s[%d]: killed by %s at rip %#llx rsp %#llx (core dumped: not written)",
+		     self->comm, self->tgid, signal_name(sig),
+		     (unsigned long long)f->rip, (unsigned long long)f->rsp);
+	process_exit_group_now(sig | (core ? 0x80 : 0));
+}
+
+/* The zombie t is off its CPU for good. switched_out is set under
+ * task_lock, where its parent checks it before reaping (and freeing) t,
+ * so t is still there for the rest of this function. */
+void process_zombie_switched_out(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	struct task *parent = t->parent;
+	bool notify = t->leader == t && parent && t->nr_live == 0;
+	__atomic_store_n(&t->switched_out, true, __ATOMIC_RELEASE);
+	if (notify)
+		parent->child_events++;
+	spin_unlock_irqrestore(&task_lock, f);
+	if (notify)
+		waitq_wake_all(&parent->child_exit);
+}
+
+/* ---- stop and continue ---- */
+
+void process_stop(int sig)
+{
+	struct task *self = current, *leader = self->leader;
+	struct signal_state *s = self->sig;
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	bool first = !s->group_stopped;
+	s->group_stopped = true;
+	spin_unlock_irqrestore(&s->lock, f);
+	if (first) {
+		leader->stop_sig = sig;
+		leader->stop_pending_report = true;
+		struct task *parent = leader->parent;
+		struct sigaction *a = &parent->sig->action[SIGCHLD];
+		f = spin_lock_irqsave(&task_lock);
+		parent->child_events++;
+		spin_unlock_irqrestore(&task_lock, f);
+		if (!(a->sa_flags & SA_NOCLDSTOP)) {
+			struct ksiginfo i = { .signo = SIGCHLD, .code = CLD_STOPPED,
+					      .pid = leader->tgid, .status = sig };
+			signal_send_process(parent->tgid, &i);
+		}
+		waitq_wake_all(&parent->child_exit);
+		struct ksiginfo stop = { .signo = SIGSTOP, .code = SI_KERNEL };
+		process_for_each_thread(leader, signal_send_thread_cb, &stop);
+	}
+	self->stopped = true;
+	while (s->group_stopped && !(self->sigpending & (1ULL << (SIGKILL - 1)))) {
+		self->state = TASK_SLEEPING;
+		if (s->group_stopped)
+			schedule();
+		self->state = TASK_RUNNABLE;
+	}
+	self->stopped = false;
+}
+
+void process_continue(struct task *t)
+{
+	struct task *leader = t->leader;
+	if (leader->stop_sig) {
+		leader->stop_sig = 0;
+		leader->cont_pending_report = true;
+		uint64_t f = spin_lock_irqsave(&task_lock);
+		leader->parent->child_events++;
+		spin_unlock_irqrestore(&task_lock, f);
+		waitq_wake_all(&leader->parent->child_exit);
+	}
+	sched_wake(t);
+}
+
+/* ---- wait ---- */
+
+struct wait_result {
+	int pid, status, code;    /* status in wait4 form; code = CLD_* */
+	uint64_t utime_ns, stime_ns;
+};
+
+static bool wait_matches(struct task *self, struct task *c, int idtype, int id)
+{
+	switch (idtype) {
+	case P_PID: return c->tgid == id;
+	case P_PGID: return c->pgid == (id ? id : self->pgid);
+	default: return true;
+	}
+}
+
+/* One scan of the children. Returns 1 with *r filled, 0 if children
+ * exist but none is ready, -ECHILD if none match. */
+static int scan_children(struct task *me, int idtype, int id, int options,
+			 struct wait_result *r, struct task **reap)
+{
+	int found = -ECHILD;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list_for_each(n, &me->children) {
+		struct task *c = list_entry(n, struct task, sibling);
+		if (!wait_matches(me, c, idtype, id))
+			continue;
+		found = 0;
+		if ((options & WEXITED) && c->state == TASK_ZOMBIE && c->nr_live == 0 &&
+		    __atomic_load_n(&c->switched_out, __ATOMIC_ACQUIRE)) {
+			int st = c->exit_code;
+			*r = (struct wait_result){ c->tgid, st,
+				(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
+				c->utime_ns, c->stime_ns };
+			if (!(options & WNOWAIT)) {
+				list_remove(&c->sibling);
+				*reap = c;
+			}
+			found = 1;
+			break;
+		}
+		if ((options & WSTOPPED) && c->stop_pending_report && c->stop_sig) {
+			*r = (struct wait_result){ c->tgid, 0x7f | (c->stop_sig << 8),
+						   CLD_STOPPED, 0, 0 };
+			if (!(options & WNOWAIT))
+				c->stop_pending_report = false;
+			found = 1;
+			break;
+		}
+		if ((options & WCONTINUED) && c->cont_pending_report) {
+			*r = (struct wait_result){ c->tgid, 0xffff, CLD_CONTINUED, 0, 0 };
+			if (!(options & WNOWAIT))
+				c->cont_pending_report = false;
+			found = 1;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&task_lock, f);
+	return found;
+}
+
+static void reap(struct task *c)
+{
+	c->state = TASK_DEAD;
+	free_signal_parts(c);
+	task_free(c);
+}
+
+static long do_wait(int idtype, int id, int options, struct wait_result *r)
+{
+	struct task *me = current->leader;
+	for (;;) {
+		uint64_t events = me->child_events;
+		struct task *dead = NULL;
+		int found = scan_children(me, idtype, id, options, r, &dead);
+		if (dead)
+			reap(dead);
+		if (found != 0)
+			return found;
+		if (options & WNOHANG)
+			return 0;
+		long w = wait_event_interruptible(me->child_exit, me->child_events != events);
+		if (w)
+			return w;
+	}
+}
+
+static int wait4_idtype(int pid, int *id)
+{
+	if (pid > 0) { *id = pid; return P_PID; }
+	if (pid == 0) { *id = 0; return P_PGID; }
+	if (pid == -1) { *id = 0; return P_ALL; }
+	*id = -pid;
+	return P_PGID;
+}
+
+static void fill_rusage(struct rusage *ru, const struct wait_result *r)
+{
+	memset(ru, 0, sizeof(*ru));
+	ru->ru_utime.tv_sec = (long)(r->utime_ns / 1000000000);
+	ru->ru_utime.tv_usec = (long)(r->utime_ns % 1000000000 / 1000);
+	ru->ru_stime.tv_sec = (long)(r->stime_ns / 1000000000);
+	ru->ru_stime.tv_usec = (long)(r->stime_ns % 1000000000 / 1000);
+}
+
+SYSCALL_DEFINE(wait4)
+{
+	int pid = (int)a0, options = (int)a2;
+	SYSCALL_UNUSED_ARGS();
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE | __WNOTHREAD))
+		return -EINVAL;
+	int id, idtype = wait4_idtype(pid, &id);
+	struct wait_result r;
+	int wopts = WEXITED | (options & WNOHANG) | (options & WCONTINUED) |
+		    ((options & WUNTRACED) ? WSTOPPED : 0);
+	long got = do_wait(idtype, id, wopts, &r);
+	if (got <= 0)
+		return got;
+	if (a1 && put_user(r.status, (int *)a1))
+		return -EFAULT;
+	if (a3) {
+		struct rusage ru;
+		fill_rusage(&ru, &r);
+		if (copy_to_user((void *)a3, &ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return r.pid;
+}
+
+SYSCALL_DEFINE(waitid)
+{
+	int idtype = (int)a0, id = (int)a1, options = (int)a3;
+	SYSCALL_UNUSED_ARGS();
+	if (idtype != P_PID && idtype != P_PGID && idtype != P_ALL && idtype != P_PIDFD)
+		return -EINVAL;
+	if (idtype == P_PIDFD)
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)) ||
+	    (options & ~(WNOHANG | WEXITED | WSTOPPED | WCONTINUED | WNOWAIT |
+			 __WALL | __WCLONE | __WNOTHREAD)))
+		return -EINVAL;
+	if (idtype == P_PID && id <= 0)
+		return -EINVAL;
+	struct wait_result r = { 0 };
+	long got = do_wait(idtype, id, options, &r);
+	if (got < 0)
+		return got;
+	if (a2) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (got > 0) {
+			si.si_signo = SIGCHLD;
+			si.si_code = r.code;
+			si.si_pid = r.pid;
+			si.si_status = r.code == CLD_EXITED ? (r.status >> 8) & 0xff
+				     : r.code == CLD_STOPPED ? (r.status >> 8) & 0xff
+				     : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;
+		}
+		if (copy_to_user((void *)a2, &si, sizeof(si)))
+			return -EFAULT;
+	}
+	if (a4) {
+		struct rusage ru;
+		fill_rusage(&ru, &r);
+		if (copy_to_user((void *)a4, &ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* ---- init ---- */
+
+extern void jump_to_user(struct trap_frame *f) __attribute__((noreturn));
+
+struct init_args {
+	const char *path;
+	char *const *argv;
+};
+
+static int init_main(void *arg)
+{
+	struct init_args *a = arg;
+	static char *const envp[] = { "PATH=/bin", "HOME=/", "TERM=vt100", NULL };
+	struct task *self = current;
+	mm_activate(NULL);
+	long r = exec_kernel(a->path, a->argv, envp);
+	if (r < 0)
+		panic("cannot start init %s: error %ld", a->path, -r);
+	(void)self;
+	jump_to_user(current->frame);
+}
+
+int process_spawn_init(const char *path, char *const argv[])
+{
+	static struct init_args args;
+	args.path = path;
+	args.argv = argv;
+	struct task *t = kthread_create(init_main, &args, "init");
+	if (!t)
+		return -ENOMEM;
+	t->siginfo = kzalloc(sizeof(struct ksiginfo) * (NSIGNALS + 1));
+	t->sig = signal_state_new();
+	t->files = files_new();
+	t->fs = fs_new_root();
+	if (!t->siginfo || !t->sig || !t->files || !t->fs)
+		return -ENOMEM;
+	files_open_console(t->files);
+	t->leader = t;
+	t->nr_live = 1;
+	t->parent = t;
+	t->pgid = t->sid = t->tgid;
+	t->exit_signal = SIGCHLD;
+	init_task = t;
+	sched_start(t);
+	return t->tid;
+}

@@ -1,0 +1,30 @@
+/*
+ * Processes: clone/fork, exit, wait, stop/continue. A process is the set
+ * of tasks sharing a tgid; its leader (tid == tgid) carries the family
+ * links and the exit status the parent collects.
+ */
+#ifndef BAREMON_PROCESS_H
+#define BAREMON_PROCESS_H
+
+#include "task.h"
+#include "arch/trap.h"
+
+/* The first user process (pid 1): runs `path` with argv. */
+int process_spawn_init(const char *path, char *const argv[]);
+
+void process_for_each_thread(struct task *leader,
+			     void (*fn)(struct task *t, void *ctx), void *ctx);
+/* End this thread (exit) or the whole process (exit_group), never return. */
+void process_exit_thread(int code) __attribute__((noreturn));
+void process_exit_group_now(int code) __attribute__((noreturn));
+/* Default action of a fatal signal: report and terminate the process. */
+void process_die_by_signal(int sig, struct trap_frame *f) __attribute__((noreturn));
+/* SIGSTOP & co: stop every thread and tell the parent. */
+void process_stop(int sig);
+void process_continue(struct task *t);
+/* A zombie is off its CPU at last: a parent waiting for it may reap it. */
+void process_zombie_switched_out(struct task *t);
+/* CLONE_VFORK: let the parent go on (at exec or exit). */
+void process_release_vfork(struct task *t);
+
+#endif

@@ -1,0 +1,54 @@
+/* What /proc shows about tasks (core/fs's procfs calls these). */
+#include <string.h>
+#include <linux/errno.h>
+#include "kernel.h"
+#include "signal.h"
+#include "task.h"
+#include "tasks.h"
+#include "mm/usermm.h"
+#include "fs/vfs.h"
+
+int task_nr_threads(struct task *leader)
+{
+	int n = 1;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list_for_each(node, &leader->threads)
+		n++;
+	spin_unlock_irqrestore(&task_lock, f);
+	return n;
+}
+
+int task_format_maps(struct task *t, char *buf, size_t max)
+{
+	if (!t->mm)
+		return 0;
+	return mm_format_maps(t->mm, buf, max);
+}
+
+int task_format_cmdline(struct task *t, char *buf, size_t max)
+{
+	struct mm *mm = t->mm;
+	if (!mm || !mm->arg_end || mm->arg_end <= mm->arg_start)
+		return 0;
+	uint64_t len = mm->arg_end - mm->arg_start;
+	uint64_t n = len < max ? len : max;
+	if (n && mm_read(mm, mm->arg_start, buf, n))
+		return -EFAULT;
+	return (int)len;
+}
+
+int task_exe_path(struct task *t, char *buf, size_t max)
+{
+	if (!t->mm || !t->mm->exe[0])
+		return -ENOENT;
+	size_t len = strlen(t->mm->exe);
+	if (max)
+		strlcpy(buf, t->mm->exe, max);
+	return (int)len;
+}
+
+void signal_restore_mask_after_delivery(uint64_t old)
+{
+	current->saved_sigmask = old;
+	current->restore_sigmask = true;
+}

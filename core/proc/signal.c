@@ -1,0 +1,773 @@
+/* Signals: sending, the x86-64 signal frame, and the signal system calls.
+ * See signal.h for the data model and locking. */
+#include <string.h>
+#include <asm/signal.h>
+#include <linux/signal.h>
+#include <asm/siginfo.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
+#include <linux/errno.h>
+#include "arch/gdt.h"
+#include "kernel.h"
+#include "mm/mm.h"
+#include "process.h"
+#include "sched.h"
+#include "signal.h"
+#include "syscall.h"
+#include "task.h"
+#include "tasks.h"
+#include "mm/uaccess.h"
+
+#define BIT(sig) (1ULL << ((sig) - 1))
+#define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
+#define RFLAGS_USER_CHANGEABLE 0x50dd5ULL /* CF PF AF ZF SF TF DF OF RF AC, as Linux */
+
+static const char *const names[] = {
+	"?", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+	"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+	"SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
+	"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
+	"SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
+	"SIGSYS",
+};
+
+const char *signal_name(int sig)
+{
+	if (sig > 0 && sig < (int)ARRAY_SIZE(names))
+		return names[sig];
+	return sig >= 32 && sig <= NSIGNALS ? "SIGRT" : "?";
+}
+
+bool signal_dumps_core(int sig)
+{
+	const uint64_t core = BIT(SIGQUIT) | BIT(SIGILL) | BIT(SIGTRAP) |
+			      BIT(SIGABRT) | BIT(SIGBUS) | BIT(SIGFPE) |
+			      BIT(SIGSEGV) | BIT(SIGXCPU) | BIT(SIGXFSZ) | BIT(SIGSYS);
+	return sig >= 1 && sig <= 31 && (core & BIT(sig));
+}
+
+static bool default_ignored(int sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT ||
+	       sig > 31; /* real-time signals terminate, but only 32+ here */
+}
+
+static bool default_stops(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* ---- state objects ---- */
+
+struct signal_state *signal_state_new(void)
+{
+	struct signal_state *s = kzalloc(sizeof(*s));
+	if (s) {
+		s->refs = 1;
+		s->lock = (struct spinlock)SPINLOCK_INIT("signal");
+	}
+	return s;
+}
+
+struct signal_state *signal_state_copy(struct signal_state *src)
+{
+	struct signal_state *s = signal_state_new();
+	if (s) {
+		uint64_t f = spin_lock_irqsave(&src->lock);
+		memcpy(s->action, src->action, sizeof(s->action));
+		spin_unlock_irqrestore(&src->lock, f);
+	}
+	return s;
+}
+
+void signal_state_put(struct signal_state *s)
+{
+	if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(s);
+}
+
+void signal_reset_for_exec(struct signal_state *s)
+{
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	for (int i = 1; i <= NSIGNALS; i++) {
+		struct sigaction *a = &s->action[i];
+		if (a->sa_handler != SIG_IGN)
+			memset(a, 0, sizeof(*a));
+		a->sa_flags = 0;
+	}
+	spin_unlock_irqrestore(&s->lock, f);
+}
+
+/* ---- sending ---- */
+
+static bool ignored(struct task *t, int sig)
+{
+	__sighandler_t h = t->sig->action[sig].sa_handler;
+	return h == SIG_IGN || (h == SIG_DFL && default_ignored(sig));
+}
+
+/* Drop the instances of real-time signal sig queued behind t's first
+ * one. Caller holds t->sig->lock or owns t. */
+static void drop_queued(struct task *t, int sig)
+{
+	struct ksiginfo *q = t->siginfo[sig].next;
+	t->siginfo[sig].next = NULL;
+	while (q) {
+		struct ksiginfo *n = q->next;
+		kfree(q);
+		q = n;
+	}
+}
+
+void signal_flush_queued(struct task *t)
+{
+	if (!t->siginfo)
+		return;
+	for (int sig = SIGRTMIN; sig <= NSIGNALS; sig++)
+		drop_queued(t, sig);
+}
+
+/* A real-time signal already pending queues another instance behind it
+ * (each is delivered, as Linux); when memory runs out it is dropped. */
+static void queue_rt(struct task *t, const struct ksiginfo *info)
+{
+	struct ksiginfo *n = kmalloc(sizeof(*n));
+	if (!n)
+		return;
+	*n = *info;
+	n->next = NULL;
+	struct ksiginfo **p = &t->siginfo[info->signo].next;
+	while (*p)
+		p = &(*p)->next;
+	*p = n;
+}
+
+/* Queue sig on t. Caller holds t->sig->lock. */
+static void queue_locked(struct task *t, const struct ksiginfo *info)
+{
+	int sig = info->signo;
+	if (sig == SIGCONT) {
+		t->sigpending &= ~(BIT(SIGSTOP) | BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU));
+		t->sig->group_stopped = false;
+	} else if (default_stops(sig)) {
+		t->sigpending &= ~BIT(SIGCONT);
+	}
+	if (ignored(t, sig) && sig != SIGCONT && !(t->sigmask & BIT(sig)))
+		return; /* discarded at once, as Linux does */
+	if (!(t->sigpending & BIT(sig))) {
+		drop_queued(t, sig); /* none should be left: be sure */
+		t->siginfo[sig] = *info;
+		t->siginfo[sig].next = NULL;
+	} else if (sig >= SIGRTMIN) {
+		queue_rt(t, info);
+	}
+	t->sigpending |= BIT(sig);
+}
+
+static void kick(struct task *t, int sig)
+{
+	if (!(t->sigmask & BIT(sig)) || sig == SIGKILL || sig == SIGCONT) {
+		if (t->state == TASK_SLEEPING || (sig == SIGKILL && t->state != TASK_ZOMBIE))
+			sched_wake(t);
+		if (t->state == TASK_STOPPED && (sig == SIGCONT || sig == SIGKILL))
+			process_continue(t);
+	}
+}
+
+int signal_send_thread(struct task *t, const struct ksiginfo *info)
+{
+	if (!t || t->state == TASK_ZOMBIE || t->state == TASK_DEAD || !t->sig)
+		return -ESRCH;
+	if (info->signo < 1 || info->signo > NSIGNALS)
+		return -EINVAL;
+	uint64_t f = spin_lock_irqsave(&t->sig->lock);
+	queue_locked(t, info);
+	spin_unlock_irqrestore(&t->sig->lock, f);
+	kick(t, info->signo);
+	return 0;
+}
+
+void signal_send_thread_cb(struct task *t, void *info)
+{
+	signal_send_thread(t, info);
+}
+
+/* The thread of process `leader` that should take a process signal. */
+static struct task *pick_thread(struct task *leader, int sig)
+{
+	if (!(leader->sigmask & BIT(sig)) && leader->state != TASK_ZOMBIE)
+		return leader;
+	struct task *pick = leader;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list_for_each(n, &leader->threads) {
+		struct task *t = list_entry(n, struct task, thread_node);
+		if (!(t->sigmask & BIT(sig)) && t->state != TASK_ZOMBIE &&
+		    t->state != TASK_DEAD) {
+			pick = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&task_lock, f);
+	return pick;
+}
+
+int signal_send_process(int tgid, const struct ksiginfo *info)
+{
+	struct task *leader = task_find(tgid);
+	if (!leader || leader->tgid != tgid)
+		return -ESRCH;
+	if (info->signo == 0)
+		return 0;
+	if (info->signo == SIGKILL || default_stops(info->signo) || info->signo == SIGCONT) {
+		/* These act on every thread. */
+		process_for_each_thread(leader, signal_send_thread_cb,
+					(void *)info);
+		return 0;
+	}
+	return signal_send_thread(pick_thread(leader, info->signo), info);
+}
+
+static struct ksiginfo kernel_info(int sig, int code)
+{
+	struct ksiginfo i = { .signo = sig, .code = code };
+	return i;
+}
+
+void signal_send_current(int sig)
+{
+	struct ksiginfo i = kernel_info(sig, SI_KERNEL);
+	signal_send_thread(current, &i);
+}
+
+struct pgrp_ctx {
+	int pgid;
+	struct ksiginfo info;
+	int leaders[256];
+	int n;
+};
+
+static void collect_pgrp(struct task *t, void *ctx)
+{
+	struct pgrp_ctx *c = ctx;
+	if (t->tid == t->tgid && t->pgid == c->pgid && t->tid > 0 &&
+	    t->state != TASK_ZOMBIE && t->state != TASK_DEAD && c->n < 256)
+		c->leaders[c->n++] = t->tid;
+}
+
+void signal_send_pgrp(int pgid, int sig)
+{
+	struct pgrp_ctx c = { .pgid = pgid, .info = kernel_info(sig, SI_KERNEL) };
+	task_for_each(collect_pgrp, &c);
+	for (int i = 0; i < c.n; i++)
+		signal_send_process(c.leaders[i], &c.info);
+}
+
+void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t data)
+{
+	struct ksiginfo i = { .signo = SIGTRAP, .code = TRAP_PERF, .addr = addr,
+			      .value = data, .perf_type = type };
+	if (!t->sig || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		return;
+	uint64_t f = spin_lock_irqsave(&t->sig->lock);
+	if (t->sigmask & BIT(SIGTRAP))
+		i.perf_flags = TRAP_PERF_FLAG_ASYNC;
+	queue_locked(t, &i);
+	spin_unlock_irqrestore(&t->sig->lock, f);
+}
+
+void signal_force(int sig, int code, uint64_t addr)
+{
+	struct task *self = current;
+	struct ksiginfo i = { .signo = sig, .code = code, .addr = addr };
+	uint64_t f = spin_lock_irqsave(&self->sig->lock);
+	struct sigaction *a = &self->sig->action[sig];
+	if (a->sa_handler == SIG_IGN || (self->sigmask & BIT(sig))) {
+		a->sa_handler = SIG_DFL; /* a fault nobody handles kills */
+		self->sigmask &= ~BIT(sig);
+	}
+	self->siginfo[sig] = i;
+	self->sigpending |= BIT(sig);
+	spin_unlock_irqrestore(&self->sig->lock, f);
+}
+
+bool signal_pending_current(void)
+{
+	struct task *self = current;
+	if (!self || !self->sig)
+		return false;
+	return (self->sigpending & ~self->sigmask) || self->sig->group_exiting;
+}
+
+/* ---- delivery ---- */
+
+struct rt_sigframe {
+	uint64_t pretcode;          /* sa_restorer */
+	struct ucontext uc;
+	siginfo_t info;
+	/* followed by the 512-byte FXSAVE image, 16-byte aligned */
+};
+
+/* An O_ASYNC signal (fasync.c) has si_band and si_fd: si_code SI_SIGIO,
+ * or POLL_* on a signal whose codes 1..6 mean nothing else (these ones
+ * have their own: SEGV_MAPERR, TRAP_BRKPT, CLD_EXITED...). */
+static bool sigio_layout(const struct ksiginfo *k)
+{
+	const uint64_t own = BIT(SIGILL) | BIT(SIGFPE) | BIT(SIGSEGV) | BIT(SIGBUS) |
+			     BIT(SIGTRAP) | BIT(SIGCHLD) | BIT(SIGSYS);
+	return k->code == SI_SIGIO ||
+	       (k->code >= POLL_IN && k->code <= POLL_HUP && !(own & BIT(k->signo)));
+}
+
+static void fill_siginfo(siginfo_t *si, const struct ksiginfo *k)
+{
+	memset(si, 0, sizeof(*si));
+	si->si_signo = k->signo;
+	si->si_code = k->code;
+	si->si_errno = k->errno_;
+	if (sigio_layout(k)) {
+		si->si_band = k->band;
+		si->si_fd = k->fd;
+		return;
+	}
+	if (k->signo == SIGTRAP && k->code == TRAP_PERF) {
+		si->si_addr = (void *)k->addr;
+		si->si_perf_data = k->value;
+		si->si_perf_type = k->perf_type;
+		si->si_perf_flags = k->perf_flags;
+		return;
+	}
+	switch (k->signo) {
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP:
+		si->si_addr = (void *)k->addr;
+		break;
+	case SIGCHLD:
+		si->si_pid = k->pid;
+		si->si_uid = k->uid;
+		si->si_status = k->status;
+		break;
+	case SIGPOLL:
+		si->si_band = k->band;
+		si->si_fd = k->fd;
+		break;
+	default:
+		si->si_pid = k->pid;
+		si->si_uid = k->uid;
+		si->si_value.sival_ptr = (void *)k->value;
+		break;
+	}
+}
+
+static void save_sigcontext(struct sigcontext *sc, const struct trap_frame *f,
+			    uint64_t mask, uint64_t fpstate)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->r8 = f->r8; sc->r9 = f->r9; sc->r10 = f->r10; sc->r11 = f->r11;
+	sc->r12 = f->r12; sc->r13 = f->r13; sc->r14 = f->r14; sc->r15 = f->r15;
+	sc->rdi = f->rdi; sc->rsi = f->rsi; sc->rbp = f->rbp; sc->rbx = f->rbx;
+	sc->rdx = f->rdx; sc->rax = f->rax; sc->rcx = f->rcx; sc->rsp = f->rsp;
+	sc->rip = f->rip;
+	sc->eflags = f->rflags;
+	sc->cs = (uint16_t)f->cs;
+	sc->ss = (uint16_t)f->ss;
+	sc->trapno = f->vector < 32 ? f->vector : 0;
+	sc->err = f->vector < 32 ? f->error : 0;
+	sc->oldmask = mask;
+	sc->fpstate = (struct _fpstate_64 *)fpstate;
+}
+
+static bool on_altstack(struct task *t, uint64_t sp)
+{
+	return t->altstack_size && sp - t->altstack_sp < t->altstack_size;
+}
+
+/* Build the frame on the user stack and point f at the handler. */
+static int setup_frame(struct trap_frame *f, int sig, const struct sigaction *a,
+		       const struct ksiginfo *k, uint64_t oldmask)
+{
+	struct task *self = current;
+	uint64_t sp = f->rsp - 128; /* skip the red zone */
+	if ((a->sa_flags & SA_ONSTACK) && self->altstack_size &&
+	    !(self->altstack_flags & SS_DISABLE) && !on_altstack(self, f->rsp))
+		sp = self->altstack_sp + self->altstack_size;
+	sp = (sp - FPU_AREA_SIZE) & ~63ULL;
+	uint64_t fpstate = sp;
+	sp -= sizeof(struct rt_sigframe);
+	sp = ((sp + 8) & ~15ULL) - 8; /* as after a call: (sp + 8) % 16 == 0 */
+
+	struct rt_sigframe fr;
+	memset(&fr, 0, sizeof(fr));
+	fr.pretcode = (uint64_t)a->sa_restorer;
+	fr.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	fr.uc.uc_stack.ss_sp = (void *)self->altstack_sp;
+	fr.uc.uc_stack.ss_size = self->altstack_size;
+	fr.uc.uc_stack.ss_flags = self->altstack_size
+		? (on_altstack(self, f->rsp) ? SS_ONSTACK : 0) : SS_DISABLE;
+	save_sigcontext(&fr.uc.uc_mcontext, f, oldmask, fpstate);
+	fr.uc.uc_sigmask = oldmask;
+	fill_siginfo(&fr.info, k);
+
+	fpu_save(self);
+	if (copy_to_user((void *)fpstate, self->fpu, FPU_AREA_SIZE) ||
+	    copy_to_user((void *)sp, &fr, sizeof(fr)))
+		return -EFAULT;
+
+	f->rsp = sp;
+	f->rip = (uint64_t)a->sa_handler;
+	f->rdi = (uint64_t)sig;
+	f->rsi = sp + offsetof(struct rt_sigframe, info);
+	f->rdx = sp + offsetof(struct rt_sigframe, uc);
+	f->rax = 0;
+	f->rflags &= ~(1ULL << 8 | 1ULL << 10); /* TF, DF clear in handlers */
+	f->cs = USER_CS;
+	f->ss = USER_DS;
+	return 0;
+}
+
+/* Adjust a system call that was interrupted, before a handler runs (or
+ * not). `handler` says whether a user handler will run. */
+static void fix_restart(struct trap_frame *f, const struct sigaction *a, bool handler)
+{
+	if (f->vector != SYSCALL_VECTOR)
+		return;
+	long r = (long)f->rax;
+	bool restart = false;
+	if (r == -ERESTARTSYS)
+		restart = !handler || (a && (a->sa_flags & SA_RESTART));
+	else if (r == -ERESTARTNOHAND)
+		restart = !handler;
+	else
+		return;
+	if (restart) {
+		f->rax = f->error; /* the original system call number */
+		f->rip -= 2;       /* back onto the syscall instruction */
+	} else {
+		f->rax = (uint64_t)-EINTR;
+	}
+}
+
+/* Next deliverable signal of self, dequeued, or 0. SIGKILL first. */
+static int dequeue(struct task *self, struct ksiginfo *info)
+{
+	uint64_t ready = self->sigpending & ~(self->sigmask & ~UNBLOCKABLE);
+	if (!ready)
+		return 0;
+	int sig = (ready & BIT(SIGKILL)) ? SIGKILL : __builtin_ctzll(ready) + 1;
+	*info = self->siginfo[sig];
+	info->next = NULL;
+	struct ksiginfo *n = self->siginfo[sig].next;
+	if (n) { /* a real-time signal's next instance stays pending */
+		self->siginfo[sig] = *n;
+		kfree(n);
+	} else {
+		self->sigpending &= ~BIT(sig);
+	}
+	return sig;
+}
+
+void signal_deliver(struct trap_frame *f)
+{
+	struct task *self = current;
+	for (;;) {
+		if (self->sig->group_exiting)
+			process_exit_group_now(self->sig->group_exit_code);
+		struct ksiginfo info;
+		uint64_t fl = spin_lock_irqsave(&self->sig->lock);
+		int sig = dequeue(self, &info);
+		if (!sig) {
+			spin_unlock_irqrestore(&self->sig->lock, fl);
+			fix_restart(f, NULL, false);
+			break;
+		}
+		struct sigaction a = self->sig->action[sig];
+		if (a.sa_handler == SIG_DFL && default_ignored(sig)) {
+			spin_unlock_irqrestore(&self->sig->lock, fl);
+			continue;
+		}
+		if (a.sa_handler == SIG_IGN) {
+			spin_unlock_irqrestore(&self->sig->lock, fl);
+			continue;
+		}
+		if (a.sa_handler == SIG_DFL) {
+			spin_unlock_irqrestore(&self->sig->lock, fl);
+			if (default_stops(sig)) {
+				process_stop(sig);
+				continue;
+			}
+			process_die_by_signal(sig, f);
+		}
+		/* A user handler. */
+		uint64_t oldmask = self->restore_sigmask ? self->saved_sigmask : self->sigmask;
+		self->restore_sigmask = false;
+		self->sigmask |= a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig));
+		self->sigmask &= ~UNBLOCKABLE;
+		if (a.sa_flags & SA_RESETHAND)
+			memset(&self->sig->action[sig], 0, sizeof(a));
+		spin_unlock_irqrestore(&self->sig->lock, fl);
+		fix_restart(f, &a, true);
+		if (setup_frame(f, sig, &a, &info, oldmask) != 0) {
+			signal_force(SIGSEGV, SI_KERNEL, 0);
+			continue;
+		}
+		break; /* one handler at a time; the next on return from it */
+	}
+	if (self->restore_sigmask) {
+		self->sigmask = self->saved_sigmask;
+		self->restore_sigmask = false;
+	}
+}
+
+/* ---- system calls ---- */
+
+SYSCALL_DEFINE(rt_sigaction)
+{
+	int sig = (int)a0;
+	size_t setsize = a3;
+	SYSCALL_UNUSED_ARGS();
+	if (setsize != sizeof(sigset_t) || sig < 1 || sig > NSIGNALS)
+		return -EINVAL;
+	struct sigaction act, old;
+	if (a1 && copy_from_user(&act, (void *)a1, sizeof(act)))
+		return -EFAULT;
+	if (a1 && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	struct signal_state *s = current->sig;
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	old = s->action[sig];
+	if (a1) {
+		act.sa_mask &= ~UNBLOCKABLE;
+		s->action[sig] = act;
+		/* Setting SIG_IGN (or DFL for an ignored one) drops pending. */
+		if (ignored(current, sig)) {
+			current->sigpending &= ~BIT(sig);
+			drop_queued(current, sig);
+		}
+	}
+	spin_unlock_irqrestore(&s->lock, f);
+	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE(rt_sigprocmask)
+{
+	int how = (int)a0;
+	SYSCALL_UNUSED_ARGS();
+	if (a3 != sizeof(sigset_t))
+		return -EINVAL;
+	struct task *self = current;
+	uint64_t set = 0, old = self->sigmask;
+	if (a1 && copy_from_user(&set, (void *)a1, sizeof(set)))
+		return -EFAULT;
+	if (a1) {
+		set &= ~UNBLOCKABLE;
+		switch (how) {
+		case SIG_BLOCK: self->sigmask |= set; break;
+		case SIG_UNBLOCK: self->sigmask &= ~set; break;
+		case SIG_SETMASK: self->sigmask = set; break;
+		default: return -EINVAL;
+		}
+	}
+	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE(rt_sigpending)
+{
+	SYSCALL_UNUSED_ARGS();
+	if (a1 != sizeof(sigset_t))
+		return -EINVAL;
+	uint64_t set = current->sigpending & current->sigmask;
+	return copy_to_user((void *)a0, &set, sizeof(set)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE(rt_sigsuspend)
+{
+	SYSCALL_UNUSED_ARGS();
+	if (a1 != sizeof(sigset_t))
+		return -EINVAL;
+	uint64_t set;
+	if (copy_from_user(&set, (void *)a0, sizeof(set)))
+		return -EFAULT;
+	struct task *self = current;
+	self->saved_sigmask = self->sigmask;
+	self->restore_sigmask = true;
+	self->sigmask = set & ~UNBLOCKABLE;
+	while (!signal_pending_current()) {
+		self->state = TASK_SLEEPING;
+		if (!signal_pending_current())
+			schedule();
+		self->state = TASK_RUNNABLE;
+	}
+	return -EINTR;
+}
+
+SYSCALL_DEFINE(pause)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct task *self = current;
+	while (!signal_pending_current()) {
+		self->state = TASK_SLEEPING;
+		if (!signal_pending_current())
+			schedule();
+		self->state = TASK_RUNNABLE;
+	}
+	return -ERESTARTNOHAND;
+}
+
+static bool valid_user_frame(const struct sigcontext *sc)
+{
+	return (sc->cs & 3) == 3 && (sc->ss & 3) == 3 && sc->rip < USER_TOP;
+}
+
+SYSCALL_DEFINE(rt_sigreturn)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct task *self = current;
+	struct trap_frame *f = current_frame();
+	uint64_t at = f->rsp - 8; /* the handler's ret popped pretcode */
+	struct rt_sigframe fr;
+	if (copy_from_user(&fr, (void *)at, sizeof(fr)) ||
+	    !valid_user_frame(&fr.uc.uc_mcontext)) {
+		signal_force(SIGSEGV, SI_KERNEL, 0);
+		return 0;
+	}
+	const struct sigcontext *sc = &fr.uc.uc_mcontext;
+	f->r8 = sc->r8; f->r9 = sc->r9; f->r10 = sc->r10; f->r11 = sc->r11;
+	f->r12 = sc->r12; f->r13 = sc->r13; f->r14 = sc->r14; f->r15 = sc->r15;
+	f->rdi = sc->rdi; f->rsi = sc->rsi; f->rbp = sc->rbp; f->rbx = sc->rbx;
+	f->rdx = sc->rdx; f->rax = sc->rax; f->rcx = sc->rcx; f->rsp = sc->rsp;
+	f->rip = sc->rip;
+	f->rflags = (f->rflags & ~RFLAGS_USER_CHANGEABLE) |
+		    (sc->eflags & RFLAGS_USER_CHANGEABLE);
+	f->cs = USER_CS;
+	f->ss = USER_DS;
+	f->vector = 0; /* not a system call any more: no restart logic */
+	if (sc->fpstate && copy_from_user(self->fpu, sc->fpstate, FPU_AREA_SIZE) == 0) {
+		((uint32_t *)self->fpu)[6] &= 0xffff; /* MXCSR: no reserved bits */
+		fpu_restore(self);
+	}
+	self->sigmask = fr.uc.uc_sigmask & ~UNBLOCKABLE;
+	return (long)sc->rax; /* syscall_dispatch stores it back into rax */
+}
+
+SYSCALL_DEFINE(sigaltstack)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct task *self = current;
+	stack_t old = {
+		.ss_sp = (void *)self->altstack_sp,
+		.ss_size = self->altstack_size,
+		.ss_flags = self->altstack_size
+			? (on_altstack(self, current_frame()->rsp) ? SS_ONSTACK : 0)
+			: SS_DISABLE,
+	};
+	if (a0) {
+		stack_t ss;
+		if (copy_from_user(&ss, (void *)a0, sizeof(ss)))
+			return -EFAULT;
+		if (on_altstack(self, current_frame()->rsp))
+			return -EPERM;
+		if (ss.ss_flags & ~(SS_DISABLE | SS_AUTODISARM))
+			return -EINVAL;
+		if (ss.ss_flags & SS_DISABLE) {
+			self->altstack_sp = self->altstack_size = 0;
+		} else {
+			if (ss.ss_size < MINSIGSTKSZ)
+				return -ENOMEM;
+			self->altstack_sp = (uint64_t)ss.ss_sp;
+			self->altstack_size = ss.ss_size;
+		}
+		self->altstack_flags = ss.ss_flags;
+	}
+	if (a1 && copy_to_user((void *)a1, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+static struct ksiginfo user_info(int sig, int code)
+{
+	struct ksiginfo i = { .signo = sig, .code = code, .pid = current->tgid,
+			      .uid = current->uid };
+	return i;
+}
+
+static bool may_signal(struct task *t)
+{
+	return current->euid == 0 || current->uid == t->uid || current->euid == t->uid;
+}
+
+struct kill_all_ctx {
+	int leaders[256];
+	int n;
+};
+
+static void collect_all(struct task *t, void *ctx)
+{
+	struct kill_all_ctx *c = ctx;
+	if (t->tid == t->tgid && t->tid > 1 && t->tgid != current->tgid &&
+	    t->state != TASK_ZOMBIE && t->state != TASK_DEAD && c->n < 256)
+		c->leaders[c->n++] = t->tid;
+}
+
+SYSCALL_DEFINE(kill)
+{
+	int pid = (int)a0, sig = (int)a1;
+	SYSCALL_UNUSED_ARGS();
+	if (sig < 0 || sig > NSIGNALS)
+		return -EINVAL;
+	struct ksiginfo i = user_info(sig, SI_USER);
+	if (pid > 0) {
+		struct task *t = task_find(pid);
+		if (!t || t->tgid != pid)
+			return -ESRCH;
+		if (!may_signal(t))
+			return -EPERM;
+		return signal_send_process(pid, &i);
+	}
+	if (pid == -1) {
+		struct kill_all_ctx c = { .n = 0 };
+		task_for_each(collect_all, &c);
+		for (int k = 0; k < c.n; k++)
+			signal_send_process(c.leaders[k], &i);
+		return c.n ? 0 : -ESRCH;
+	}
+	int pgid = pid == 0 ? current->pgid : -pid;
+	struct pgrp_ctx c = { .pgid = pgid, .info = i };
+	task_for_each(collect_pgrp, &c);
+	if (!c.n)
+		return -ESRCH;
+	if (sig)
+		for (int k = 0; k < c.n; k++)
+			signal_send_process(c.leaders[k], &i);
+	return 0;
+}
+
+static long send_to_thread(int tgid, int tid, int sig)
+{
+	if (sig < 0 || sig > NSIGNALS || tid <= 0)
+		return -EINVAL;
+	struct task *t = task_find(tid);
+	if (!t || (tgid > 0 && t->tgid != tgid))
+		return -ESRCH;
+	if (!may_signal(t))
+		return -EPERM;
+	if (sig == 0)
+		return 0;
+	struct ksiginfo i = user_info(sig, SI_TKILL);
+	return signal_send_thread(t, &i);
+}
+
+SYSCALL_DEFINE(tkill)
+{
+	SYSCALL_UNUSED_ARGS();
+	return send_to_thread(-1, (int)a0, (int)a1);
+}
+
+SYSCALL_DEFINE(tgkill)
+{
+	SYSCALL_UNUSED_ARGS();
+	if ((int)a0 <= 0)
+		return -EINVAL;
+	return send_to_thread((int)a0, (int)a1, (int)a2);
+}

@@ -1,0 +1,86 @@
+/*
+ * POSIX signals with Linux's x86-64 frames. Handlers and flags live in a
+ * struct signal_state shared by the threads of a process (CLONE_SIGHAND);
+ * pending sets and masks are per thread. Process-directed signals are
+ * queued on one thread that does not block them (the leader if all do).
+ *
+ * Locking: sig->lock (irqsave) protects actions and every pending set and
+ * siginfo record of the tasks sharing it. Delivery happens only on the
+ * way back to user mode (userret.c), by the receiving thread itself.
+ */
+#ifndef BAREMON_SIGNAL_H
+#define BAREMON_SIGNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <asm/signal.h>
+#include "spinlock.h"
+#include "arch/trap.h"
+
+#define NSIGNALS 64
+#define ERESTARTNOHAND 514   /* restart only when no handler ran */
+
+struct task;
+
+/* What the kernel keeps of a pending signal (siginfo fields we fill). */
+struct ksiginfo {
+	int signo, code, errno_;
+	int pid;
+	uint32_t uid;
+	int status;
+	uint64_t addr;
+	int fd;
+	long band;
+	uint64_t value;              /* si_value; TRAP_PERF: si_perf_data */
+	uint32_t perf_type, perf_flags;
+	/* In a task's siginfo[sig] of a real-time signal: the instances
+	 * queued behind it, oldest first (signal.c owns them). */
+	struct ksiginfo *next;
+};
+
+struct signal_state {
+	int refs;
+	struct spinlock lock;
+	struct sigaction action[NSIGNALS + 1];   /* 1-based, as signals are */
+	bool group_exiting;                      /* exit_group or fatal signal */
+	int group_exit_code;
+	bool group_stopped;
+};
+
+struct signal_state *signal_state_new(void);
+struct signal_state *signal_state_copy(struct signal_state *src);
+void signal_state_put(struct signal_state *s);
+/* Free the real-time signal instances queued on t (it is going away:
+ * nobody sends to it any more). */
+void signal_flush_queued(struct task *t);
+/* execve: handled signals go back to SIG_DFL (ignored ones stay). */
+void signal_reset_for_exec(struct signal_state *s);
+
+/* Queue a signal for one thread / a process / every process in a group.
+ * Return 0 or -ESRCH/-EINVAL. info may be NULL (SI_KERNEL). */
+int signal_send_thread(struct task *t, const struct ksiginfo *info);
+int signal_send_process(int tgid, const struct ksiginfo *info);
+/* signal_send_thread in the shape process_for_each_thread wants. */
+void signal_send_thread_cb(struct task *t, void *info);
+void signal_send_pgrp(int pgid, int sig);
+void signal_send_current(int sig);
+/* A perf event's SIGTRAP (attr.sigtrap) for t, the task whose event
+ * overflowed: si_code TRAP_PERF, si_addr addr, si_perf_data data,
+ * si_perf_type type, si_perf_flags TRAP_PERF_FLAG_ASYNC when t blocks
+ * SIGTRAP (it is then delivered later). t is running or switching out
+ * on this CPU and is not woken: it takes the signal on its way back to
+ * user mode (Linux's task_work). Takes only t->sig->lock, so it may be
+ * called under perf_lock. */
+void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t data);
+/* A synchronous fault (SIGSEGV, SIGILL, ...): delivered even if blocked
+ * or ignored (then it is fatal), like Linux's force_sig. */
+void signal_force(int sig, int code, uint64_t addr);
+
+bool signal_pending_current(void);
+/* Deliver what is pending to `self` via frame f (userret.c calls it). */
+void signal_deliver(struct trap_frame *f);
+/* Wait status of a death by signal. */
+bool signal_dumps_core(int sig);
+const char *signal_name(int sig);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * System-call dispatch. The table is built once at boot from every
+ * SYSCALL_DEFINE entry (section .syscalls) and read-only afterwards.
+ */
+#include "kernel.h"
+#include "arch/percpu.h"
+#include "signal.h"
+#include "syscall.h"
+#include "task.h"
+#include "pmu/trace.h"
+#include "userret.h"
+#include "arch/x86.h"
+
+#define MSR_STAR  0xc0000081
+#define MSR_LSTAR 0xc0000082
+#define MSR_FMASK 0xc0000084
+#define EFER_SCE  1ULL
+#define RFLAGS_IF (1u << 9)
+#define RFLAGS_TF (1u << 8)
+#define RFLAGS_DF (1u << 10)
+#define RFLAGS_AC (1u << 18)
+
+_Static_assert(offsetof(struct percpu, kernel_rsp) == 16, "syscall_entry.asm");
+_Static_assert(offsetof(struct percpu, user_rsp) == 24, "syscall_entry.asm");
+
+extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
+extern void syscall_entry(void);
+
+static const struct syscall_entry *table[MAX_SYSCALL];
+static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];
+
+void syscall_init(void)
+{
+	unsigned n = 0;
+	for (const struct syscall_entry *e = __syscalls_start; e < __syscalls_end; e++) {
+		BUG_ON(e->nr >= MAX_SYSCALL);
+		if (table[e->nr])
+			panic("syscall %u (%s) defined twice", e->nr, e->name);
+		table[e->nr] = e;
+		n++;
+	}
+	klog("syscall: %u Linux system calls", n);
+}
+
+void syscall_init_cpu(void)
+{
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	/* SYSRET bases: user CS = 0x10+16 | 3, SS = 0x10+8 | 3 (gdt.h). */
+	wrmsr(MSR_STAR, (0x10ULL << 48) | ((uint64_t)0x08 << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_FMASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC);
+}
+
+const char *syscall_name(unsigned nr)
+{
+	return nr < MAX_SYSCALL && table[nr] ? table[nr]->name : "?";
+}
+
+static long unknown(unsigned long nr)
+{
+	if (nr < MAX_SYSCALL && !(unknown_logged[nr / 8] & (1u << (nr % 8)))) {
+		unknown_logged[nr / 8] |= (uint8_t)(1u << (nr % 8));
+		klog("syscall: %lu not implemented (ENOSYS), by %s", nr, current->comm);
+	} else if (nr >= MAX_SYSCALL) {
+		klog("syscall: %lu out of range (ENOSYS), by %s", nr, current->comm);
+	}
+	return -ENOSYS;
+}
+
+void syscall_dispatch(struct trap_frame *f)
+{
+	struct task *self = current;
+	self->frame = f;
+	account_user_to_kernel(self);
+	irq_enable();
+	trace_sys_enter(f);
+	uint64_t nr = f->rax;
+	const struct syscall_entry *e = nr < MAX_SYSCALL ? table[nr] : NULL;
+	long ret = e ? e->fn(f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9)
+		     : unknown(nr);
+	f->rax = (uint64_t)ret;
+	trace_sys_exit(f);
+	return_to_user(f);
+}

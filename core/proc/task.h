@@ -1,0 +1,143 @@
+/*
+ * Tasks: the unit of scheduling. A user thread is a task with an address
+ * space (mm); a process is the group of tasks sharing a tgid. Kernel
+ * threads have mm == NULL.
+ *
+ * Locking: task_lock (tasks.c) protects the task table, parent/child
+ * links, exit state and wait queues of children; a task's own fields are
+ * written by that task except where a comment says otherwise.
+ */
+#ifndef BAREMON_TASK_H
+#define BAREMON_TASK_H
+
+#include <stdint.h>
+#include <linux/resource.h>
+#include "list.h"
+#include "arch/percpu.h"
+#include "arch/trap.h"
+#include "waitq.h"
+
+#define TASK_COMM_LEN 16
+#define KSTACK_SIZE (16 * 1024)
+#define MAX_TASKS 1024
+
+enum task_state {
+	TASK_RUNNABLE,      /* on a run queue, or running */
+	TASK_SLEEPING,      /* interruptible sleep */
+	TASK_SLEEPING_UNINT,/* uninterruptible sleep */
+	TASK_STOPPED,       /* SIGSTOP */
+	TASK_ZOMBIE,        /* exited, waiting to be reaped */
+	TASK_DEAD,          /* reaped; freed once off its CPU */
+};
+
+struct mm;
+struct files;
+struct fs_context;
+struct signal_state;
+struct ksiginfo;
+
+struct task {
+	/* Scheduler (sched.c). ksp is valid only while switched out. */
+	uint64_t ksp;
+	uint64_t kstack;             /* base of the kernel stack (direct map) */
+	volatile int state;          /* enum task_state */
+	int on_cpu;                  /* CPU it runs on or is queued on */
+	int migrate_to;              /* -1, or the CPU to move to at switch-out */
+	uint64_t affinity;           /* allowed CPUs, one bit each */
+	struct list run_node;        /* on its CPU's run queue */
+	struct list all_node;        /* in the task list (task_lock) */
+	volatile bool switched_out;  /* off its CPU for good (zombie/dead) */
+	uint64_t slice_end_tick;
+	uint64_t wake_deadline_ns;   /* schedule_until */
+	bool interruptible;
+
+	/* Identity. */
+	int tid, tgid;
+	int pgid, sid;
+	char comm[TASK_COMM_LEN];
+	uint32_t uid, euid, gid, egid;
+	struct rlimit rlimits[RLIM_NLIMITS]; /* the leader's are the process's */
+
+	/* Family (task_lock). */
+	struct task *leader;         /* thread-group leader (self for leaders) */
+	int nr_live;                 /* leader: threads not yet exited (atomic) */
+	uint64_t child_events;       /* leader: bumped when a child changes state */
+	int stop_sig;                /* leader: last stop, for WUNTRACED */
+	bool stop_pending_report, cont_pending_report, stopped;
+	struct task *vfork_parent;   /* CLONE_VFORK: released at exec/exit */
+	volatile bool vfork_done;
+	struct task *parent;         /* process leader of the parent */
+	struct list children;        /* process leaders we are parent of */
+	struct list sibling;
+	struct list thread_node;     /* in the leader's thread list */
+	struct list threads;         /* leader: all its threads */
+	struct waitq child_exit;     /* woken when a child changes state */
+	int exit_code;               /* wait status form */
+	int exit_signal;             /* sent to the parent on exit (SIGCHLD) */
+
+	/* Resources; may be shared between tasks (refcounted). */
+	struct mm *mm;
+	struct files *files;
+	struct fs_context *fs;
+	struct signal_state *sig;
+
+	/* User-mode state. */
+	struct trap_frame *frame;    /* saved user registers (syscall/trap) */
+	uint64_t fs_base, gs_base;
+	uint8_t *fpu;                /* FXSAVE area, 512 bytes, 16-aligned */
+	uint64_t clear_child_tid;    /* CLONE_CHILD_CLEARTID / set_tid_address */
+	uint64_t robust_list, robust_len;
+	uint64_t sigmask;            /* blocked signals (bit sig-1) */
+	uint64_t sigpending;         /* pending signals (sig->lock) */
+	struct ksiginfo *siginfo;    /* [NSIGNALS+1], per pending signal */
+	uint64_t saved_sigmask;      /* sigsuspend: restored after the handler */
+	bool restore_sigmask;
+	uint64_t altstack_sp, altstack_size;
+	int altstack_flags;
+	uint64_t itimer_real_ns, itimer_real_interval_ns; /* deadline, 0 = off */
+
+	/* Accounting. */
+	uint64_t start_ns;
+	uint64_t utime_ns, stime_ns;
+	uint64_t acct_ns;            /* when the current user/kernel span began */
+	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
+	uint64_t minflt, majflt;
+
+	/* perf events (pmu/, under perf_lock). */
+	struct list perf_events;     /* group leaders counting this task */
+	struct list perf_owned;      /* events this task opened (prctl) */
+	int perf_last_cpu;           /* for cpu-migrations */
+	int perf_cpu;                /* CPU running it (switch-in to switch-out),
+				      * -1; lockless, see pmu/sched.c */
+	bool perf_ctx_in;            /* its events' context is on perf_cpu's
+				      * counters (under perf_lock) */
+};
+
+/* The task running on this CPU. */
+static inline struct task *current_task(void)
+{
+	struct task *t;
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(t)
+			 : "i"(offsetof(struct percpu, running)));
+	return t;
+}
+#define current current_task()
+
+/* Saved user registers of the current task (in a syscall or trap). */
+static inline struct trap_frame *current_frame(void)
+{
+	return current->frame;
+}
+
+/* Look up a task by tid (NULL if none). Caller holds task_lock or accepts
+ * that the task may exit. */
+struct task *task_find(int tid);
+/* A fresh login's limits (misc.c); the soft limit of the current
+ * process. */
+void rlimits_init(struct rlimit *r);
+uint64_t rlimit_cur(unsigned res);
+/* May the current task read target's state (ptrace READ, real creds)?
+ * ids.c */
+bool task_may_read(struct task *target);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+ * Wall clock, clock_* system calls, sleeping and interval timers.
+ *
+ * Locking: sleep_lock (irqsave) protects the list of timed sleepers and
+ * the list of tasks with an armed ITIMER_REAL.
+ */
+#include <string.h>
+#include <asm/siginfo.h>
+#include <linux/errno.h>
+#include <linux/time.h>
+#include <linux/time_types.h>
+#include "kernel.h"
+#include "arch/percpu.h"
+#include "sched.h"
+#include "signal.h"
+#include "syscall.h"
+#include "task.h"
+#include "timekeeping.h"
+#include "arch/tsc.h"
+#include "mm/uaccess.h"
+#include "arch/x86.h"
+
+#define NS 1000000000ULL
+#define TAI_OFFSET_NS (37ULL * NS)
+
+static uint64_t epoch_at_boot_ns;
+
+struct timed_sleeper {
+	struct list node;
+	struct task *task;
+	uint64_t deadline;
+};
+
+static struct spinlock sleep_lock = SPINLOCK_INIT("sleep");
+static struct list sleepers = LIST_INIT(sleepers);
+static struct task *itimer_tasks[64];
+
+/* ---- the RTC ---- */
+
+static uint8_t cmos(uint8_t reg)
+{
+	outb(0x70, reg);
+	return inb(0x71);
+}
+
+static unsigned bcd(uint8_t v, bool binary)
+{
+	return binary ? v : (v & 0xf) + (v >> 4) * 10;
+}
+
+static uint64_t days_from_civil(int y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (uint64_t)(era * 146097 + (int)doe - 719468);
+}
+
+void timekeeping_init(void)
+{
+	while (cmos(0x0a) & 0x80) /* update in progress */
+		cpu_relax();
+	uint8_t b = cmos(0x0b);
+	bool binary = b & 4, h24 = b & 2;
+	unsigned sec = bcd(cmos(0x00), binary), min = bcd(cmos(0x02), binary);
+	uint8_t hraw = cmos(0x04);
+	unsigned hour = bcd(hraw & 0x7f, binary);
+	if (!h24 && (hraw & 0x80))
+		hour = (hour % 12) + 12;
+	unsigned day = bcd(cmos(0x07), binary), mon = bcd(cmos(0x08), binary);
+	unsigned year = bcd(cmos(0x09), binary) + 2000;
+	uint64_t secs = days_from_civil((int)year, mon, day) * 86400 + hour * 3600 +
+			min * 60 + sec;
+	epoch_at_boot_ns = secs * NS - time_since_boot_ns();
+	klog("time: RTC says %u-%02u-%02u %02u:%02u:%02u UTC", year, mon, day,
+	     hour, min, sec);
+}
+
+uint64_t realtime_ns(void)
+{
+	return epoch_at_boot_ns + time_since_boot_ns();
+}
+
+/* ---- clocks ---- */
+
+int clock_now(int clock, uint64_t *ns)
+{
+	struct task *t = current;
+	switch (clock) {
+	case CLOCK_REALTIME_ID:
+	case CLOCK_REALTIME_COARSE_ID:
+		*ns = realtime_ns();
+		return 0;
+	case CLOCK_TAI_ID:
+		*ns = realtime_ns() + TAI_OFFSET_NS;
+		return 0;
+	case CLOCK_MONOTONIC_ID:
+	case CLOCK_MONOTONIC_RAW_ID:
+	case CLOCK_MONOTONIC_COARSE_ID:
+	case CLOCK_BOOTTIME_ID:
+		*ns = time_since_boot_ns();
+		return 0;
+	case CLOCK_PROCESS_CPUTIME:
+	case CLOCK_THREAD_CPUTIME:
+		*ns = t->utime_ns + t->stime_ns;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns)
+{
+	uint64_t now, boot = time_since_boot_ns();
+	if (clock_now(clock, &now))
+		return 0;
+	if (abs_ns <= now)
+		return 0;
+	return boot + (abs_ns - now);
+}
+
+static int get_timespec(uint64_t uptr, uint64_t *ns)
+{
+	struct __kernel_timespec ts;
+	if (copy_from_user(&ts, (void *)uptr, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NS)
+		return -EINVAL;
+	*ns = (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
+static int put_timespec(uint64_t uptr, uint64_t ns)
+{
+	struct __kernel_timespec ts = { (long long)(ns / NS), (long long)(ns % NS) };
+	return copy_to_user((void *)uptr, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE(clock_gettime)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t ns;
+	int r = clock_now((int)a0, &ns);
+	return r ? r : put_timespec(a1, ns);
+}
+
+SYSCALL_DEFINE(clock_getres)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t ns;
+	if (clock_now((int)a0, &ns))
+		return -EINVAL;
+	return a1 ? put_timespec(a1, 1) : 0;
+}
+
+SYSCALL_DEFINE(gettimeofday)
+{
+	SYSCALL_UNUSED_ARGS();
+	if (a0) {
+		uint64_t ns = realtime_ns();
+		struct __kernel_old_timeval tv = { (long)(ns / NS), (long)(ns % NS / 1000) };
+		if (copy_to_user((void *)a0, &tv, sizeof(tv)))
+			return -EFAULT;
+	}
+	if (a1) {
+		struct timezone tz = { 0, 0 };
+		if (copy_to_user((void *)a1, &tz, sizeof(tz)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE(time)
+{
+	SYSCALL_UNUSED_ARGS();
+	long t = (long)(realtime_ns() / NS);
+	if (a0 && put_user(t, (long *)a0))
+		return -EFAULT;
+	return t;
+}
+
+/* ---- sleeping ---- */
+
+static int nr_itimers;
+
+bool timers_pending(void)
+{
+	return !list_empty(&sleepers) || nr_itimers > 0;
+}
+
+void schedule_until(uint64_t deadline_ns)
+{
+	if (!deadline_ns) {
+		schedule();
+		return;
+	}
+	struct timed_sleeper s = { .task = current, .deadline = deadline_ns };
+	uint64_t f = spin_lock_irqsave(&sleep_lock);
+	list_add_tail(&s.node, &sleepers);
+	spin_unlock_irqrestore(&sleep_lock, f);
+	sched_kick_timekeeper();
+	if (time_since_boot_ns() < deadline_ns)
+		schedule();
+	f = spin_lock_irqsave(&sleep_lock);
+	list_remove(&s.node);
+	spin_unlock_irqrestore(&sleep_lock, f);
+}
+
+/* Sleep until deadline or a signal. Returns 0 or -EINTR. */
+static long sleep_until(uint64_t deadline)
+{
+	struct task *self = current;
+	while (time_since_boot_ns() < deadline) {
+		if (signal_pending_current())
+			return -EINTR;
+		self->state = TASK_SLEEPING;
+		schedule_until(deadline);
+		self->state = TASK_RUNNABLE;
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE(nanosleep)
+{
+	SYSCALL_UNUSED_ARGS();
+	uint64_t ns;
+	int r = get_timespec(a0, &ns);
+	if (r)
+		return r;
+	uint64_t deadline = time_since_boot_ns() + ns;
+	long s = sleep_until(deadline);
+	if (s && a1) {
+		uint64_t now = time_since_boot_ns();
+		put_timespec(a1, deadline > now ? deadline - now : 0);
+	}
+	return s;
+}
+
+SYSCALL_DEFINE(clock_nanosleep)
+{
+	SYSCALL_UNUSED_ARGS();
+	int clock = (int)a0, flags = (int)a1;
+	uint64_t ns, now;
+	if (clock == CLOCK_THREAD_CPUTIME)
+		return -EINVAL;
+	if (clock_now(clock, &now))
+		return -EINVAL;
+	int r = get_timespec(a2, &ns);
+	if (r)
+		return r;
+	uint64_t deadline = (flags & TIMER_ABSTIME) ? clock_to_boot_ns(clock, ns)
+						    : time_since_boot_ns() + ns;
+	if (!deadline)
+		return 0;
+	long s = sleep_until(deadline);
+	if (s && a3 && !(flags & TIMER_ABSTIME)) {
+		uint64_t t = time_since_boot_ns();
+		put_timespec(a3, deadline > t ? deadline - t : 0);
+	}
+	return s;
+}
+
+/* ---- interval timers (ITIMER_REAL) ---- */
+
+static void itimer_track(struct task *leader, bool on)
+{
+	uint64_t f = spin_lock_irqsave(&sleep_lock);
+	int free_slot = -1;
+	for (int i = 0; i < 64; i++) {
+		if (itimer_tasks[i] == leader) {
+			if (!on) {
+				itimer_tasks[i] = NULL;
+				nr_itimers--;
+			}
+			spin_unlock_irqrestore(&sleep_lock, f);
+			return;
+		}
+		if (!itimer_tasks[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (on && free_slot >= 0) {
+		itimer_tasks[free_slot] = leader;
+		nr_itimers++;
+	}
+	spin_unlock_irqrestore(&sleep_lock, f);
+	if (on)
+		sched_kick_timekeeper();
+}
+
+void itimer_forget(struct task *leader)
+{
+	itimer_track(leader, false);
+}
+
+static void fire_itimers(uint64_t now)
+{
+	for (int i = 0; i < 64; i++) {
+		struct task *t = itimer_tasks[i];
+		if (!t || !t->itimer_real_ns || now < t->itimer_real_ns)
+			continue;
+		t->itimer_real_ns = t->itimer_real_interval_ns
+			? now + t->itimer_real_interval_ns : 0;
+		if (!t->itimer_real_ns) {
+			itimer_tasks[i] = NULL;
+			nr_itimers--;
+		}
+		struct ksiginfo info = { .signo = SIGALRM, .code = SI_TIMER };
+		signal_send_thread(t, &info);
+	}
+}
+
+static void (*poll_hook)(void);
+
+void timers_set_poll_hook(void (*fn)(void))
+{
+	poll_hook = fn;
+}
+
+void timers_tick(void)
+{
+	if (poll_hook)
+		poll_hook();
+	uint64_t now = time_since_boot_ns();
+	uint64_t f = spin_lock_irqsave(&sleep_lock);
+	list_for_each(n, &sleepers) {
+		struct timed_sleeper *s = list_entry(n, struct timed_sleeper, node);
+		if (s->deadline <= now)
+			sched_wake(s->task);
+	}
+	fire_itimers(now);
+	spin_unlock_irqrestore(&sleep_lock, f);
+}
+
+static void itimer_get(struct task *t, struct __kernel_old_itimerval *v)
+{
+	uint64_t now = time_since_boot_ns();
+	uint64_t left = t->itimer_real_ns > now ? t->itimer_real_ns - now : 0;
+	if (!t->itimer_real_ns)
+		left = 0;
+	v->it_value.tv_sec = (long)(left / NS);
+	v->it_value.tv_usec = (long)(left % NS / 1000);
+	v->it_interval.tv_sec = (long)(t->itimer_real_interval_ns / NS);
+	v->it_interval.tv_usec = (long)(t->itimer_real_interval_ns % NS / 1000);
+}
+
+static void itimer_set(struct task *t, uint64_t value_ns, uint64_t interval_ns)
+{
+	t->itimer_real_interval_ns = interval_ns;
+	t->itimer_real_ns = value_ns ? time_since_boot_ns() + value_ns : 0;
+	itimer_track(t, value_ns != 0);
+}
+
+SYSCALL_DEFINE(getitimer)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct __kernel_old_itimerval v = { 0 };
+	int which = (int)a0;
+	if (which < 0 || which > 2)
+		return -EINVAL;
+	if (which == 0)
+		itimer_get(current->leader, &v);
+	return copy_to_user((void *)a1, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static uint64_t tv_ns(const struct __kernel_old_timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NS + (uint64_t)tv->tv_usec * 1000;
+}
+
+SYSCALL_DEFINE(setitimer)
+{
+	SYSCALL_UNUSED_ARGS();
+	int which = (int)a0;
+	struct __kernel_old_itimerval v, old;
+	if (which < 0 || which > 2)
+		return -EINVAL;
+	if (a1 && copy_from_user(&v, (void *)a1, sizeof(v)))
+		return -EFAULT;
+	if (a1 && (v.it_value.tv_usec < 0 || v.it_value.tv_usec >= 1000000 ||
+		   v.it_interval.tv_usec < 0 || v.it_interval.tv_usec >= 1000000 ||
+		   v.it_value.tv_sec < 0 || v.it_interval.tv_sec < 0))
+		return -EINVAL;
+	struct task *leader = current->leader;
+	memset(&old, 0, sizeof(old));
+	if (which == 0)
+		itimer_get(leader, &old);
+	if (a1 && which == 0)
+		itimer_set(leader, tv_ns(&v.it_value), tv_ns(&v.it_interval));
+	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE(alarm)
+{
+	SYSCALL_UNUSED_ARGS();
+	struct task *leader = current->leader;
+	struct __kernel_old_itimerval old;
+	itimer_get(leader, &old);
+	itimer_set(leader, (uint64_t)(unsigned)a0 * NS, 0);
+	long left = old.it_value.tv_sec + (old.it_value.tv_usec >= 500000 ||
+					   (old.it_value.tv_sec == 0 && old.it_value.tv_usec));
+	return left;
+}
