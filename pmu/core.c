@@ -544,12 +544,9 @@ static int install_event(struct perf_event *e, uint64_t flags, struct perf_event
 	return fd;
 }
 
-SYSCALL_DEFINE(perf_event_open)
+SYSCALL_DEFINE5(perf_event_open, uint64_t, uattr, pid_t, pid, int, cpu, int, group_fd,
+		unsigned long, flags)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t uattr = a0;
-	int pid = (int)a1, cpu = (int)a2, group_fd = (int)a3;
-	uint64_t flags = a4;
 	struct perf_event_attr attr;
 	struct task *task;
 	struct open_group g;

@@ -161,33 +161,34 @@ static long do_poll(uint64_t ufds, uint64_t nfds, uint64_t deadline, bool nowait
 	return r;
 }
 
-SYSCALL_DEFINE(poll)
+SYSCALL_DEFINE3(poll, uint64_t, ufds, unsigned long, nfds, int, timeout)
 {
-	int timeout = (int)a2;
 	uint64_t deadline = 0;
 	if (timeout > 0)
 		deadline = vfs_time_ns() + (uint64_t)timeout * 1000000ULL;
-	return do_poll(a0, a1, deadline, timeout == 0);
+	return do_poll(ufds, nfds, deadline, timeout == 0);
 }
 
-SYSCALL_DEFINE(ppoll)
+SYSCALL_DEFINE5(ppoll, uint64_t, ufds, unsigned long, nfds,
+		struct __kernel_timespec __user *, tsp,
+		const void __user *, sigmask, size_t, sigsetsize)
 {
 	uint64_t deadline = 0, old = 0;
 	bool nowait = false, swapped;
 	struct __kernel_timespec ts;
-	if (a2) {
-		if (copy_from_user(&ts, (void *)a2, sizeof(ts)))
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
 			return -EFAULT;
 		int e = timespec_deadline(&ts, &deadline, &nowait);
 		if (e)
 			return e;
 	}
-	int e = sigmask_swap((void *)a3, a4, &old, &swapped);
+	int e = sigmask_swap(sigmask, sigsetsize, &old, &swapped);
 	if (e)
 		return e;
-	long r = do_poll(a0, a1, deadline, nowait);
+	long r = do_poll(ufds, nfds, deadline, nowait);
 	sigmask_restore(old, swapped, r);
-	if (a2)
-		timespec_remaining((void *)a2, deadline);
+	if (tsp)
+		timespec_remaining(tsp, deadline);
 	return r;
 }

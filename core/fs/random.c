@@ -187,18 +187,17 @@ const struct file_ops random_fops = {
 	.lseek = random_lseek,
 };
 
-SYSCALL_DEFINE(getrandom)
+SYSCALL_DEFINE3(getrandom, uint64_t, ubuf, size_t, count, unsigned int, flags)
 {
-	unsigned flags = (unsigned)a2;
 	if (flags & ~(unsigned)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
 		return -EINVAL;
 	if ((flags & GRND_INSECURE) && (flags & GRND_RANDOM))
 		return -EINVAL;
-	size_t n = a1 > (uint64_t)MAX_RW_COUNT ? (size_t)MAX_RW_COUNT : a1;
-	if (!user_range_ok(a0, n))
+	size_t n = count > (uint64_t)MAX_RW_COUNT ? (size_t)MAX_RW_COUNT : count;
+	if (!user_range_ok(ubuf, n))
 		return -EFAULT;
 	struct iovec seg;
 	struct uio u;
-	uio_init(&u, &seg, (void *)a0, n, true);
+	uio_init(&u, &seg, (void __user *)ubuf, n, true);
 	return n ? random_fill(&u) : 0;
 }

@@ -111,52 +111,55 @@ static long do_select(int64_t nfds, uint64_t *usets[3], uint64_t deadline,
 	return r;
 }
 
-SYSCALL_DEFINE(select)
+SYSCALL_DEFINE5(select, int, n, uint64_t __user *, inp, uint64_t __user *, outp,
+		uint64_t __user *, exc, struct __kernel_old_timeval __user *, tvp)
 {
-	uint64_t *sets[3] = { (uint64_t *)a1, (uint64_t *)a2, (uint64_t *)a3 };
+	uint64_t *sets[3] = { inp, outp, exc };
 	uint64_t deadline = 0;
 	bool nowait = false;
 	struct __kernel_old_timeval tv;
-	if (a4) {
-		if (copy_from_user(&tv, (void *)a4, sizeof(tv)))
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
 			return -EFAULT;
 		if (tv.tv_sec < 0 || tv.tv_usec < 0 || tv.tv_usec >= 1000000)
 			return -EINVAL;
 		struct __kernel_timespec ts = { tv.tv_sec, tv.tv_usec * 1000 };
 		timespec_deadline(&ts, &deadline, &nowait);
 	}
-	long r = do_select((int64_t)(int)a0, sets, deadline, nowait);
-	if (a4) {
+	long r = do_select(n, sets, deadline, nowait);
+	if (tvp) {
 		uint64_t now = vfs_time_ns(), left = deadline > now ? deadline - now : 0;
 		tv.tv_sec = (long)(left / 1000000000);
 		tv.tv_usec = (long)(left % 1000000000 / 1000);
-		copy_to_user((void *)a4, &tv, sizeof(tv));
+		copy_to_user(tvp, &tv, sizeof(tv));
 	}
 	return r;
 }
 
-SYSCALL_DEFINE(pselect6)
+SYSCALL_DEFINE6(pselect6, int, n, uint64_t __user *, inp, uint64_t __user *, outp,
+		uint64_t __user *, exc, struct __kernel_timespec __user *, tsp,
+		const void __user *, sigp)
 {
-	uint64_t *sets[3] = { (uint64_t *)a1, (uint64_t *)a2, (uint64_t *)a3 };
+	uint64_t *sets[3] = { inp, outp, exc };
 	uint64_t deadline = 0, old = 0;
 	bool nowait = false, swapped = false;
 	struct __kernel_timespec ts;
-	if (a4) {
-		if (copy_from_user(&ts, (void *)a4, sizeof(ts)))
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
 			return -EFAULT;
 		int e = timespec_deadline(&ts, &deadline, &nowait);
 		if (e)
 			return e;
 	}
 	struct { uint64_t set; uint64_t size; } sig = { 0, 0 };
-	if (a5 && copy_from_user(&sig, (void *)a5, sizeof(sig)))
+	if (sigp && copy_from_user(&sig, sigp, sizeof(sig)))
 		return -EFAULT;
 	int e = sigmask_swap((void *)sig.set, sig.size, &old, &swapped);
 	if (e)
 		return e;
-	long r = do_select((int64_t)(int)a0, sets, deadline, nowait);
+	long r = do_select(n, sets, deadline, nowait);
 	sigmask_restore(old, swapped, r);
-	if (a4)
-		timespec_remaining((void *)a4, deadline);
+	if (tsp)
+		timespec_remaining(tsp, deadline);
 	return r;
 }

@@ -41,43 +41,43 @@ static bool emit_dent(void *arg, const char *name, size_t len, uint64_t ino,
 	return true;
 }
 
-SYSCALL_DEFINE(getdents64)
+SYSCALL_DEFINE3(getdents64, unsigned int, fd, void __user *, dirent, size_t, count)
 {
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fd);
 	if (!f)
 		return -EBADF;
-	size_t count = a2 < 65536 ? a2 : 65536;
-	struct dents d = { .cap = count };
-	long r = user_range_ok(a1, a2) ? 0 : -EFAULT;
-	if (!r && !(d.buf = kmalloc(count ? count : 1)))
+	size_t cap = count < 65536 ? count : 65536;
+	struct dents d = { .cap = cap };
+	long r = user_range_ok((uint64_t)dirent, count) ? 0 : -EFAULT;
+	if (!r && !(d.buf = kmalloc(cap ? cap : 1)))
 		r = -ENOMEM;
 	if (!r)
 		r = vfs_readdir(f, emit_dent, &d);
 	if (!r && d.used == 0 && d.full)
 		r = -EINVAL;         /* buffer too small for one entry */
 	if (!r)
-		r = copy_to_user((void *)a1, d.buf, d.used) ? -EFAULT : (long)d.used;
+		r = copy_to_user(dirent, d.buf, d.used) ? -EFAULT : (long)d.used;
 	kfree(d.buf);
 	file_put(f);
 	return r;
 }
 
-SYSCALL_DEFINE(getcwd)
+SYSCALL_DEFINE2(getcwd, char __user *, ubuf, unsigned long, size)
 {
 	char *buf = kmalloc(PATH_MAX);
 	if (!buf)
 		return -ENOMEM;
-	long r = vfs_getcwd(current->fs, buf, a1 < PATH_MAX ? a1 : PATH_MAX);
-	if (r > 0 && copy_to_user((void *)a0, buf, (size_t)r))
+	long r = vfs_getcwd(current->fs, buf, size < PATH_MAX ? size : PATH_MAX);
+	if (r > 0 && copy_to_user(ubuf, buf, (size_t)r))
 		r = -EFAULT;
 	kfree(buf);
 	return r;
 }
 
-SYSCALL_DEFINE(chdir)
+SYSCALL_DEFINE1(chdir, uint64_t, upath)
 {
 	long err;
-	char *path = user_path(a0, false, &err);
+	char *path = user_path(upath, false, &err);
 	if (!path)
 		return err;
 	int r = vfs_chdir(current->fs, path);
@@ -85,9 +85,9 @@ SYSCALL_DEFINE(chdir)
 	return r;
 }
 
-SYSCALL_DEFINE(fchdir)
+SYSCALL_DEFINE1(fchdir, unsigned int, fd)
 {
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fd);
 	if (!f)
 		return -EBADF;
 	int r = vfs_fchdir(current->fs, f);
@@ -119,32 +119,31 @@ static long path_call(int dirfd, uint64_t upath, enum path_op op, int mode)
 	return r;
 }
 
-SYSCALL_DEFINE(mkdir)
+SYSCALL_DEFINE2(mkdir, uint64_t, upath, int, mode)
 {
-	return path_call(AT_FDCWD, a0, OP_MKDIR, (int)a1);
+	return path_call(AT_FDCWD, upath, OP_MKDIR, mode);
 }
 
-SYSCALL_DEFINE(mkdirat)
+SYSCALL_DEFINE3(mkdirat, int, dfd, uint64_t, upath, int, mode)
 {
-	return path_call((int)a0, a1, OP_MKDIR, (int)a2);
+	return path_call(dfd, upath, OP_MKDIR, mode);
 }
 
-SYSCALL_DEFINE(rmdir)
+SYSCALL_DEFINE1(rmdir, uint64_t, upath)
 {
-	return path_call(AT_FDCWD, a0, OP_RMDIR, 0);
+	return path_call(AT_FDCWD, upath, OP_RMDIR, 0);
 }
 
-SYSCALL_DEFINE(unlink)
+SYSCALL_DEFINE1(unlink, uint64_t, upath)
 {
-	return path_call(AT_FDCWD, a0, OP_UNLINK, 0);
+	return path_call(AT_FDCWD, upath, OP_UNLINK, 0);
 }
 
-SYSCALL_DEFINE(unlinkat)
+SYSCALL_DEFINE3(unlinkat, int, dfd, uint64_t, upath, int, flags)
 {
-	int flags = (int)a2;
 	if (flags & ~AT_REMOVEDIR)
 		return -EINVAL;
-	return path_call((int)a0, a1, flags ? OP_RMDIR : OP_UNLINK, 0);
+	return path_call(dfd, upath, flags ? OP_RMDIR : OP_UNLINK, 0);
 }
 
 /* ---- two-path calls ---- */
@@ -175,19 +174,20 @@ static long do_renameat2(int odfd, uint64_t uold, int ndfd, uint64_t unew,
 	return r;
 }
 
-SYSCALL_DEFINE(rename)
+SYSCALL_DEFINE2(rename, uint64_t, uold, uint64_t, unew)
 {
-	return do_renameat2(AT_FDCWD, a0, AT_FDCWD, a1, 0);
+	return do_renameat2(AT_FDCWD, uold, AT_FDCWD, unew, 0);
 }
 
-SYSCALL_DEFINE(renameat)
+SYSCALL_DEFINE4(renameat, int, olddfd, uint64_t, uold, int, newdfd, uint64_t, unew)
 {
-	return do_renameat2((int)a0, a1, (int)a2, a3, 0);
+	return do_renameat2(olddfd, uold, newdfd, unew, 0);
 }
 
-SYSCALL_DEFINE(renameat2)
+SYSCALL_DEFINE5(renameat2, int, olddfd, uint64_t, uold, int, newdfd, uint64_t, unew,
+		unsigned int, flags)
 {
-	return do_renameat2((int)a0, a1, (int)a2, a3, (unsigned)a4);
+	return do_renameat2(olddfd, uold, newdfd, unew, flags);
 }
 
 static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
@@ -212,14 +212,14 @@ static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
 	return r;
 }
 
-SYSCALL_DEFINE(symlink)
+SYSCALL_DEFINE2(symlink, uint64_t, utarget, uint64_t, ulink)
 {
-	return do_symlinkat(a0, AT_FDCWD, a1);
+	return do_symlinkat(utarget, AT_FDCWD, ulink);
 }
 
-SYSCALL_DEFINE(symlinkat)
+SYSCALL_DEFINE3(symlinkat, uint64_t, utarget, int, newdfd, uint64_t, ulink)
 {
-	return do_symlinkat(a0, (int)a1, a2);
+	return do_symlinkat(utarget, newdfd, ulink);
 }
 
 /* ---- modes ---- */
@@ -235,22 +235,22 @@ static long chmod_at(int dirfd, uint64_t upath, uint32_t mode)
 	return r;
 }
 
-SYSCALL_DEFINE(chmod)
+SYSCALL_DEFINE2(chmod, uint64_t, upath, unsigned int, mode)
 {
-	return chmod_at(AT_FDCWD, a0, (uint32_t)a1);
+	return chmod_at(AT_FDCWD, upath, mode);
 }
 
-SYSCALL_DEFINE(fchmodat)
+SYSCALL_DEFINE3(fchmodat, int, dfd, uint64_t, upath, unsigned int, mode)
 {
-	return chmod_at((int)a0, a1, (uint32_t)a2);
+	return chmod_at(dfd, upath, mode);
 }
 
-SYSCALL_DEFINE(fchmod)
+SYSCALL_DEFINE2(fchmod, unsigned int, fd, unsigned int, mode)
 {
-	struct file *f = task_file_io(a0);
+	struct file *f = task_file_io(fd);
 	if (!f)
 		return -EBADF;
-	int r = vfs_chmod_inode(f->path.inode, (uint32_t)a1);
+	int r = vfs_chmod_inode(f->path.inode, mode);
 	file_put(f);
 	return r;
 }

@@ -10,9 +10,9 @@
 #include "fasync.h"
 #include "sys.h"
 
-SYSCALL_DEFINE(dup)
+SYSCALL_DEFINE1(dup, unsigned int, fildes)
 {
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fildes);
 	if (!f)
 		return -EBADF;
 	int fd = fd_install_from(current->files, f, 0, false);
@@ -21,9 +21,8 @@ SYSCALL_DEFINE(dup)
 	return fd;
 }
 
-SYSCALL_DEFINE(dup2)
+SYSCALL_DEFINE2(dup2, unsigned int, oldfd, unsigned int, newfd)
 {
-	uint32_t oldfd = (uint32_t)a0, newfd = (uint32_t)a1;
 	if (oldfd == newfd) {
 		struct file *f = task_file(oldfd);
 		file_put(f);
@@ -34,12 +33,10 @@ SYSCALL_DEFINE(dup2)
 	return fd_dup2(current->files, (int)oldfd, (int)newfd, false);
 }
 
-SYSCALL_DEFINE(dup3)
+SYSCALL_DEFINE3(dup3, unsigned int, oldfd, unsigned int, newfd, int, flags)
 {
-	int flags = (int)a2;
 	if (flags & ~O_CLOEXEC)
 		return -EINVAL;
-	uint32_t oldfd = (uint32_t)a0, newfd = (uint32_t)a1;
 	if (oldfd == newfd)
 		return -EINVAL;
 	if (oldfd > INT32_MAX || newfd > INT32_MAX)
@@ -119,28 +116,26 @@ static long fcntl_file(struct file *f, int fd, unsigned cmd, uint64_t arg)
 	}
 }
 
-SYSCALL_DEFINE(fcntl)
+SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 {
-	unsigned cmd = (unsigned)a1;
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fd);
 	if (!f)
 		return -EBADF;
 	struct files *files = current->files;
-	int fd = (int)a0;
 	long r;
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
-		r = a2 >= MAX_FDS ? -EINVAL :
-		    fd_install_from(files, f, (int)a2, cmd == F_DUPFD_CLOEXEC);
+		r = arg >= MAX_FDS ? -EINVAL :
+		    fd_install_from(files, f, (int)arg, cmd == F_DUPFD_CLOEXEC);
 		if (r >= 0)
 			return r;       /* the table took our reference */
 	} else if (cmd == F_GETFD) {
 		r = fd_get_cloexec(files, fd) > 0 ? FD_CLOEXEC : 0;
 	} else if (cmd == F_SETFD) {
-		r = fd_set_cloexec(files, fd, a2 & FD_CLOEXEC);
+		r = fd_set_cloexec(files, fd, arg & FD_CLOEXEC);
 	} else if (f->fmode & FMODE_PATH) {
 		r = -EBADF;
 	} else {
-		r = fcntl_file(f, fd, cmd, a2);
+		r = fcntl_file(f, fd, cmd, arg);
 	}
 	file_put(f);
 	return r;
@@ -182,15 +177,14 @@ static long ioctl_generic(int fd, struct file *f, unsigned cmd, uint64_t arg)
 	}
 }
 
-SYSCALL_DEFINE(ioctl)
+SYSCALL_DEFINE3(ioctl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 {
-	struct file *f = task_file_io(a0);
+	struct file *f = task_file_io(fd);
 	if (!f)
 		return -EBADF;
-	unsigned cmd = (unsigned)a1;
-	long r = ioctl_generic((int)a0, f, cmd, a2);
+	long r = ioctl_generic(fd, f, cmd, arg);
 	if (r == -ENOIOCTLCMD)
-		r = f->ops && f->ops->ioctl ? f->ops->ioctl(f, cmd, a2) : -ENOTTY;
+		r = f->ops && f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
 	file_put(f);
 	return r;
 }
@@ -220,12 +214,12 @@ static long do_pipe2(uint64_t ufds, int flags)
 	return r;
 }
 
-SYSCALL_DEFINE(pipe)
+SYSCALL_DEFINE1(pipe, uint64_t, ufds)
 {
-	return do_pipe2(a0, 0);
+	return do_pipe2(ufds, 0);
 }
 
-SYSCALL_DEFINE(pipe2)
+SYSCALL_DEFINE2(pipe2, uint64_t, ufds, int, flags)
 {
-	return do_pipe2(a0, (int)a1);
+	return do_pipe2(ufds, flags);
 }

@@ -5,29 +5,29 @@
 #include "mm/mm.h"
 #include "sys.h"
 
-SYSCALL_DEFINE(truncate)
+SYSCALL_DEFINE2(truncate, uint64_t, upath, long, length)
 {
-	if ((int64_t)a1 < 0)
+	if (length < 0)
 		return -EINVAL;
 	long err;
-	char *path = user_path(a0, false, &err);
+	char *path = user_path(upath, false, &err);
 	if (!path)
 		return err;
-	int r = vfs_truncate(path, (int64_t)a1);
+	int r = vfs_truncate(path, length);
 	kfree(path);
 	return r;
 }
 
-SYSCALL_DEFINE(ftruncate)
+SYSCALL_DEFINE2(ftruncate, unsigned int, fd, long, length)
 {
-	if ((int64_t)a1 < 0)
+	if (length < 0)
 		return -EINVAL;
-	struct file *f = task_file_io(a0);
+	struct file *f = task_file_io(fd);
 	if (!f)
 		return -EBADF;
 	int r = -EINVAL;
 	if (S_ISREG(f->path.inode->mode) && (f->fmode & FMODE_WRITE))
-		r = vfs_truncate_inode(f->path.inode, (int64_t)a1);
+		r = vfs_truncate_inode(f->path.inode, length);
 	file_put(f);
 	return r;
 }
@@ -42,30 +42,30 @@ static long sync_fd(uint64_t fd)
 	return S_ISREG(mode) || S_ISDIR(mode) ? 0 : -EINVAL;
 }
 
-SYSCALL_DEFINE(fsync)
+SYSCALL_DEFINE1(fsync, unsigned int, fd)
 {
-	return sync_fd(a0);
+	return sync_fd(fd);
 }
 
-SYSCALL_DEFINE(fdatasync)
+SYSCALL_DEFINE1(fdatasync, unsigned int, fd)
 {
-	return sync_fd(a0);
+	return sync_fd(fd);
 }
 
-SYSCALL_DEFINE(sync)
+SYSCALL_DEFINE0(sync)
 {
 	return 0;
 }
 
-SYSCALL_DEFINE(syncfs)
+SYSCALL_DEFINE1(syncfs, unsigned int, fd)
 {
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fd);
 	file_put(f);
 	return f ? 0 : -EBADF;
 }
 
-SYSCALL_DEFINE(umask)
+SYSCALL_DEFINE1(umask, unsigned int, mask)
 {
 	struct fs_context *fs = current->fs;
-	return __atomic_exchange_n(&fs->umask, (unsigned)a0 & 0777, __ATOMIC_RELAXED);
+	return __atomic_exchange_n(&fs->umask, mask & 0777, __ATOMIC_RELAXED);
 }

@@ -28,31 +28,30 @@ static long do_openat(int dirfd, uint64_t upath, int flags, int mode)
 	return r ? r : fd;
 }
 
-SYSCALL_DEFINE(open)
+SYSCALL_DEFINE3(open, uint64_t, upath, int, flags, int, mode)
 {
-	return do_openat(AT_FDCWD, a0, (int)a1, (int)a2);
+	return do_openat(AT_FDCWD, upath, flags, mode);
 }
 
-SYSCALL_DEFINE(openat)
+SYSCALL_DEFINE4(openat, int, dfd, uint64_t, upath, int, flags, int, mode)
 {
-	return do_openat((int)a0, a1, (int)a2, (int)a3);
+	return do_openat(dfd, upath, flags, mode);
 }
 
-SYSCALL_DEFINE(creat)
+SYSCALL_DEFINE2(creat, uint64_t, upath, int, mode)
 {
-	return do_openat(AT_FDCWD, a0, O_CREAT | O_WRONLY | O_TRUNC, (int)a1);
+	return do_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 
-SYSCALL_DEFINE(close)
+SYSCALL_DEFINE1(close, unsigned int, fd)
 {
-	if ((uint32_t)a0 > INT32_MAX)
+	if (fd > INT32_MAX)
 		return -EBADF;
-	return fd_close(current->files, (int)(uint32_t)a0);
+	return fd_close(current->files, (int)fd);
 }
 
-SYSCALL_DEFINE(close_range)
+SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last, unsigned int, flags)
 {
-	unsigned first = (unsigned)a0, last = (unsigned)a1, flags = (unsigned)a2;
 	if (flags & ~(unsigned)(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC))
 		return -EINVAL;
 	if (first > last)

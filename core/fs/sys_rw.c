@@ -23,24 +23,24 @@ static long rw_buf(uint64_t fd, uint64_t buf, uint64_t n, const uint64_t *at,
 	return r;
 }
 
-SYSCALL_DEFINE(read)
+SYSCALL_DEFINE3(read, unsigned int, fd, uint64_t, ubuf, size_t, count)
 {
-	return rw_buf(a0, a1, a2, NULL, false);
+	return rw_buf(fd, ubuf, count, NULL, false);
 }
 
-SYSCALL_DEFINE(write)
+SYSCALL_DEFINE3(write, unsigned int, fd, uint64_t, ubuf, size_t, count)
 {
-	return rw_buf(a0, a1, a2, NULL, true);
+	return rw_buf(fd, ubuf, count, NULL, true);
 }
 
-SYSCALL_DEFINE(pread64)
+SYSCALL_DEFINE4(pread64, unsigned int, fd, uint64_t, ubuf, size_t, count, uint64_t, pos)
 {
-	return rw_buf(a0, a1, a2, &a3, false);
+	return rw_buf(fd, ubuf, count, &pos, false);
 }
 
-SYSCALL_DEFINE(pwrite64)
+SYSCALL_DEFINE4(pwrite64, unsigned int, fd, uint64_t, ubuf, size_t, count, uint64_t, pos)
 {
-	return rw_buf(a0, a1, a2, &a3, true);
+	return rw_buf(fd, ubuf, count, &pos, true);
 }
 
 /* Copy and check a user iovec array; *out is kmalloc'd (NULL for 0). */
@@ -91,30 +91,29 @@ static long rw_vec(uint64_t fd, uint64_t uiov, uint64_t cnt, const uint64_t *at,
 	return r;
 }
 
-SYSCALL_DEFINE(readv)
+SYSCALL_DEFINE3(readv, unsigned int, fd, uint64_t, uvec, unsigned long, vlen)
 {
-	return rw_vec(a0, a1, a2, NULL, false);
+	return rw_vec(fd, uvec, vlen, NULL, false);
 }
 
-SYSCALL_DEFINE(writev)
+SYSCALL_DEFINE3(writev, unsigned int, fd, uint64_t, uvec, unsigned long, vlen)
 {
-	return rw_vec(a0, a1, a2, NULL, true);
+	return rw_vec(fd, uvec, vlen, NULL, true);
 }
 
-SYSCALL_DEFINE(preadv)
+SYSCALL_DEFINE4(preadv, unsigned int, fd, uint64_t, uvec, unsigned long, vlen, uint64_t, pos)
 {
-	return rw_vec(a0, a1, a2, &a3, false);
+	return rw_vec(fd, uvec, vlen, &pos, false);
 }
 
-SYSCALL_DEFINE(pwritev)
+SYSCALL_DEFINE4(pwritev, unsigned int, fd, uint64_t, uvec, unsigned long, vlen, uint64_t, pos)
 {
-	return rw_vec(a0, a1, a2, &a3, true);
+	return rw_vec(fd, uvec, vlen, &pos, true);
 }
 
-SYSCALL_DEFINE(lseek)
+SYSCALL_DEFINE3(lseek, unsigned int, fd, long, offset, int, whence)
 {
-	int whence = (int)a2;
-	struct file *f = task_file_io(a0);
+	struct file *f = task_file_io(fd);
 	if (!f)
 		return -EBADF;
 	long r;
@@ -124,10 +123,10 @@ SYSCALL_DEFINE(lseek)
 		r = -EINVAL;
 	else if (f->fmode & FMODE_POS) {
 		sleep_lock(&f->pos_lock);
-		r = f->ops->lseek(f, (int64_t)a1, whence);
+		r = f->ops->lseek(f, offset, whence);
 		sleep_unlock(&f->pos_lock);
 	} else {
-		r = f->ops->lseek(f, (int64_t)a1, whence);
+		r = f->ops->lseek(f, offset, whence);
 	}
 	file_put(f);
 	return r;

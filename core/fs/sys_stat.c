@@ -25,30 +25,30 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, int flags)
 	return r ? r : stat_out(&p, ubuf);
 }
 
-SYSCALL_DEFINE(stat)
+SYSCALL_DEFINE2(stat, uint64_t, upath, uint64_t, ubuf)
 {
-	return do_fstatat(AT_FDCWD, a0, a1, 0);
+	return do_fstatat(AT_FDCWD, upath, ubuf, 0);
 }
 
-SYSCALL_DEFINE(lstat)
+SYSCALL_DEFINE2(lstat, uint64_t, upath, uint64_t, ubuf)
 {
-	return do_fstatat(AT_FDCWD, a0, a1, AT_SYMLINK_NOFOLLOW);
+	return do_fstatat(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);
 }
 
-SYSCALL_DEFINE(newfstatat)
+SYSCALL_DEFINE4(newfstatat, int, dfd, uint64_t, upath, uint64_t, ubuf, int, flags)
 {
-	return do_fstatat((int)a0, a1, a2, (int)a3);
+	return do_fstatat(dfd, upath, ubuf, flags);
 }
 
-SYSCALL_DEFINE(fstat)
+SYSCALL_DEFINE2(fstat, unsigned int, fd, uint64_t, ubuf)
 {
-	struct file *f = task_file(a0);
+	struct file *f = task_file(fd);
 	if (!f)
 		return -EBADF;
 	struct path p = f->path;
 	path_get(&p);
 	file_put(f);
-	return stat_out(&p, a1);
+	return stat_out(&p, ubuf);
 }
 
 /* ---- statx ---- */
@@ -80,24 +80,24 @@ static void fill_statx(struct inode *ino, struct statx *sx)
 	sx->stx_dev_minor = ino->sb->dev;
 }
 
-SYSCALL_DEFINE(statx)
+SYSCALL_DEFINE5(statx, int, dfd, uint64_t, upath, int, flags, unsigned int, mask,
+		struct statx __user *, buffer)
 {
-	int flags = (int)a2;
 	if (flags & ~(STAT_AT_FLAGS | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
 	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		return -EINVAL;
-	if ((unsigned)a3 & STATX__RESERVED)
+	if (mask & STATX__RESERVED)
 		return -EINVAL;
 	struct path p;
-	int r = resolve_at((int)a0, a1, flags & AT_EMPTY_PATH,
+	int r = resolve_at(dfd, upath, flags & AT_EMPTY_PATH,
 			   !(flags & AT_SYMLINK_NOFOLLOW), &p);
 	if (r)
 		return r;
 	struct statx sx;
 	fill_statx(p.inode, &sx);
 	path_put(&p);
-	return copy_to_user((void *)a4, &sx, sizeof(sx));
+	return copy_to_user(buffer, &sx, sizeof(sx));
 }
 
 /* ---- access ---- */
@@ -122,19 +122,19 @@ static long do_access(int dirfd, uint64_t upath, int mode, int flags)
 	return r;
 }
 
-SYSCALL_DEFINE(access)
+SYSCALL_DEFINE2(access, uint64_t, upath, int, mode)
 {
-	return do_access(AT_FDCWD, a0, (int)a1, 0);
+	return do_access(AT_FDCWD, upath, mode, 0);
 }
 
-SYSCALL_DEFINE(faccessat)
+SYSCALL_DEFINE3(faccessat, int, dfd, uint64_t, upath, int, mode)
 {
-	return do_access((int)a0, a1, (int)a2, 0);
+	return do_access(dfd, upath, mode, 0);
 }
 
-SYSCALL_DEFINE(faccessat2)
+SYSCALL_DEFINE4(faccessat2, int, dfd, uint64_t, upath, int, mode, int, flags)
 {
-	return do_access((int)a0, a1, (int)a2, (int)a3);
+	return do_access(dfd, upath, mode, flags);
 }
 
 /* ---- readlink ---- */
@@ -165,12 +165,12 @@ static long do_readlinkat(int dirfd, uint64_t upath, uint64_t ubuf, int size)
 	return r;
 }
 
-SYSCALL_DEFINE(readlink)
+SYSCALL_DEFINE3(readlink, uint64_t, upath, uint64_t, ubuf, int, bufsiz)
 {
-	return do_readlinkat(AT_FDCWD, a0, a1, (int)a2);
+	return do_readlinkat(AT_FDCWD, upath, ubuf, bufsiz);
 }
 
-SYSCALL_DEFINE(readlinkat)
+SYSCALL_DEFINE4(readlinkat, int, dfd, uint64_t, upath, uint64_t, ubuf, int, bufsiz)
 {
-	return do_readlinkat((int)a0, a1, a2, (int)a3);
+	return do_readlinkat(dfd, upath, ubuf, bufsiz);
 }

@@ -78,10 +78,9 @@ static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 	return r;
 }
 
-SYSCALL_DEFINE(mmap)
+SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, flags,
+		int, fd, unsigned long, off)
 {
-	uint64_t addr = a0, len = a1, off = a5;
-	int prot = (int)a2, flags = (int)a3, fd = (int)a4;
 	struct mm *mm = current->mm;
 	int type = flags & MAP_TYPE;
 	if (!len || !page_aligned(off))
@@ -123,37 +122,32 @@ SYSCALL_DEFINE(mmap)
 	return r ? r : (long)addr;
 }
 
-SYSCALL_DEFINE(munmap)
+SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, length)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t addr = a0, len = page_len(a1);
-	if (!page_aligned(addr) || !a1 || !len || !user_range_ok(addr, len))
+	uint64_t len = page_len(length);
+	if (!page_aligned(addr) || !length || !len || !user_range_ok(addr, len))
 		return -EINVAL;
 	return mm_unmap(current->mm, addr, len);
 }
 
-SYSCALL_DEFINE(mprotect)
+SYSCALL_DEFINE3(mprotect, unsigned long, addr, size_t, length, int, prot)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t addr = a0, len = page_len(a1);
-	int prot = (int)a2;
+	uint64_t len = page_len(length);
 	if (!page_aligned(addr) || (prot & ~(PROT_ALL | PROT_GROWSDOWN | PROT_GROWSUP)))
 		return -EINVAL;
-	if (!a1)
+	if (!length)
 		return 0;
 	if (!len || !user_range_ok(addr, len))
 		return -ENOMEM;
 	return mm_protect(current->mm, addr, len, prot & PROT_ALL);
 }
 
-SYSCALL_DEFINE(madvise)
+SYSCALL_DEFINE3(madvise, unsigned long, addr, size_t, length, int, advice)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t addr = a0, len = page_len(a1);
-	int advice = (int)a2;
+	uint64_t len = page_len(length);
 	if (!page_aligned(addr))
 		return -EINVAL;
-	if (!a1)
+	if (!length)
 		return 0;
 	if (!len || !user_range_ok(addr, len))
 		return -EINVAL;
@@ -177,11 +171,10 @@ static int move_contents(struct mm *mm, uint64_t from, uint64_t to, uint64_t len
 	return 0;
 }
 
-SYSCALL_DEFINE(mremap)
+SYSCALL_DEFINE5(mremap, unsigned long, old, size_t, old_size, size_t, new_size,
+		int, flags, unsigned long, target)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t old = a0, old_len = page_len(a1), new_len = page_len(a2), target = a4;
-	int flags = (int)a3;
+	uint64_t old_len = page_len(old_size), new_len = page_len(new_size);
 	struct mm *mm = current->mm;
 	if (!page_aligned(old) || (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP)))
 		return -EINVAL;
@@ -230,11 +223,9 @@ SYSCALL_DEFINE(mremap)
 	return (long)to;
 }
 
-SYSCALL_DEFINE(brk)
+SYSCALL_DEFINE1(brk, unsigned long, want)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct mm *mm = current->mm;
-	uint64_t want = a0;
 	if (want < mm->brk_start || want > mm->brk_start + (1ULL << 32))
 		return (long)mm->brk;
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
@@ -252,20 +243,17 @@ SYSCALL_DEFINE(brk)
 	return (long)want;
 }
 
-SYSCALL_DEFINE(msync)
+SYSCALL_DEFINE3(msync, unsigned long, start, size_t, len, int, flags)
 {
-	SYSCALL_UNUSED_ARGS();
-	return page_aligned(a0) ? 0 : -EINVAL;
+	return page_aligned(start) ? 0 : -EINVAL;
 }
 
-SYSCALL_DEFINE(mlock)
+SYSCALL_DEFINE2(mlock, unsigned long, start, size_t, len)
 {
-	SYSCALL_UNUSED_ARGS();
 	return 0; /* nothing is ever paged out */
 }
 
-SYSCALL_DEFINE(munlock)
+SYSCALL_DEFINE2(munlock, unsigned long, start, size_t, len)
 {
-	SYSCALL_UNUSED_ARGS();
 	return 0;
 }

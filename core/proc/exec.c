@@ -478,20 +478,19 @@ long exec_kernel(const char *path, char *const argv[], char *const envp[])
 	return r;
 }
 
-SYSCALL_DEFINE(execve)
+SYSCALL_DEFINE3(execve, const char __user *, filename, uint64_t, uargv, uint64_t, uenvp)
 {
-	SYSCALL_UNUSED_ARGS();
 	char *path = kmalloc(PATH_MAX_LEN);
 	struct exec_args *a = args_new();
 	long r = (!path || !a) ? -ENOMEM : 0;
 	if (!r) {
-		long n = strncpy_from_user(path, (const char *)a0, PATH_MAX_LEN);
+		long n = strncpy_from_user(path, filename, PATH_MAX_LEN);
 		r = n < 0 ? n : (n == 0 ? -ENOENT : 0);
 	}
 	if (!r)
-		r = args_from_user(a, a1, &a->argc);
+		r = args_from_user(a, uargv, &a->argc);
 	if (!r)
-		r = args_from_user(a, a2, &a->envc);
+		r = args_from_user(a, uenvp, &a->envc);
 	if (!r)
 		r = do_exec(path, a);
 	kfree(path);

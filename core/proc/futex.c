@@ -170,13 +170,11 @@ static long futex_requeue(uint64_t uaddr, uint64_t uaddr2, int n, int m,
 	return done + nm;
 }
 
-SYSCALL_DEFINE(futex)
+SYSCALL_DEFINE6(futex, uint64_t, uaddr, int, futex_op, uint32_t, val, uint64_t, utime,
+		uint64_t, uaddr2, uint32_t, val3)
 {
-	SYSCALL_UNUSED_ARGS();
-	uint64_t uaddr = a0, utime = a3, uaddr2 = a4;
-	int op = (int)a1 & FUTEX_CMD_MASK;
-	bool realtime = a1 & FUTEX_CLOCK_REALTIME;
-	uint32_t val = (uint32_t)a2, val3 = (uint32_t)a5;
+	int op = futex_op & FUTEX_CMD_MASK;
+	bool realtime = futex_op & FUTEX_CLOCK_REALTIME;
 	uint64_t deadline = 0;
 	if ((op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET) && utime) {
 		struct __kernel_timespec ts;

@@ -7,16 +7,15 @@
 #include "tasks.h"
 #include "mm/uaccess.h"
 
-SYSCALL_DEFINE(getpid) { SYSCALL_UNUSED_ARGS(); return current->tgid; }
-SYSCALL_DEFINE(gettid) { SYSCALL_UNUSED_ARGS(); return current->tid; }
-SYSCALL_DEFINE(getuid) { SYSCALL_UNUSED_ARGS(); return current->uid; }
-SYSCALL_DEFINE(geteuid) { SYSCALL_UNUSED_ARGS(); return current->euid; }
-SYSCALL_DEFINE(getgid) { SYSCALL_UNUSED_ARGS(); return current->gid; }
-SYSCALL_DEFINE(getegid) { SYSCALL_UNUSED_ARGS(); return current->egid; }
+SYSCALL_DEFINE0(getpid) { return current->tgid; }
+SYSCALL_DEFINE0(gettid) { return current->tid; }
+SYSCALL_DEFINE0(getuid) { return current->uid; }
+SYSCALL_DEFINE0(geteuid) { return current->euid; }
+SYSCALL_DEFINE0(getgid) { return current->gid; }
+SYSCALL_DEFINE0(getegid) { return current->egid; }
 
-SYSCALL_DEFINE(getppid)
+SYSCALL_DEFINE0(getppid)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *p = current->leader->parent;
 	return p && p != current->leader ? p->tgid : 0;
 }
@@ -31,11 +30,10 @@ static void creds_changed(struct task *t, uint32_t old_euid, uint32_t old_egid)
 }
 
 /* setuid/setgid as Linux does without capabilities beyond root's. */
-SYSCALL_DEFINE(setuid)
+SYSCALL_DEFINE1(setuid, uid_t, uid)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
-	uint32_t uid = (uint32_t)a0, old = t->euid;
+	uint32_t old = t->euid;
 	if (t->euid == 0)
 		t->uid = t->euid = uid;
 	else if (uid == t->uid)
@@ -46,11 +44,10 @@ SYSCALL_DEFINE(setuid)
 	return 0;
 }
 
-SYSCALL_DEFINE(setgid)
+SYSCALL_DEFINE1(setgid, gid_t, gid)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
-	uint32_t gid = (uint32_t)a0, old = t->egid;
+	uint32_t old = t->egid;
 	if (t->euid == 0)
 		t->gid = t->egid = gid;
 	else if (gid == t->gid)
@@ -75,10 +72,9 @@ bool task_may_read(struct task *target)
 	return !target->mm || target->mm->dumpable;
 }
 
-SYSCALL_DEFINE(getgroups)
+SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
 {
-	SYSCALL_UNUSED_ARGS();
-	return (int)a0 < 0 ? -EINVAL : 0;
+	return size < 0 ? -EINVAL : 0;
 }
 
 static struct task *process(int pid)
@@ -89,23 +85,20 @@ static struct task *process(int pid)
 	return t && t->tgid == pid ? t : NULL;
 }
 
-SYSCALL_DEFINE(getpgid)
+SYSCALL_DEFINE1(getpgid, pid_t, pid)
 {
-	SYSCALL_UNUSED_ARGS();
-	struct task *t = process((int)a0);
+	struct task *t = process(pid);
 	return t ? t->pgid : -ESRCH;
 }
 
-SYSCALL_DEFINE(getpgrp)
+SYSCALL_DEFINE0(getpgrp)
 {
-	SYSCALL_UNUSED_ARGS();
 	return current->leader->pgid;
 }
 
-SYSCALL_DEFINE(getsid)
+SYSCALL_DEFINE1(getsid, pid_t, pid)
 {
-	SYSCALL_UNUSED_ARGS();
-	struct task *t = process((int)a0);
+	struct task *t = process(pid);
 	return t ? t->sid : -ESRCH;
 }
 
@@ -121,10 +114,8 @@ static void check_pgrp(struct task *t, void *ctx)
 		p->found = true;
 }
 
-SYSCALL_DEFINE(setpgid)
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 {
-	SYSCALL_UNUSED_ARGS();
-	int pid = (int)a0, pgid = (int)a1;
 	if (pgid < 0)
 		return -EINVAL;
 	struct task *me = current->leader, *t = process(pid);
@@ -148,9 +139,8 @@ SYSCALL_DEFINE(setpgid)
 	return 0;
 }
 
-SYSCALL_DEFINE(setsid)
+SYSCALL_DEFINE0(setsid)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *me = current->leader;
 	struct pgrp_exists p = { me->tgid, me->sid, false };
 	if (me->pgid == me->tgid)
@@ -162,31 +152,29 @@ SYSCALL_DEFINE(setsid)
 	return me->sid;
 }
 
-SYSCALL_DEFINE(set_tid_address)
+SYSCALL_DEFINE1(set_tid_address, uint64_t, tidptr)
 {
-	SYSCALL_UNUSED_ARGS();
-	current->clear_child_tid = a0;
+	current->clear_child_tid = tidptr;
 	return current->tid;
 }
 
-SYSCALL_DEFINE(set_robust_list)
+SYSCALL_DEFINE2(set_robust_list, uint64_t, head, size_t, len)
 {
-	SYSCALL_UNUSED_ARGS();
-	if (a1 != 24) /* sizeof(struct robust_list_head) */
+	if (len != 24) /* sizeof(struct robust_list_head) */
 		return -EINVAL;
-	current->robust_list = a0;
-	current->robust_len = a1;
+	current->robust_list = head;
+	current->robust_len = len;
 	return 0;
 }
 
-SYSCALL_DEFINE(get_robust_list)
+SYSCALL_DEFINE3(get_robust_list, unsigned long, pid, uint64_t __user *, head_ptr,
+		uint64_t __user *, len_ptr)
 {
-	SYSCALL_UNUSED_ARGS();
-	struct task *t = a0 ? task_find((int)a0) : current;
+	struct task *t = pid ? task_find((int)pid) : current;
 	if (!t)
 		return -ESRCH;
-	if (put_user(t->robust_list, (uint64_t *)a1) ||
-	    put_user(t->robust_len, (uint64_t *)a2))
+	if (put_user(t->robust_list, head_ptr) ||
+	    put_user(t->robust_len, len_ptr))
 		return -EFAULT;
 	return 0;
 }

@@ -24,9 +24,8 @@
 
 #define MSR_FS_BASE 0xc0000100
 
-SYSCALL_DEFINE(uname)
+SYSCALL_DEFINE1(uname, struct new_utsname __user *, name)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct new_utsname u;
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, "Linux", sizeof(u.sysname));
@@ -35,12 +34,11 @@ SYSCALL_DEFINE(uname)
 	strlcpy(u.version, "#1 SMP baremon " BAREMON_VERSION, sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
-	return copy_to_user((void *)a0, &u, sizeof(u)) ? -EFAULT : 0;
+	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
-SYSCALL_DEFINE(sysinfo)
+SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct sysinfo s;
 	memset(&s, 0, sizeof(s));
 	s.uptime = (long)(time_since_boot_ns() / 1000000000ULL);
@@ -48,7 +46,7 @@ SYSCALL_DEFINE(sysinfo)
 	s.freeram = pmm_free_count() * PAGE_SIZE;
 	s.procs = 1;
 	s.mem_unit = 1;
-	return copy_to_user((void *)a0, &s, sizeof(s)) ? -EFAULT : 0;
+	return copy_to_user(info, &s, sizeof(s)) ? -EFAULT : 0;
 }
 
 /* Limits as a fresh Linux login sees them. Stored per process (the
@@ -92,52 +90,48 @@ static int set_limit(struct task *p, unsigned res, const struct rlimit *want)
 	return 0;
 }
 
-SYSCALL_DEFINE(prlimit64)
+SYSCALL_DEFINE4(prlimit64, unsigned long, pid, unsigned int, res,
+		const struct rlimit __user *, new_rlim, struct rlimit __user *, old_rlim)
 {
-	SYSCALL_UNUSED_ARGS();
-	unsigned res = (unsigned)a1;
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct task *p = a0 ? task_find((int)a0) : current;
+	struct task *p = pid ? task_find((int)pid) : current;
 	if (!p)
 		return -ESRCH;
 	struct rlimit old = p->leader->rlimits[res];
-	if (a2) {
+	if (new_rlim) {
 		struct rlimit want;
-		if (copy_from_user(&want, (void *)a2, sizeof(want)))
+		if (copy_from_user(&want, new_rlim, sizeof(want)))
 			return -EFAULT;
 		int r = set_limit(p, res, &want);
 		if (r)
 			return r;
 	}
-	if (a3 && copy_to_user((void *)a3, &old, sizeof(old)))
+	if (old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL_DEFINE(getrlimit)
+SYSCALL_DEFINE2(getrlimit, unsigned long, resource, struct rlimit __user *, rlim)
 {
-	SYSCALL_UNUSED_ARGS();
-	if (a0 >= RLIM_NLIMITS)
+	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct rlimit cur = current->leader->rlimits[a0];
-	return copy_to_user((void *)a1, &cur, sizeof(cur)) ? -EFAULT : 0;
+	struct rlimit cur = current->leader->rlimits[resource];
+	return copy_to_user(rlim, &cur, sizeof(cur)) ? -EFAULT : 0;
 }
 
-SYSCALL_DEFINE(setrlimit)
+SYSCALL_DEFINE2(setrlimit, unsigned long, resource, const struct rlimit __user *, rlim)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct rlimit want;
-	if (a0 >= RLIM_NLIMITS)
+	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (copy_from_user(&want, (void *)a1, sizeof(want)))
+	if (copy_from_user(&want, rlim, sizeof(want)))
 		return -EFAULT;
-	return set_limit(current, (unsigned)a0, &want);
+	return set_limit(current, resource, &want);
 }
 
-SYSCALL_DEFINE(sched_yield)
+SYSCALL_DEFINE0(sched_yield)
 {
-	SYSCALL_UNUSED_ARGS();
 	sched_yield_now();
 	return 0;
 }
@@ -147,15 +141,15 @@ static struct task *target_task(int pid)
 	return pid == 0 ? current : task_find(pid);
 }
 
-SYSCALL_DEFINE(sched_setaffinity)
+SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned long, cpusetsize,
+		const void __user *, user_mask)
 {
-	SYSCALL_UNUSED_ARGS();
-	struct task *t = target_task((int)a0);
+	struct task *t = target_task(pid);
 	if (!t)
 		return -ESRCH;
 	uint64_t mask = 0;
-	size_t len = a1 < sizeof(mask) ? a1 : sizeof(mask);
-	if (copy_from_user(&mask, (void *)a2, len))
+	size_t len = cpusetsize < sizeof(mask) ? cpusetsize : sizeof(mask);
+	if (copy_from_user(&mask, user_mask, len))
 		return -EFAULT;
 	mask &= sched_online_mask();
 	if (!mask)
@@ -165,57 +159,53 @@ SYSCALL_DEFINE(sched_setaffinity)
 	return 0;
 }
 
-SYSCALL_DEFINE(sched_getaffinity)
+SYSCALL_DEFINE3(sched_getaffinity, pid_t, pid, unsigned long, cpusetsize,
+		void __user *, user_mask)
 {
-	SYSCALL_UNUSED_ARGS();
-	struct task *t = target_task((int)a0);
+	struct task *t = target_task(pid);
 	if (!t)
 		return -ESRCH;
-	if (a1 < sizeof(uint64_t) || (a1 & 7))
+	if (cpusetsize < sizeof(uint64_t) || (cpusetsize & 7))
 		return -EINVAL;
 	uint64_t mask = t->affinity & sched_online_mask();
-	if (clear_user((void *)a2, a1) || copy_to_user((void *)a2, &mask, sizeof(mask)))
+	if (clear_user(user_mask, cpusetsize) || copy_to_user(user_mask, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(uint64_t);
 }
 
-SYSCALL_DEFINE(getcpu)
+SYSCALL_DEFINE3(getcpu, unsigned __user *, cpup, unsigned __user *, nodep, void __user *, unused)
 {
-	SYSCALL_UNUSED_ARGS();
 	unsigned cpu = this_cpu_id(), node = 0;
-	if (a0 && put_user(cpu, (unsigned *)a0))
+	if (cpup && put_user(cpu, cpup))
 		return -EFAULT;
-	if (a1 && put_user(node, (unsigned *)a1))
+	if (nodep && put_user(node, nodep))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL_DEFINE(sched_getscheduler)
+SYSCALL_DEFINE1(sched_getscheduler, pid_t, pid)
 {
-	SYSCALL_UNUSED_ARGS();
-	return target_task((int)a0) ? 0 /* SCHED_OTHER */ : -ESRCH;
+	return target_task(pid) ? 0 /* SCHED_OTHER */ : -ESRCH;
 }
 
-SYSCALL_DEFINE(getpriority)
+SYSCALL_DEFINE2(getpriority, int, which, int, who)
 {
-	SYSCALL_UNUSED_ARGS();
 	return 20; /* nice 0, in the kernel's 40 - nice form */
 }
 
-SYSCALL_DEFINE(setpriority)
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
 {
-	SYSCALL_UNUSED_ARGS();
 	return 0;
 }
 
-SYSCALL_DEFINE(prctl)
+SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3,
+		unsigned long, arg4, unsigned long, arg5)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
 	char name[TASK_COMM_LEN];
-	switch ((int)a0) {
+	switch (option) {
 	case PR_SET_NAME: {
-		long n = strncpy_from_user(name, (const char *)a1, sizeof(name));
+		long n = strncpy_from_user(name, (const char *)arg2, sizeof(name));
 		if (n == -EFAULT)
 			return -EFAULT;
 		name[sizeof(name) - 1] = 0;
@@ -224,60 +214,59 @@ SYSCALL_DEFINE(prctl)
 		return 0;
 	}
 	case PR_GET_NAME:
-		return copy_to_user((void *)a1, t->comm, sizeof(t->comm)) ? -EFAULT : 0;
+		return copy_to_user((void *)arg2, t->comm, sizeof(t->comm)) ? -EFAULT : 0;
 	case PR_TASK_PERF_EVENTS_ENABLE:
 	case PR_TASK_PERF_EVENTS_DISABLE:
-		perf_task_enable_owned(t, (int)a0 == PR_TASK_PERF_EVENTS_ENABLE);
+		perf_task_enable_owned(t, option == PR_TASK_PERF_EVENTS_ENABLE);
 		return 0;
 	case PR_GET_DUMPABLE:
 		return t->mm ? t->mm->dumpable : 0;
 	case PR_SET_DUMPABLE:
-		if (a1 > 1)
+		if (arg2 > 1)
 			return -EINVAL;
 		if (t->mm)
-			t->mm->dumpable = (int)a1;
+			t->mm->dumpable = (int)arg2;
 		return 0;
 	default:
 		return -EINVAL;
 	}
 }
 
-SYSCALL_DEFINE(arch_prctl)
+SYSCALL_DEFINE2(arch_prctl, int, option, unsigned long, addr)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *t = current;
-	switch ((int)a0) {
+	switch (option) {
 	case ARCH_SET_FS:
-		if (a1 >= USER_TOP)
+		if (addr >= USER_TOP)
 			return -EPERM;
-		t->fs_base = a1;
-		wrmsr(MSR_FS_BASE, a1);
+		t->fs_base = addr;
+		wrmsr(MSR_FS_BASE, addr);
 		return 0;
 	case ARCH_SET_GS:
-		if (a1 >= USER_TOP)
+		if (addr >= USER_TOP)
 			return -EPERM;
-		t->gs_base = a1;
-		wrmsr(MSR_KERNEL_GS_BASE, a1); /* the user's GS while in the kernel */
+		t->gs_base = addr;
+		wrmsr(MSR_KERNEL_GS_BASE, addr); /* the user's GS while in the kernel */
 		return 0;
 	case ARCH_GET_FS:
-		return put_user(t->fs_base, (uint64_t *)a1) ? -EFAULT : 0;
+		return put_user(t->fs_base, (uint64_t *)addr) ? -EFAULT : 0;
 	case ARCH_GET_GS:
-		return put_user(t->gs_base, (uint64_t *)a1) ? -EFAULT : 0;
+		return put_user(t->gs_base, (uint64_t *)addr) ? -EFAULT : 0;
 	default:
 		return -EINVAL;
 	}
 }
 
-SYSCALL_DEFINE(reboot)
+SYSCALL_DEFINE4(reboot, unsigned int, magic1, unsigned int, magic2, unsigned int, cmd,
+		void __user *, arg)
 {
-	SYSCALL_UNUSED_ARGS();
-	if ((uint32_t)a0 != LINUX_REBOOT_MAGIC1 ||
-	    ((uint32_t)a1 != LINUX_REBOOT_MAGIC2 && (uint32_t)a1 != LINUX_REBOOT_MAGIC2A &&
-	     (uint32_t)a1 != LINUX_REBOOT_MAGIC2B && (uint32_t)a1 != LINUX_REBOOT_MAGIC2C))
+	if (magic1 != LINUX_REBOOT_MAGIC1 ||
+	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
+	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))
 		return -EINVAL;
 	if (current->euid != 0)
 		return -EPERM;
-	switch ((uint32_t)a2) {
+	switch (cmd) {
 	case LINUX_REBOOT_CMD_POWER_OFF:
 	case LINUX_REBOOT_CMD_HALT:
 	case LINUX_REBOOT_CMD_RESTART:
@@ -292,10 +281,8 @@ SYSCALL_DEFINE(reboot)
 
 /* syslog(2): the kernel log ring (log.c). Reading needs no privilege
  * here (dmesg_restrict 0). */
-SYSCALL_DEFINE(syslog)
+SYSCALL_DEFINE3(syslog, int, type, char __user *, ubuf, int, len)
 {
-	SYSCALL_UNUSED_ARGS();
-	int type = (int)a0, len = (int)a2;
 	switch (type) {
 	case 0: case 1: case 5: case 6: case 7: case 8:
 		return 0; /* close, open, clear, console on/off/level */
@@ -304,13 +291,13 @@ SYSCALL_DEFINE(syslog)
 	case 10:
 		return LOG_RING_SIZE;
 	case 2: case 3: case 4: {
-		if (len < 0 || !a1)
+		if (len < 0 || !ubuf)
 			return -EINVAL;
 		char *buf = kmalloc(LOG_RING_SIZE);
 		if (!buf)
 			return -ENOMEM;
 		size_t n = log_read(buf, (size_t)len < LOG_RING_SIZE ? (size_t)len : LOG_RING_SIZE);
-		long r = copy_to_user((void *)a1, buf, n) ? -EFAULT : (long)n;
+		long r = copy_to_user(ubuf, buf, n) ? -EFAULT : (long)n;
 		kfree(buf);
 		return r;
 	}

@@ -22,11 +22,8 @@ static const struct file_ops pidfd_ops = {
 	.poll = pidfd_poll,
 };
 
-SYSCALL_DEFINE(pidfd_open)
+SYSCALL_DEFINE2(pidfd_open, pid_t, pid, unsigned int, flags)
 {
-	SYSCALL_UNUSED_ARGS();
-	int pid = (int)a0;
-	unsigned flags = (unsigned)a1;
 	if (flags & ~(unsigned)O_NONBLOCK)
 		return -EINVAL;
 	if (pid <= 0)

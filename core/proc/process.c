@@ -183,21 +183,19 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 	return tid;
 }
 
-SYSCALL_DEFINE(clone)
+SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, uint64_t, uptid,
+		uint64_t, uctid, unsigned long, tls)
 {
-	SYSCALL_UNUSED_ARGS();
-	return do_clone(a0, a1, a2, a3, a4);
+	return do_clone(flags, newsp, uptid, uctid, tls);
 }
 
-SYSCALL_DEFINE(fork)
+SYSCALL_DEFINE0(fork)
 {
-	SYSCALL_UNUSED_ARGS();
 	return do_clone(SIGCHLD, 0, 0, 0, 0);
 }
 
-SYSCALL_DEFINE(vfork)
+SYSCALL_DEFINE0(vfork)
 {
-	SYSCALL_UNUSED_ARGS();
 	return do_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
 }
 
@@ -362,16 +360,14 @@ void process_exit_group_now(int code)
 	process_exit_thread(s->group_exit_code);
 }
 
-SYSCALL_DEFINE(exit)
+SYSCALL_DEFINE1(exit, int, error_code)
 {
-	SYSCALL_UNUSED_ARGS();
-	process_exit_thread(((int)a0 & 0xff) << 8);
+	process_exit_thread((error_code & 0xff) << 8);
 }
 
-SYSCALL_DEFINE(exit_group)
+SYSCALL_DEFINE1(exit_group, int, error_code)
 {
-	SYSCALL_UNUSED_ARGS();
-	process_exit_group_now(((int)a0 & 0xff) << 8);
+	process_exit_group_now((error_code & 0xff) << 8);
 }
 
 void process_die_by_signal(int sig, struct trap_frame *f)
@@ -557,10 +553,9 @@ static void fill_rusage(struct rusage *ru, const struct wait_result *r)
 	ru->ru_stime.tv_usec = (long)(r->stime_ns % 1000000000 / 1000);
 }
 
-SYSCALL_DEFINE(wait4)
+SYSCALL_DEFINE4(wait4, pid_t, pid, int __user *, stat_addr, int, options,
+		struct rusage __user *, uru)
 {
-	int pid = (int)a0, options = (int)a2;
-	SYSCALL_UNUSED_ARGS();
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE | __WNOTHREAD))
 		return -EINVAL;
 	int id, idtype = wait4_idtype(pid, &id);
@@ -570,21 +565,20 @@ SYSCALL_DEFINE(wait4)
 	long got = do_wait(idtype, id, wopts, &r);
 	if (got <= 0)
 		return got;
-	if (a1 && put_user(r.status, (int *)a1))
+	if (stat_addr && put_user(r.status, stat_addr))
 		return -EFAULT;
-	if (a3) {
+	if (uru) {
 		struct rusage ru;
 		fill_rusage(&ru, &r);
-		if (copy_to_user((void *)a3, &ru, sizeof(ru)))
+		if (copy_to_user(uru, &ru, sizeof(ru)))
 			return -EFAULT;
 	}
 	return r.pid;
 }
 
-SYSCALL_DEFINE(waitid)
+SYSCALL_DEFINE5(waitid, int, idtype, pid_t, id, siginfo_t __user *, infop, int, options,
+		struct rusage __user *, uru)
 {
-	int idtype = (int)a0, id = (int)a1, options = (int)a3;
-	SYSCALL_UNUSED_ARGS();
 	if (idtype != P_PID && idtype != P_PGID && idtype != P_ALL && idtype != P_PIDFD)
 		return -EINVAL;
 	if (idtype == P_PIDFD)
@@ -599,7 +593,7 @@ SYSCALL_DEFINE(waitid)
 	long got = do_wait(idtype, id, options, &r);
 	if (got < 0)
 		return got;
-	if (a2) {
+	if (infop) {
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
 		if (got > 0) {
@@ -610,13 +604,13 @@ SYSCALL_DEFINE(waitid)
 				     : r.code == CLD_STOPPED ? (r.status >> 8) & 0xff
 				     : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;
 		}
-		if (copy_to_user((void *)a2, &si, sizeof(si)))
+		if (copy_to_user(infop, &si, sizeof(si)))
 			return -EFAULT;
 	}
-	if (a4) {
+	if (uru) {
 		struct rusage ru;
 		fill_rusage(&ru, &r);
-		if (copy_to_user((void *)a4, &ru, sizeof(ru)))
+		if (copy_to_user(uru, &ru, sizeof(ru)))
 			return -EFAULT;
 	}
 	return 0;

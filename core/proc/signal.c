@@ -518,22 +518,20 @@ void signal_deliver(struct trap_frame *f)
 
 /* ---- system calls ---- */
 
-SYSCALL_DEFINE(rt_sigaction)
+SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct sigaction __user *, uact,
+		struct sigaction __user *, uoact, size_t, setsize)
 {
-	int sig = (int)a0;
-	size_t setsize = a3;
-	SYSCALL_UNUSED_ARGS();
 	if (setsize != sizeof(sigset_t) || sig < 1 || sig > NSIGNALS)
 		return -EINVAL;
 	struct sigaction act, old;
-	if (a1 && copy_from_user(&act, (void *)a1, sizeof(act)))
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
 		return -EFAULT;
-	if (a1 && (sig == SIGKILL || sig == SIGSTOP))
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
 	struct signal_state *s = current->sig;
 	uint64_t f = spin_lock_irqsave(&s->lock);
 	old = s->action[sig];
-	if (a1) {
+	if (uact) {
 		act.sa_mask &= ~UNBLOCKABLE;
 		s->action[sig] = act;
 		/* Setting SIG_IGN (or DFL for an ignored one) drops pending. */
@@ -543,22 +541,21 @@ SYSCALL_DEFINE(rt_sigaction)
 		}
 	}
 	spin_unlock_irqrestore(&s->lock, f);
-	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+	if (uoact && copy_to_user(uoact, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL_DEFINE(rt_sigprocmask)
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t __user *, nset,
+		uint64_t __user *, oset, size_t, sigsetsize)
 {
-	int how = (int)a0;
-	SYSCALL_UNUSED_ARGS();
-	if (a3 != sizeof(sigset_t))
+	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
 	struct task *self = current;
 	uint64_t set = 0, old = self->sigmask;
-	if (a1 && copy_from_user(&set, (void *)a1, sizeof(set)))
+	if (nset && copy_from_user(&set, nset, sizeof(set)))
 		return -EFAULT;
-	if (a1) {
+	if (nset) {
 		set &= ~UNBLOCKABLE;
 		switch (how) {
 		case SIG_BLOCK: self->sigmask |= set; break;
@@ -567,27 +564,25 @@ SYSCALL_DEFINE(rt_sigprocmask)
 		default: return -EINVAL;
 		}
 	}
-	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL_DEFINE(rt_sigpending)
+SYSCALL_DEFINE2(rt_sigpending, uint64_t __user *, uset, size_t, sigsetsize)
 {
-	SYSCALL_UNUSED_ARGS();
-	if (a1 != sizeof(sigset_t))
+	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
 	uint64_t set = current->sigpending & current->sigmask;
-	return copy_to_user((void *)a0, &set, sizeof(set)) ? -EFAULT : 0;
+	return copy_to_user(uset, &set, sizeof(set)) ? -EFAULT : 0;
 }
 
-SYSCALL_DEFINE(rt_sigsuspend)
+SYSCALL_DEFINE2(rt_sigsuspend, const uint64_t __user *, unewset, size_t, sigsetsize)
 {
-	SYSCALL_UNUSED_ARGS();
-	if (a1 != sizeof(sigset_t))
+	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
 	uint64_t set;
-	if (copy_from_user(&set, (void *)a0, sizeof(set)))
+	if (copy_from_user(&set, unewset, sizeof(set)))
 		return -EFAULT;
 	struct task *self = current;
 	self->saved_sigmask = self->sigmask;
@@ -602,9 +597,8 @@ SYSCALL_DEFINE(rt_sigsuspend)
 	return -EINTR;
 }
 
-SYSCALL_DEFINE(pause)
+SYSCALL_DEFINE0(pause)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *self = current;
 	while (!signal_pending_current()) {
 		self->state = TASK_SLEEPING;
@@ -620,9 +614,8 @@ static bool valid_user_frame(const struct sigcontext *sc)
 	return (sc->cs & 3) == 3 && (sc->ss & 3) == 3 && sc->rip < USER_TOP;
 }
 
-SYSCALL_DEFINE(rt_sigreturn)
+SYSCALL_DEFINE0(rt_sigreturn)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *self = current;
 	struct trap_frame *f = current_frame();
 	uint64_t at = f->rsp - 8; /* the handler's ret popped pretcode */
@@ -651,9 +644,8 @@ SYSCALL_DEFINE(rt_sigreturn)
 	return (long)sc->rax; /* syscall_dispatch stores it back into rax */
 }
 
-SYSCALL_DEFINE(sigaltstack)
+SYSCALL_DEFINE2(sigaltstack, const stack_t __user *, uss, stack_t __user *, uoss)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *self = current;
 	stack_t old = {
 		.ss_sp = (void *)self->altstack_sp,
@@ -662,9 +654,9 @@ SYSCALL_DEFINE(sigaltstack)
 			? (on_altstack(self, current_frame()->rsp) ? SS_ONSTACK : 0)
 			: SS_DISABLE,
 	};
-	if (a0) {
+	if (uss) {
 		stack_t ss;
-		if (copy_from_user(&ss, (void *)a0, sizeof(ss)))
+		if (copy_from_user(&ss, uss, sizeof(ss)))
 			return -EFAULT;
 		if (on_altstack(self, current_frame()->rsp))
 			return -EPERM;
@@ -680,7 +672,7 @@ SYSCALL_DEFINE(sigaltstack)
 		}
 		self->altstack_flags = ss.ss_flags;
 	}
-	if (a1 && copy_to_user((void *)a1, &old, sizeof(old)))
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
@@ -710,10 +702,8 @@ static void collect_all(struct task *t, void *ctx)
 		c->leaders[c->n++] = t->tid;
 }
 
-SYSCALL_DEFINE(kill)
+SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 {
-	int pid = (int)a0, sig = (int)a1;
-	SYSCALL_UNUSED_ARGS();
 	if (sig < 0 || sig > NSIGNALS)
 		return -EINVAL;
 	struct ksiginfo i = user_info(sig, SI_USER);
@@ -758,16 +748,14 @@ static long send_to_thread(int tgid, int tid, int sig)
 	return signal_send_thread(t, &i);
 }
 
-SYSCALL_DEFINE(tkill)
+SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
 {
-	SYSCALL_UNUSED_ARGS();
-	return send_to_thread(-1, (int)a0, (int)a1);
+	return send_to_thread(-1, tid, sig);
 }
 
-SYSCALL_DEFINE(tgkill)
+SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 {
-	SYSCALL_UNUSED_ARGS();
-	if ((int)a0 <= 0)
+	if (tgid <= 0)
 		return -EINVAL;
-	return send_to_thread((int)a0, (int)a1, (int)a2);
+	return send_to_thread(tgid, tid, sig);
 }

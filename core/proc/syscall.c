@@ -1,6 +1,6 @@
 /*
  * System-call dispatch. The table is built once at boot from every
- * SYSCALL_DEFINE entry (section .syscalls) and read-only afterwards.
+ * SYSCALL_DEFINEn entry (section .syscalls) and read-only afterwards.
  */
 #include "kernel.h"
 #include "arch/percpu.h"

@@ -1,9 +1,17 @@
 /*
- * Linux system calls. Each call is a function registered with
- * SYSCALL_DEFINE(name) under its Linux number (from <asm/unistd_64.h>), in
- * whatever file implements it; syscall.c builds the dispatch table from
- * those entries at boot. Handlers return a value or a negative errno, which
- * goes back to user space unchanged in RAX.
+ * Linux system calls. Each call is defined in whatever file implements it
+ * with SYSCALL_DEFINEn(name, type1, arg1, ..., typen, argn), as Linux's
+ * include/linux/syscalls.h does: that gives a typed handler sys_<name>()
+ * and registers an untyped stub under the call's Linux number (from
+ * <asm/unistd_64.h>); syscall.c builds the dispatch table from those
+ * entries at boot. Handlers return a value or a negative errno, which goes
+ * back to user space unchanged in RAX.
+ *
+ * The stub converts each 64-bit register to the declared type with a
+ * plain C cast: an int argument is the register's low 32 bits, a 64-bit
+ * type takes the whole register. A user pointer is declared __user (a
+ * marker for the reader; nothing checks it); one that is only handed on
+ * to helpers taking user addresses as integers is a uint64_t.
  *
  * Handlers run in the calling task's context with interrupts enabled and
  * may sleep. The saved user registers are current_frame().
@@ -12,10 +20,12 @@
 #define BAREMON_SYSCALL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include <asm/unistd_64.h>
 #include <linux/errno.h>
 #include "arch/trap.h"
 
+/* The dispatch table's view of a handler: six raw argument registers. */
 typedef long (*syscall_fn)(uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);
 
@@ -25,18 +35,55 @@ struct syscall_entry {
 	syscall_fn fn;
 };
 
-#define SYSCALL_DEFINE(sname)                                                \
-	static long sys_##sname(uint64_t, uint64_t, uint64_t, uint64_t,      \
-				uint64_t, uint64_t);                         \
-	static const struct syscall_entry syscall_entry_##sname              \
-		__attribute__((section(".syscalls"), used, aligned(8))) =     \
-			{ __NR_##sname, #sname, sys_##sname };               \
-	static long sys_##sname(uint64_t a0, uint64_t a1, uint64_t a2,       \
-				uint64_t a3, uint64_t a4, uint64_t a5)
+/* Marks a user-space pointer in a handler's parameters. */
+#ifndef __user
+#define __user
+#endif
 
-/* Silence unused-argument warnings in handlers that take fewer. */
-#define SYSCALL_UNUSED_ARGS() \
-	((void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5)
+/* "t1 a1, t2 a2, ..." from "t1, a1, t2, a2, ...". */
+#define SC_DECL0(...) void
+#define SC_DECL1(t, a) t a
+#define SC_DECL2(t, a, ...) t a, SC_DECL1(__VA_ARGS__)
+#define SC_DECL3(t, a, ...) t a, SC_DECL2(__VA_ARGS__)
+#define SC_DECL4(t, a, ...) t a, SC_DECL3(__VA_ARGS__)
+#define SC_DECL5(t, a, ...) t a, SC_DECL4(__VA_ARGS__)
+#define SC_DECL6(t, a, ...) t a, SC_DECL5(__VA_ARGS__)
+
+/* "(t1)r0, (t2)r1, ..." : the raw registers converted to the types. */
+#define SC_CAST0(...)
+#define SC_CAST1(t1, a1) (t1)r0
+#define SC_CAST2(t1, a1, t2, a2) SC_CAST1(t1, a1), (t2)r1
+#define SC_CAST3(t1, a1, t2, a2, t3, a3) SC_CAST2(t1, a1, t2, a2), (t3)r2
+#define SC_CAST4(t1, a1, t2, a2, t3, a3, t4, a4) \
+	SC_CAST3(t1, a1, t2, a2, t3, a3), (t4)r3
+#define SC_CAST5(t1, a1, t2, a2, t3, a3, t4, a4, t5, a5) \
+	SC_CAST4(t1, a1, t2, a2, t3, a3, t4, a4), (t5)r4
+#define SC_CAST6(t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6) \
+	SC_CAST5(t1, a1, t2, a2, t3, a3, t4, a4, t5, a5), (t6)r5
+
+/*
+ * The typed handler sys_<name>, its untyped stub sys_<name>_regs and the
+ * table entry. The handler's body follows the macro.
+ */
+#define SYSCALL_DEFINEx(n, name, ...)                                        \
+	static long sys_##name(SC_DECL##n(__VA_ARGS__));                     \
+	static long sys_##name##_regs(uint64_t r0, uint64_t r1, uint64_t r2, \
+				      uint64_t r3, uint64_t r4, uint64_t r5) \
+	{                                                                    \
+		return sys_##name(SC_CAST##n(__VA_ARGS__));                  \
+	}                                                                    \
+	static const struct syscall_entry syscall_entry_##name               \
+		__attribute__((section(".syscalls"), used, aligned(8))) =     \
+			{ __NR_##name, #name, sys_##name##_regs };           \
+	static long sys_##name(SC_DECL##n(__VA_ARGS__))
+
+#define SYSCALL_DEFINE0(name) SYSCALL_DEFINEx(0, name)
+#define SYSCALL_DEFINE1(name, ...) SYSCALL_DEFINEx(1, name, __VA_ARGS__)
+#define SYSCALL_DEFINE2(name, ...) SYSCALL_DEFINEx(2, name, __VA_ARGS__)
+#define SYSCALL_DEFINE3(name, ...) SYSCALL_DEFINEx(3, name, __VA_ARGS__)
+#define SYSCALL_DEFINE4(name, ...) SYSCALL_DEFINEx(4, name, __VA_ARGS__)
+#define SYSCALL_DEFINE5(name, ...) SYSCALL_DEFINEx(5, name, __VA_ARGS__)
+#define SYSCALL_DEFINE6(name, ...) SYSCALL_DEFINEx(6, name, __VA_ARGS__)
 
 #define SYSCALL_VECTOR 0x100 /* trap_frame.vector for a syscall entry */
 #define MAX_SYSCALL 512

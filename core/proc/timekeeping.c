@@ -138,45 +138,42 @@ static int put_timespec(uint64_t uptr, uint64_t ns)
 	return copy_to_user((void *)uptr, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-SYSCALL_DEFINE(clock_gettime)
+SYSCALL_DEFINE2(clock_gettime, clockid_t, which, uint64_t, utp)
 {
-	SYSCALL_UNUSED_ARGS();
 	uint64_t ns;
-	int r = clock_now((int)a0, &ns);
-	return r ? r : put_timespec(a1, ns);
+	int r = clock_now(which, &ns);
+	return r ? r : put_timespec(utp, ns);
 }
 
-SYSCALL_DEFINE(clock_getres)
+SYSCALL_DEFINE2(clock_getres, clockid_t, which, uint64_t, utp)
 {
-	SYSCALL_UNUSED_ARGS();
 	uint64_t ns;
-	if (clock_now((int)a0, &ns))
+	if (clock_now(which, &ns))
 		return -EINVAL;
-	return a1 ? put_timespec(a1, 1) : 0;
+	return utp ? put_timespec(utp, 1) : 0;
 }
 
-SYSCALL_DEFINE(gettimeofday)
+SYSCALL_DEFINE2(gettimeofday, struct __kernel_old_timeval __user *, utv,
+		struct timezone __user *, utz)
 {
-	SYSCALL_UNUSED_ARGS();
-	if (a0) {
+	if (utv) {
 		uint64_t ns = realtime_ns();
 		struct __kernel_old_timeval tv = { (long)(ns / NS), (long)(ns % NS / 1000) };
-		if (copy_to_user((void *)a0, &tv, sizeof(tv)))
+		if (copy_to_user(utv, &tv, sizeof(tv)))
 			return -EFAULT;
 	}
-	if (a1) {
+	if (utz) {
 		struct timezone tz = { 0, 0 };
-		if (copy_to_user((void *)a1, &tz, sizeof(tz)))
+		if (copy_to_user(utz, &tz, sizeof(tz)))
 			return -EFAULT;
 	}
 	return 0;
 }
 
-SYSCALL_DEFINE(time)
+SYSCALL_DEFINE1(time, long __user *, tloc)
 {
-	SYSCALL_UNUSED_ARGS();
 	long t = (long)(realtime_ns() / NS);
-	if (a0 && put_user(t, (long *)a0))
+	if (tloc && put_user(t, tloc))
 		return -EFAULT;
 	return t;
 }
@@ -222,32 +219,29 @@ static long sleep_until(uint64_t deadline)
 	return 0;
 }
 
-SYSCALL_DEFINE(nanosleep)
+SYSCALL_DEFINE2(nanosleep, uint64_t, rqtp, uint64_t, rmtp)
 {
-	SYSCALL_UNUSED_ARGS();
 	uint64_t ns;
-	int r = get_timespec(a0, &ns);
+	int r = get_timespec(rqtp, &ns);
 	if (r)
 		return r;
 	uint64_t deadline = time_since_boot_ns() + ns;
 	long s = sleep_until(deadline);
-	if (s && a1) {
+	if (s && rmtp) {
 		uint64_t now = time_since_boot_ns();
-		put_timespec(a1, deadline > now ? deadline - now : 0);
+		put_timespec(rmtp, deadline > now ? deadline - now : 0);
 	}
 	return s;
 }
 
-SYSCALL_DEFINE(clock_nanosleep)
+SYSCALL_DEFINE4(clock_nanosleep, clockid_t, clock, int, flags, uint64_t, rqtp, uint64_t, rmtp)
 {
-	SYSCALL_UNUSED_ARGS();
-	int clock = (int)a0, flags = (int)a1;
 	uint64_t ns, now;
 	if (clock == CLOCK_THREAD_CPUTIME)
 		return -EINVAL;
 	if (clock_now(clock, &now))
 		return -EINVAL;
-	int r = get_timespec(a2, &ns);
+	int r = get_timespec(rqtp, &ns);
 	if (r)
 		return r;
 	uint64_t deadline = (flags & TIMER_ABSTIME) ? clock_to_boot_ns(clock, ns)
@@ -255,9 +249,9 @@ SYSCALL_DEFINE(clock_nanosleep)
 	if (!deadline)
 		return 0;
 	long s = sleep_until(deadline);
-	if (s && a3 && !(flags & TIMER_ABSTIME)) {
+	if (s && rmtp && !(flags & TIMER_ABSTIME)) {
 		uint64_t t = time_since_boot_ns();
-		put_timespec(a3, deadline > t ? deadline - t : 0);
+		put_timespec(rmtp, deadline > t ? deadline - t : 0);
 	}
 	return s;
 }
@@ -352,16 +346,14 @@ static void itimer_set(struct task *t, uint64_t value_ns, uint64_t interval_ns)
 	itimer_track(t, value_ns != 0);
 }
 
-SYSCALL_DEFINE(getitimer)
+SYSCALL_DEFINE2(getitimer, int, which, struct __kernel_old_itimerval __user *, value)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct __kernel_old_itimerval v = { 0 };
-	int which = (int)a0;
 	if (which < 0 || which > 2)
 		return -EINVAL;
 	if (which == 0)
 		itimer_get(current->leader, &v);
-	return copy_to_user((void *)a1, &v, sizeof(v)) ? -EFAULT : 0;
+	return copy_to_user(value, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
 static uint64_t tv_ns(const struct __kernel_old_timeval *tv)
@@ -369,16 +361,15 @@ static uint64_t tv_ns(const struct __kernel_old_timeval *tv)
 	return (uint64_t)tv->tv_sec * NS + (uint64_t)tv->tv_usec * 1000;
 }
 
-SYSCALL_DEFINE(setitimer)
+SYSCALL_DEFINE3(setitimer, int, which, const struct __kernel_old_itimerval __user *, value,
+		struct __kernel_old_itimerval __user *, ovalue)
 {
-	SYSCALL_UNUSED_ARGS();
-	int which = (int)a0;
 	struct __kernel_old_itimerval v, old;
 	if (which < 0 || which > 2)
 		return -EINVAL;
-	if (a1 && copy_from_user(&v, (void *)a1, sizeof(v)))
+	if (value && copy_from_user(&v, value, sizeof(v)))
 		return -EFAULT;
-	if (a1 && (v.it_value.tv_usec < 0 || v.it_value.tv_usec >= 1000000 ||
+	if (value && (v.it_value.tv_usec < 0 || v.it_value.tv_usec >= 1000000 ||
 		   v.it_interval.tv_usec < 0 || v.it_interval.tv_usec >= 1000000 ||
 		   v.it_value.tv_sec < 0 || v.it_interval.tv_sec < 0))
 		return -EINVAL;
@@ -386,20 +377,19 @@ SYSCALL_DEFINE(setitimer)
 	memset(&old, 0, sizeof(old));
 	if (which == 0)
 		itimer_get(leader, &old);
-	if (a1 && which == 0)
+	if (value && which == 0)
 		itimer_set(leader, tv_ns(&v.it_value), tv_ns(&v.it_interval));
-	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL_DEFINE(alarm)
+SYSCALL_DEFINE1(alarm, unsigned int, seconds)
 {
-	SYSCALL_UNUSED_ARGS();
 	struct task *leader = current->leader;
 	struct __kernel_old_itimerval old;
 	itimer_get(leader, &old);
-	itimer_set(leader, (uint64_t)(unsigned)a0 * NS, 0);
+	itimer_set(leader, (uint64_t)seconds * NS, 0);
 	long left = old.it_value.tv_sec + (old.it_value.tv_usec >= 500000 ||
 					   (old.it_value.tv_sec == 0 && old.it_value.tv_usec));
 	return left;
