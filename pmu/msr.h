@@ -1,5 +1,5 @@
 /*
- * Intel architectural performance monitoring: MSR numbers, register bits
+ * Intel architectural performance monitoring: register bits
  * and the CPUID leaf 0AH layout (Intel SDM vol. 3B, chapter "Performance
  * Monitoring"), and the accessors every PMU register access goes through.
  *
@@ -12,21 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arch/msr-index.h"  /* the PMU's MSR numbers */
 #include "arch/x86.h"
-
-/* Counters and their controls (x = 0, 1, ...). */
-#define MSR_IA32_PMC0              0x0c1  /* legacy: writes sign-extend bit 31 */
-#define MSR_IA32_PERFEVTSEL0       0x186
-#define MSR_IA32_FIXED_CTR0        0x309  /* instructions retired */
-#define MSR_IA32_FIXED_CTR1        0x30a  /* unhalted core cycles */
-#define MSR_IA32_FIXED_CTR2        0x30b  /* unhalted reference cycles */
-#define MSR_IA32_PERF_CAPABILITIES 0x345
-#define MSR_IA32_FIXED_CTR_CTRL    0x38d
-#define MSR_IA32_PERF_GLOBAL_STATUS 0x38e
-#define MSR_IA32_PERF_GLOBAL_CTRL  0x38f
-#define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390  /* v4: GLOBAL_STATUS_RESET */
-#define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391  /* v4 */
-#define MSR_IA32_A_PMC0            0x4c1  /* full-width writes (FW_WRITE) */
 
 /* IA32_PERFEVTSELx */
 #define EVTSEL_EVENT    0x000000ffULL

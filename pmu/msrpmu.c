@@ -10,10 +10,8 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "kernel.h"
+#include "arch/msr-index.h"
 #include "arch/x86.h"
-
-#define MSR_IA32_MPERF 0xe7
-#define MSR_IA32_APERF 0xe8
 
 enum { MSR_EV_TSC, MSR_EV_APERF, MSR_EV_MPERF, MSR_EV_MAX };
 

@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "kernel.h"
 #include "mm/mm.h"
+#include "msr-index.h"
 #include "percpu.h"
 #include "trap.h"
 #include "tsc.h"
@@ -28,14 +29,14 @@ bool apic_x2apic_mode(void)
 uint32_t apic_read(uint32_t reg)
 {
 	if (x2apic)
-		return (uint32_t)rdmsr(0x800 + (reg >> 4));
+		return (uint32_t)rdmsr(MSR_X2APIC_REG(reg));
 	return *(volatile uint32_t *)(mmio + reg);
 }
 
 void apic_write(uint32_t reg, uint32_t value)
 {
 	if (x2apic)
-		wrmsr(0x800 + (reg >> 4), value);
+		wrmsr(MSR_X2APIC_REG(reg), value);
 	else
 		*(volatile uint32_t *)(mmio + reg) = value;
 }
@@ -54,7 +55,7 @@ void apic_eoi(void)
 void apic_send_ipi(uint32_t apic_id, uint32_t icr_low)
 {
 	if (x2apic) {
-		wrmsr(0x830, ((uint64_t)apic_id << 32) | icr_low);
+		wrmsr(MSR_X2APIC_REG(APIC_ICR), ((uint64_t)apic_id << 32) | icr_low);
 		return;
 	}
 	*(volatile uint32_t *)(mmio + 0x310) = apic_id << 24;
@@ -85,7 +86,7 @@ static void mask_legacy_pic(void)
 
 void apic_init_cpu(void)
 {
-	uint64_t base = rdmsr(MSR_APIC_BASE);
+	uint64_t base = rdmsr(MSR_IA32_APICBASE);
 	if (this_cpu_id() == 0) {
 		x2apic = cpu.x2apic;
 		if (acpi.pic_present || !acpi.present)
@@ -101,7 +102,7 @@ void apic_init_cpu(void)
 	base |= APIC_BASE_ENABLE;
 	if (x2apic)
 		base |= APIC_BASE_X2APIC;
-	wrmsr(MSR_APIC_BASE, base);
+	wrmsr(MSR_IA32_APICBASE, base);
 
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_LVT_TIMER, LVT_MASKED);
@@ -202,7 +203,7 @@ void timer_init_cpu(void)
 void timer_arm(uint64_t deadline)
 {
 	if (cpu.tsc_deadline) {
-		wrmsr(MSR_TSC_DEADLINE, deadline);
+		wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
 		return;
 	}
 	uint64_t now = rdtsc();
@@ -218,7 +219,7 @@ void timer_arm(uint64_t deadline)
 void timer_disarm(void)
 {
 	if (cpu.tsc_deadline)
-		wrmsr(MSR_TSC_DEADLINE, 0);
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 	else
 		apic_write(APIC_TIMER_INIT, 0);
 }

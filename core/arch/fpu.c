@@ -8,6 +8,7 @@
 #include "proc/tasks.h"
 #include "x86.h"
 #include "gdt.h"
+#include "msr-index.h"
 #include "percpu.h"
 #include "proc/task.h"
 
@@ -52,7 +53,6 @@ void fpu_restore(struct task *t)
 #include "mm/mm.h"
 #include "mm/usermm.h"
 
-#define MSR_FS_BASE 0xc0000100
 
 /* Switch the per-task hardware state that the kernel does not use itself:
  * FPU/SSE registers, FS/GS bases, the address space, TSS.rsp0. */
@@ -63,7 +63,7 @@ void task_switch_user_state(struct task *prev, struct task *next)
 	mm_activate(next->mm);
 	if (next->mm) {
 		wrmsr(MSR_FS_BASE, next->fs_base);
-		wrmsr(0xc0000102, next->gs_base); /* KERNEL_GS_BASE: user GS */
+		wrmsr(MSR_KERNEL_GS_BASE, next->gs_base); /* the user's GS */
 		fpu_restore(next);
 	}
 	tss_set_rsp0(this_cpu_id(), next->kstack + KSTACK_SIZE);

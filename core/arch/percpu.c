@@ -1,4 +1,5 @@
 /* Per-CPU areas. See percpu.h. */
+#include "msr-index.h"
 #include "percpu.h"
 #include "x86.h"
 

@@ -9,9 +9,6 @@
 #include <stdint.h>
 #include "gdt.h"
 
-#define MSR_GS_BASE        0xc0000101
-#define MSR_KERNEL_GS_BASE 0xc0000102
-
 struct task;
 struct mm;
 

@@ -32,7 +32,7 @@ start32:
 	mov cr4, eax
 	mov eax, [param_cr3]
 	mov cr3, eax
-	mov ecx, 0xc0000080     ; EFER
+	mov ecx, 0xc0000080     ; MSR_EFER (msr-index.h)
 	rdmsr
 	or eax, (1 << 8) | (1 << 11)  ; LME, NXE
 	wrmsr

@@ -94,11 +94,7 @@ static inline void invlpg(uint64_t va)
 	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
-#define MSR_EFER        0xc0000080
-#define EFER_NXE        (1ULL << 11)
-#define MSR_APIC_BASE   0x1b
-#define MSR_TSC_DEADLINE 0x6e0
-#define MSR_PLATFORM_INFO 0xce
+#define EFER_NXE        (1ULL << 11)  /* bit of MSR_EFER (msr-index.h) */
 
 #define CR0_WP (1ULL << 16)
 #define CR4_PGE (1ULL << 7)

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "spinlock.h"
+#include "arch/msr-index.h"
 #include "arch/x86.h"
 
 extern const char __kernel_start[], __text_start[], __text_end[];

@@ -18,6 +18,7 @@
 #include "arch/cpu.h"
 #include "exec.h"
 #include "arch/gdt.h"
+#include "arch/msr-index.h"
 #include "kernel.h"
 #include "mm/mm.h"
 #include "process.h"
@@ -424,7 +425,7 @@ static long do_exec(const char *path, struct exec_args *a)
 	signal_reset_for_exec(self->sig);
 	self->altstack_sp = self->altstack_size = 0;
 	self->fs_base = self->gs_base = 0;
-	wrmsr(0xc0000100, 0);           /* FS base */
+	wrmsr(MSR_FS_BASE, 0);
 	fpu_init_state(self);
 	fpu_restore(self);
 	set_comm(self, path);

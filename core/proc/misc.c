@@ -20,9 +20,8 @@
 #include "task.h"
 #include "arch/tsc.h"
 #include "mm/uaccess.h"
+#include "arch/msr-index.h"
 #include "arch/x86.h"
-
-#define MSR_FS_BASE 0xc0000100
 
 SYSCALL_DEFINE1(uname, struct new_utsname __user *, name)
 {

@@ -9,11 +9,9 @@
 #include "task.h"
 #include "pmu/trace.h"
 #include "userret.h"
+#include "arch/msr-index.h"
 #include "arch/x86.h"
 
-#define MSR_STAR  0xc0000081
-#define MSR_LSTAR 0xc0000082
-#define MSR_FMASK 0xc0000084
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)
 #define RFLAGS_TF (1u << 8)
@@ -48,7 +46,7 @@ void syscall_init_cpu(void)
 	/* SYSRET bases: user CS = 0x10+16 | 3, SS = 0x10+8 | 3 (gdt.h). */
 	wrmsr(MSR_STAR, (0x10ULL << 48) | ((uint64_t)0x08 << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
-	wrmsr(MSR_FMASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC);
+	wrmsr(MSR_SYSCALL_MASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC);
 }
 
 const char *syscall_name(unsigned nr)
