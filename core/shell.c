@@ -1,13 +1,13 @@
 /*
- * The session shell. Lines are split into words (blanks separate, "..."
- * and '...' quote, # starts a comment outside quotes); "$?" expands to the
- * last status. `set -e` makes a script stop at the first failing command
- * with that status. At the end of a script the session's status is the
- * last command's. Runs on the boot CPU only; no locking.
+ * The rescue shell (kshell): the session language of docs/session.md,
+ * split into words by libc-lite's split_words() as /bin/sh does, with
+ * built-in commands only. `set -e` makes a script stop at the first
+ * failing command with that status. At the end of a script the session's
+ * status is the last command's. Runs on the boot CPU only; no locking.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <words.h>
 #include "log.h"
 #include "arch/power.h"
 #include "serial.h"
@@ -29,57 +29,6 @@ int shell_last_status(void)
 	return last_status;
 }
 
-/* Expand $? into `out`. */
-static void expand(const char *in, char *out, size_t max)
-{
-	size_t o = 0;
-	for (const char *p = in; *p && o + 1 < max; p++) {
-		if (p[0] == '$' && p[1] == '?') {
-			char num[16];
-			int n = snprintf(num, sizeof(num), "%d", last_status);
-			for (int i = 0; i < n && o + 1 < max; i++)
-				out[o++] = num[i];
-			p++;
-		} else {
-			out[o++] = *p;
-		}
-	}
-	out[o] = 0;
-}
-
-/* Split in place; returns argc, or -1 for an unterminated quote. */
-static int split(char *s, char **argv)
-{
-	int argc = 0;
-	char *o = s;
-	while (*s) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s || *s == '#')
-			break;
-		if (argc == SHELL_MAX_ARGS - 1)
-			break;
-		argv[argc++] = o;
-		char quote = 0;
-		while (*s && (quote || (*s != ' ' && *s != '\t'))) {
-			if (quote && *s == quote)
-				quote = 0;
-			else if (!quote && (*s == '"' || *s == '\''))
-				quote = *s;
-			else
-				*o++ = *s;
-			s++;
-		}
-		if (quote)
-			return -1;
-		if (*s)
-			s++;
-		*o++ = 0;
-	}
-	argv[argc] = 0;
-	return argc;
-}
-
 static const struct shell_cmd *find_cmd(const char *name)
 {
 	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
@@ -88,16 +37,19 @@ static const struct shell_cmd *find_cmd(const char *name)
 	return 0;
 }
 
-int shell_run_line(char *line)
+int shell_run_line(const char *line)
 {
-	char buf[LINE_MAX];
+	char buf[LINE_MAX * 2];   /* room for $? expansions */
 	char *argv[SHELL_MAX_ARGS];
-	expand(line, buf, sizeof(buf));
-	int argc = split(buf, argv);
-	if (argc < 0) {
+	int argc = split_words(line, last_status, buf, sizeof(buf), argv, SHELL_MAX_ARGS);
+	if (argc == WORDS_E_QUOTE)
 		kprintf("sh: unterminated quote\n");
+	else if (argc == WORDS_E_TOO_MANY)
+		kprintf("sh: more than %d words\n", SHELL_MAX_ARGS - 1);
+	else if (argc == WORDS_E_TOO_LONG)
+		kprintf("sh: line too long\n");
+	if (argc < 0)
 		return last_status = 2;
-	}
 	if (argc == 0)
 		return last_status;
 	const struct shell_cmd *c = find_cmd(argv[0]);

@@ -1,9 +1,10 @@
 /*
- * The built-in session shell: reads command lines from the serial console
- * (interactive) or from a session script in the initrd (session=PATH on
- * the command line), runs built-in commands, and tracks exit statuses.
- * Until user processes exist, every command is a built-in registered with
- * SHELL_CMD(); see docs/session.md for the language.
+ * The kernel's rescue shell (kshell): used instead of /bin/sh when the
+ * command line says `kshell` or the initrd has no /bin/sh. It reads
+ * command lines from the serial console (interactive) or from a session
+ * script in the initrd (session=PATH on the command line), runs built-in
+ * commands registered with SHELL_CMD(), and tracks exit statuses; it
+ * needs no user space. The language is /bin/sh's (docs/session.md).
  */
 #ifndef BAREMON_SHELL_H
 #define BAREMON_SHELL_H
@@ -26,7 +27,7 @@ struct shell_cmd {
 	static int shell_cmd_##id(int argc, char **argv)
 
 /* Run one command line; returns its status (also stored as $?). */
-int shell_run_line(char *line);
+int shell_run_line(const char *line);
 /* Run a script held in memory line by line, echoing each line after the
  * prompt. Returns the status the session ends with. */
 int shell_run_script(const char *text, size_t len);

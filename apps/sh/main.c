@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <words.h>
 #include "sh.h"
 
 struct shell_state sh;
@@ -71,16 +72,16 @@ int sh_run_line(const char *line)
 {
 	char buf[SH_LINE_MAX * 2];
 	char *argv[SH_MAX_ARGS];
-	int argc = sh_split(line, buf, sizeof(buf), argv);
+	int argc = split_words(line, sh.last_status, buf, sizeof(buf), argv, SH_MAX_ARGS);
 	int status;
 
 	if (argc == 0)
 		return sh.last_status;
-	if (argc == SPLIT_QUOTE)
+	if (argc == WORDS_E_QUOTE)
 		fprintf(stderr, "sh: unterminated quote\n");
-	else if (argc == SPLIT_TOO_MANY)
+	else if (argc == WORDS_E_TOO_MANY)
 		fprintf(stderr, "sh: more than %d words\n", SH_MAX_ARGS - 1);
-	else if (argc == SPLIT_TOO_LONG)
+	else if (argc == WORDS_E_TOO_LONG)
 		fprintf(stderr, "sh: line too long\n");
 	if (argc < 0)
 		status = 2;

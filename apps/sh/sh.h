@@ -30,14 +30,6 @@ struct shell_state {
 };
 extern struct shell_state sh;
 
-/*
- * Split line into words in buf[0..size), with quotes removed and $?
- * expanded; argv[] gets pointers into buf and a final NULL. Returns the
- * number of words, or a negative SPLIT_* error.
- */
-enum { SPLIT_QUOTE = -1, SPLIT_TOO_LONG = -2, SPLIT_TOO_MANY = -3 };
-int sh_split(const char *line, char *buf, size_t size, char **argv);
-
 /* If argv[0] is a built-in, run it, set *status and return true. */
 bool sh_builtin(int argc, char **argv, int *status);
 

@@ -21,6 +21,7 @@
 #include "libc-lite/include/stdio.h"
 #include "libc-lite/include/cpio.h"
 #include "libc-lite/include/elf64.h"
+#include "libc-lite/include/words.h"
 #include "ll_unrename.h"
 
 #endif
