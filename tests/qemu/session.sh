@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # session.sh: the session shell's exit statuses reach run-qemu's exit
-# status; $?, comments, set -e and unknown commands behave like sh.
+# status; $?, comments, set -e and unknown commands behave like sh, in
+# /bin/sh and in the rescue shell.
 . "$(dirname "$0")/lib.sh"
 
 script=$logs/script
@@ -53,5 +54,23 @@ expect_rc 1
 expect_line '^before$' "commands before the failure ran"
 expect_line '^sh: stopping: status 1 with set -e$' "set -e says why it stops"
 expect_no_line '^after$' "set -e stops at the first failure"
+
+# The rescue shell (kshell on the command line) speaks the same language,
+# through the same word splitter (libc-lite/words.c).
+words=$(printf 'w%d ' $(seq 1 40))
+cat > "$script" <<END
+echo "two  words" 'no \$?' # hidden
+false
+echo status=\$? "[\$?]"
+echo $words
+echo status=\$?
+END
+guest kshell --cmdline kshell --session "$script"
+expect_rc 0
+expect_no_line 'init: started' "kshell ran instead of /bin/sh"
+expect_line '^two  words no \$\?$' "kshell: quotes group words, '...' keeps \$?, # comments"
+expect_line '^status=1 \[1\]$' "kshell: \$? expands, also inside \"...\""
+expect_line '^sh: more than 31 words$' "kshell: too many words is an error"
+expect_line '^status=2$' "kshell: ... with status 2"
 
 finish
