@@ -1,6 +1,6 @@
 /*
  * kmain: bring the boot CPU up, one subsystem at a time, then hand over to
- * the session shell. The order matters: per-CPU data before anything that
+ * the session: /bin/sh as pid 1, or the rescue shell. The order matters: per-CPU data before anything that
  * can trap, console before anything that logs, page tables before MMIO,
  * ACPI before the timers it describes.
  */

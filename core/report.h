@@ -5,7 +5,7 @@
 struct seqbuf;
 
 void report_init(void);
-/* The `cpus` text (also used by the kernel shell's command). */
+/* The `cpus` text (also used by the rescue shell's command). */
 int report_cpus(struct seqbuf *out, void *arg);
 
 #endif

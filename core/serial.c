@@ -1,7 +1,9 @@
 /*
- * COM1 console, polled. Output waits for the transmit holding register;
- * input is read when the line status register says data is ready. The
- * UART's receive interrupt is not used yet (the session shell polls).
+ * COM1 console. Output waits for the transmit holding register; input is
+ * read when the line status register says data is ready: from the
+ * receive interrupt once serial_enable_rx_irq() ran (the console tty,
+ * where the I/O APIC routes IRQ 4), else by polling (the timer tick's
+ * hook, and the rescue shell's read loop).
  */
 #include "serial.h"
 #include "arch/x86.h"

@@ -168,7 +168,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return set_output(e, (int)arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
-		return -EINVAL; /* no tracepoints or BPF here, as Linux without them */
+		return -EINVAL; /* no filter language or BPF here: as Linux for an event without them */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return rb_pause(e, arg != 0);
 	case PERF_EVENT_IOC_SET_BPF:

@@ -1,6 +1,6 @@
 /*
  * sh.h: the session shell, /bin/sh on baremon (and a program like any
- * other on Linux). The language is the kernel shell's (docs/session.md):
+ * other on Linux). The language (docs/session.md, libc-lite's words.h):
  * blanks separate words, "..." and '...' quote, # at the start of a word
  * begins a comment, $? is the last status (not inside '...'); built-ins
  * help, cd, pwd, echo, true, false, set -e/+e, exit [N]; anything else is

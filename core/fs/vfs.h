@@ -259,7 +259,8 @@ int vfs_readdir(struct file *f, dir_emit_fn fn, void *ctx);
 void vfs_init(void);
 bool vfs_ready(void);
 
-/* File time stamps come from here (ns; since boot until a clock exists). */
+/* File time stamps and poll/select deadlines: ns since boot (monotonic;
+ * file times are not wall-clock times). */
 uint64_t vfs_time_ns(void);
 
 /* ---- readiness for poll/select (poll.c) --------------------------------- */

@@ -22,7 +22,6 @@ uint64_t virt_to_phys(const void *virt);
 
 /* --- physical pages (pmm.c) --- */
 void pmm_init(const struct boot_info *bi);
-/* Release ACPI reclaim memory once tables are copied (not done yet). */
 uint64_t pmm_alloc_pages(size_t n);     /* contiguous, zeroed; 0 if none */
 static inline uint64_t pmm_alloc_page(void) { return pmm_alloc_pages(1); }
 void pmm_free_pages(uint64_t phys, size_t n);

@@ -68,9 +68,9 @@ END
 guest kshell --cmdline kshell --session "$script"
 expect_rc 0
 expect_no_line 'init: started' "kshell ran instead of /bin/sh"
-expect_line '^two  words no \$\?$' "kshell: quotes group words, '...' keeps \$?, # comments"
-expect_line '^status=1 \[1\]$' "kshell: \$? expands, also inside \"...\""
-expect_line '^sh: more than 31 words$' "kshell: too many words is an error"
-expect_line '^status=2$' "kshell: ... with status 2"
+expect_line '^two  words no \$\?$' "quotes group words, '...' keeps \$?, # comments"
+expect_line '^status=1 \[1\]$' "\$? expands, also inside \"...\""
+expect_line '^sh: more than 31 words$' "too many words is an error"
+expect_line '^status=2$' "... with status 2"
 
 finish
