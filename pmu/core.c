@@ -11,6 +11,7 @@
 #include "mm/mm.h"
 #include "arch/percpu.h"
 #include "perf.h"
+#include "records/records.h"
 #include "ringbuf/ringbuf.h"
 #include "arch/smp.h"
 #include "proc/sched.h"
@@ -512,7 +513,7 @@ static int init_event(struct perf_event *e, struct open_group *g)
 		r = -E2BIG;
 	/* Records into group_fd's buffer: Linux's perf_event_set_output. */
 	if (!r && g->output)
-		r = rb_set_output(e, g->output);
+		r = perf_event_set_output(e, g->output);
 	return r;
 }
 
@@ -579,7 +580,7 @@ SYSCALL_DEFINE(perf_event_open)
 	if (!r && !pmu)
 		r = -ENOENT;
 	if (!r)
-		r = perf_clock_check(&attr, pmu, leader); /* ringbuf/clock.c */
+		r = perf_clock_check(&attr, pmu, leader); /* records/clock.c */
 	struct perf_event *e = r ? NULL : event_new(&attr, task, cpu);
 	if (!r && !e)
 		r = -ENOMEM;

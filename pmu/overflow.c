@@ -16,8 +16,8 @@
  */
 #include "event.h"
 #include "notify.h"
-#include "ringbuf/ringbuf.h"
-#include "sample.h"
+#include "records/records.h"
+#include "hit.h"
 #include "throttle.h"
 
 bool perf_event_overflow_at(struct perf_event *e, const struct perf_hit *hit,
