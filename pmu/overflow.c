@@ -11,7 +11,7 @@
  *   3. notification (notify.c): REFRESH's event_limit, sigtrap, O_ASYNC
  *      signals.
  *
- * Calling rule: as perf_event_hit (sample.h): perf_lock held, interrupts
+ * Calling rule: as perf_event_hit (hit.h): perf_lock held, interrupts
  * off, on the CPU where it happened, for an ACTIVE event.
  */
 #include "event.h"
