@@ -15,14 +15,13 @@
  * Locking: the writer's fields (head ... records) belong to whoever
  * serialises the writers (perf_lock for perf events): one writer at a
  * time per buffer, even when several owners share it. refs, mmap_count
- * and poll are atomics. rb_lock (mlock.c, irqsave) guards the per-user
+ * and poll are atomics. rb_lock (mlock.c) guards the per-user
  * locked-page table and nests inside the writers' lock.
  */
 #ifndef BAREMON_RINGBUF_H
 #define BAREMON_RINGBUF_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
