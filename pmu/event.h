@@ -97,7 +97,7 @@ void perf_bp_pmu_init(void);   /* breakpoint.c */
 void perf_tracefs_init(void);
 
 /* The CPU context of `cpu`: leaders of its CPU events. */
-/* sched.c: contexts on the counters of one CPU. Under perf_lock. */
+/* ctx_sched.c: contexts on the counters of one CPU. Under perf_lock. */
 struct list *perf_cpu_events(unsigned cpu);
 /* The CPU whose counters `e`'s context is on now, or -1 (its task is
  * not running). A CPU context is always on its CPU. */

@@ -7,7 +7,7 @@
  * The hooks run in the context they name: the scheduler's with the run
  * queue locked and interrupts off, the fault handler's with interrupts
  * off. None of them sleeps. Where each is implemented: pmu/core.c
- * (open, contexts, groups), pmu/sched.c (switch, tick), pmu/sw.c
+ * (open, contexts, groups), pmu/ctx_sched.c (switch, tick), pmu/sw.c
  * (software events), pmu/inherit.c (fork/exit/exec), pmu/hit.c
  * (wake-ups), pmu/records/ (side-band records, build ids),
  * pmu/tracepoint.c, tp_sched.c, tp_sys.c (tracepoints), pmu/vpmu.c (the
