@@ -27,7 +27,7 @@
 #include "panic.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/sched.h"
 #include "arch/trap.h"
 

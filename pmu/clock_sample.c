@@ -20,7 +20,7 @@
 #include "kernel.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/task.h"
 #include "arch/trap.h"
 #include "arch/x86.h"

@@ -11,6 +11,7 @@
 #include "mm/mm.h"
 #include "arch/percpu.h"
 #include "perf.h"
+#include "records/records.h"
 #include "ringbuf/ringbuf.h"
 #include "arch/smp.h"
 #include "proc/sched.h"
@@ -496,101 +497,159 @@ static int open_group(int group_fd, uint64_t flags, struct open_group *g)
 static int init_event(struct perf_event *e, struct open_group *g)
 {
 	struct perf_event *leader = g->leader;
-	int r = e->task && !task_may_read(e->task) ? -EACCES : 0;
-	if (!r)
-		r = e->pmu->event_init(e);
-	if (!r)
-		r = check_fits(e, leader);
+	if (e->task && !task_may_read(e->task))
+		return -EACCES;
+	int r = e->pmu->event_init(e);
+	if (r)
+		return r;
+	r = check_fits(e, leader);
+	if (r)
+		return r;
 	/* Linux refuses a callchain deeper than the sysctl allows when it
 	 * reserves the callchain buffers. */
-	if (!r && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    e->attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
-		r = -EOVERFLOW;
-	if (!r)
-		r = check_cpu_permission(e);
-	if (!r && leader && !group_read_fits(e, leader))
-		r = -E2BIG;
-	/* Records into group_fd's buffer: Linux's perf_event_set_output. */
-	if (!r && g->output)
-		r = rb_set_output(e, g->output);
-	return r;
+		return -EOVERFLOW;
+	r = check_cpu_permission(e);
+	if (r)
+		return r;
+	if (leader && !group_read_fits(e, leader))
+		return -E2BIG;
+	/* Records into group_fd's buffer: Linux's perf_event_set_output
+	 * (the last step: the reference it takes is e's, freed with it). */
+	if (g->output)
+		return perf_event_set_output(e, g->output);
+	return 0;
 }
 
-/* A file and an fd for e, then e into its context. On failure e is
- * freed. */
-static int install_event(struct perf_event *e, uint64_t flags, struct perf_event *leader)
+/* An event that never got a file: nothing but its buffer (SET_OUTPUT
+ * at open) refers to it. */
+static void free_unopened(struct perf_event *e)
+{
+	if (e->rb)
+		rb_put(e->rb);
+	kfree(e);
+}
+
+static void count_callchain(struct perf_event *e)
 {
 	if (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 		__atomic_fetch_add(&callchain_events, 1, __ATOMIC_RELAXED);
-	struct file *f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
-	if (!f) {
-		perf_callchain_put(e);
-		if (e->rb)
-			rb_put(e->rb);
-		kfree(e);
-		return -ENOMEM;
-	}
-	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
-	int fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
-	if (fd < 0) {
-		file_put(f); /* releases e too */
-		return fd;
-	}
+}
+
+/* e's opener owns it (prctl's PR_TASK_PERF_EVENTS_*), then e goes into
+ * its context. */
+static void publish_event(struct perf_event *e, struct perf_event *leader)
+{
 	uint64_t fl = spin_lock_irqsave(&perf_lock);
 	e->owner = current;
 	list_add_tail(&e->owner_node, &current->perf_owned);
 	spin_unlock_irqrestore(&perf_lock, fl);
 	event_attach(e, leader);
+}
+
+/* The arguments alone, in Linux's order: the attr, the target, the
+ * caller's rights. Takes nothing. */
+static int check_open(uint64_t uattr, int pid, int cpu, uint64_t flags,
+		      struct perf_event_attr *attr, struct task **task)
+{
+	if (flags & ~PERF_FLAG_ALL)
+		return -EINVAL;
+	int r = copy_attr(uattr, attr);
+	if (r)
+		return r;
+	r = check_attr(attr);
+	if (r)
+		return r;
+	r = open_target(pid, cpu, flags, task);
+	if (r)
+		return r;
+	if (attr->sigtrap && !*task)
+		return -EINVAL; /* a signal needs a task to go to */
+	return check_permission(attr);
+}
+
+/* A sibling must share its leader's context; only a leader can be
+ * pinned or exclusive. */
+static int check_leader(const struct perf_event *leader, const struct perf_event_attr *attr,
+			const struct task *task, int cpu)
+{
+	if (!leader)
+		return 0;
+	if (leader->leader != leader || leader->task != task || leader->cpu != cpu)
+		return -EINVAL;
+	if (attr->pinned || attr->exclusive)
+		return -EINVAL;
+	return 0;
+}
+
+/* perf_event_open(2). What it takes is released in reverse order on
+ * error (the labels at the end): group_fd's file, the new event, its
+ * callchain count. Once it has a file, the file's release frees it. */
+static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t flags)
+{
+	struct perf_event_attr attr;
+	struct task *task;
+	struct open_group g;
+	struct perf_event *e;
+	struct pmu *pmu;
+	struct file *f;
+	int r, fd;
+
+	r = check_open(uattr, pid, cpu, flags, &attr, &task);
+	if (r)
+		return r;
+	r = open_group(group_fd, flags, &g);
+	if (r)
+		return r;
+	r = check_leader(g.leader, &attr, task, cpu);
+	if (r)
+		goto err_group;
+	pmu = perf_pmu_find(attr.type);
+	r = -ENOENT;
+	if (!pmu)
+		goto err_group;
+	r = perf_clock_check(&attr, pmu, g.leader); /* records/clock.c */
+	if (r)
+		goto err_group;
+	r = -ENOMEM;
+	e = event_new(&attr, task, cpu);
+	if (!e)
+		goto err_group;
+	e->pmu = pmu;
+	r = init_event(e, &g);
+	if (r)
+		goto err_event;
+
+	count_callchain(e);
+	r = -ENOMEM;
+	f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
+	if (!f)
+		goto err_callchain;
+	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+	fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		file_put(f); /* releases e, its buffer and its callchain count */
+		r = fd;
+		goto err_group;
+	}
+	publish_event(e, g.leader);
+	if (g.file)
+		file_put(g.file);
 	return fd;
+
+err_callchain:
+	perf_callchain_put(e);
+err_event:
+	free_unopened(e);
+err_group:
+	if (g.file)
+		file_put(g.file);
+	return r;
 }
 
 SYSCALL_DEFINE5(perf_event_open, uint64_t, uattr, pid_t, pid, int, cpu, int, group_fd,
 		unsigned long, flags)
 {
-	struct perf_event_attr attr;
-	struct task *task;
-	struct open_group g;
-
-	if (flags & ~PERF_FLAG_ALL)
-		return -EINVAL;
-	int r = copy_attr(uattr, &attr);
-	if (!r)
-		r = check_attr(&attr);
-	if (!r)
-		r = open_target(pid, cpu, flags, &task);
-	if (!r && attr.sigtrap && !task)
-		r = -EINVAL; /* a signal needs a task to go to */
-	if (!r)
-		r = check_permission(&attr);
-	if (!r)
-		r = open_group(group_fd, flags, &g);
-	if (r)
-		return r;
-	struct perf_event *leader = g.leader;
-	if (leader && (leader->leader != leader || leader->task != task ||
-		       leader->cpu != cpu))
-		r = -EINVAL; /* a sibling must share its leader's context */
-	if (leader && (attr.pinned || attr.exclusive))
-		r = -EINVAL; /* only a leader can be pinned or exclusive */
-	struct pmu *pmu = r ? NULL : perf_pmu_find(attr.type);
-	if (!r && !pmu)
-		r = -ENOENT;
-	if (!r)
-		r = perf_clock_check(&attr, pmu, leader); /* ringbuf/clock.c */
-	struct perf_event *e = r ? NULL : event_new(&attr, task, cpu);
-	if (!r && !e)
-		r = -ENOMEM;
-	if (!r) {
-		e->pmu = pmu;
-		r = init_event(e, &g);
-		if (r && e->rb)
-			rb_put(e->rb);
-		if (r)
-			kfree(e);
-		else
-			r = install_event(e, flags, leader);
-	}
-	if (g.file)
-		file_put(g.file);
-	return r;
+	return event_open(uattr, pid, cpu, group_fd, flags);
 }

@@ -57,10 +57,10 @@ struct perf_event {
 	uint64_t count;             /* folded count */
 	uint64_t start_value;       /* software pmu: value at start */
 	struct hw_perf_event hw;    /* hardware pmu: its counter */
-	struct perf_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	struct ring_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
 	uint64_t lost_samples;      /* records dropped from its buffer
-				     * (PERF_FORMAT_LOST; ringbuf/write.c) */
-	/* sampling (sample.c) */
+				     * (PERF_FORMAT_LOST; records/output.c) */
+	/* sampling (hit.c) */
 	uint64_t sample_period;     /* current period (freq mode adjusts it) */
 	int64_t period_left;        /* occurrences until the next sample */
 	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
@@ -91,12 +91,13 @@ struct perf_event {
 extern struct spinlock perf_lock;
 extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
 void perf_msr_pmu_init(void);
+void intel_pmu_init(void);     /* the "cpu" PMU (intel.c) */
 void perf_bp_pmu_init(void);   /* breakpoint.c */
 /* tracefs.c: /sys/kernel/tracing/events/<group>/<name>/{id,format}. */
 void perf_tracefs_init(void);
 
 /* The CPU context of `cpu`: leaders of its CPU events. */
-/* sched.c: contexts on the counters of one CPU. Under perf_lock. */
+/* ctx_sched.c: contexts on the counters of one CPU. Under perf_lock. */
 struct list *perf_cpu_events(unsigned cpu);
 /* The CPU whose counters `e`'s context is on now, or -1 (its task is
  * not running). A CPU context is always on its CPU. */
@@ -158,7 +159,22 @@ void perf_xcall_init(void);
  * perf_event_validate_size): open refuses groups beyond it (E2BIG). */
 #define MAX_READ_SIZE (16 * 1024)
 
-/* sample.c */
+/* The event's ring buffer, under perf_lock unless said otherwise.
+ * fd_mmap.c: file_ops.mmap of a perf fd (not under perf_lock). */
+struct mm;
+int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
+	      int prot, int flags, uint64_t off);
+/* set_output.c: send e's records to out's buffer (NULL: back to none):
+ * 0 or -EINVAL (Linux's restrictions); PERF_EVENT_IOC_PAUSE_OUTPUT on
+ * the buffer e writes to: 0, or -EINVAL without data pages. Both take
+ * perf_lock. */
+int perf_event_set_output(struct perf_event *e, struct perf_event *out);
+int perf_event_pause_output(struct perf_event *e, bool pause);
+/* userpage.c: rewrite the control page's counter fields (count, times,
+ * index, caps) for e at `now` (ns since boot). e->rb is set. */
+void perf_event_update_userpage(struct perf_event *e, uint64_t now);
+
+/* hit.c */
 bool perf_is_sampling(const struct perf_event *e);
 void perf_sample_init(struct perf_event *e);
 /* clock_sample.c: the hrtimer of a sampling cpu-clock/task-clock event,

@@ -127,11 +127,11 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 static long set_output(struct perf_event *e, int fd)
 {
 	if (fd == -1)
-		return rb_set_output(e, NULL);
+		return perf_event_set_output(e, NULL);
 	struct file *f = fget(fd);
 	if (!f)
 		return -EBADF;
-	long r = f->ops == &perf_fops ? rb_set_output(e, f->priv) : -EINVAL;
+	long r = f->ops == &perf_fops ? perf_event_set_output(e, f->priv) : -EINVAL;
 	file_put(f);
 	return r;
 }
@@ -170,7 +170,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EINVAL; /* no filter language or BPF here: as Linux for an event without them */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return rb_pause(e, arg != 0);
+		return perf_event_pause_output(e, arg != 0);
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
@@ -181,7 +181,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	return r;
 }
 
-/* POLLIN once per buffer wake-up (sample.c's rules), POLLHUP once the
+/* POLLIN once per buffer wake-up (ringbuf/write.c's rules), POLLHUP once the
  * monitored task is gone. */
 static unsigned perf_poll(struct file *file)
 {

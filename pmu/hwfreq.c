@@ -7,7 +7,7 @@
  * and at every tick (the count since the event's previous tick). A period left far
  * beyond the new one (8 times) is cut short.
  *
- * Software events adjust their own period at each sample (sample.c).
+ * Software events adjust their own period at each sample (hit.c).
  *
  * Calling rules: under perf_lock with interrupts off, on the event's CPU.
  */

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "mm/mm.h"
 #include "perf.h"
+#include "records/records.h"
 #include "ringbuf/ringbuf.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
@@ -106,7 +107,7 @@ static void fold_into_parent(struct perf_event *c, uint64_t now)
 	struct perf_event *p = c->parent;
 	event_update(c, now);
 	if (c->task == current)
-		perf_record_read(c); /* inherit_stat: ringbuf/read.c */
+		perf_record_read(c); /* inherit_stat: records/read_record.c */
 	p->child_count += c->count + c->child_count;
 	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
 	p->child_running_ns += c->running_ns + c->child_running_ns;

@@ -30,7 +30,7 @@
 #include "msr.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "sample.h"
+#include "hit.h"
 #include "throttle.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"

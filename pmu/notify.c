@@ -27,7 +27,7 @@
 #include "kernel.h"
 #include "notify.h"
 #include "arch/percpu.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/signal.h"
 #include "arch/trap.h"
 #include "fs/vfs.h"

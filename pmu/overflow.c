@@ -11,13 +11,13 @@
  *   3. notification (notify.c): REFRESH's event_limit, sigtrap, O_ASYNC
  *      signals.
  *
- * Calling rule: as perf_event_hit (sample.h): perf_lock held, interrupts
+ * Calling rule: as perf_event_hit (hit.h): perf_lock held, interrupts
  * off, on the CPU where it happened, for an ACTIVE event.
  */
 #include "event.h"
 #include "notify.h"
-#include "ringbuf/ringbuf.h"
-#include "sample.h"
+#include "records/records.h"
+#include "hit.h"
 #include "throttle.h"
 
 bool perf_event_overflow_at(struct perf_event *e, const struct perf_hit *hit,

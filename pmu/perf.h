@@ -1,35 +1,70 @@
 /*
- * perf events: what the rest of the kernel calls. The event core is in
- * pmu/core.c (open, contexts, groups), pmu/fops.c (read, ioctl, the fd),
- * pmu/sw.c (software events), pmu/inherit.c (fork/exit/exec).
+ * perf events as the rest of the kernel sees them: the one header core/
+ * includes from pmu/ (Linux's include/linux/perf_event.h; pmu/event.h
+ * is the subsystem's internal.h). It names hooks, never the event
+ * core's data: struct perf_event stays opaque outside pmu/.
  *
  * The hooks run in the context they name: the scheduler's with the run
  * queue locked and interrupts off, the fault handler's with interrupts
- * off. None of them sleeps.
+ * off. None of them sleeps. Where each is implemented: pmu/core.c
+ * (open, contexts, groups), pmu/ctx_sched.c (switch, tick), pmu/sw.c
+ * (software events), pmu/inherit.c (fork/exit/exec), pmu/hit.c
+ * (wake-ups), pmu/records/ (side-band records, build ids),
+ * pmu/tracepoint.c, tp_sched.c, tp_sys.c (tracepoints), pmu/vpmu.c (the
+ * software PMU model).
  */
 #ifndef BAREMON_PERF_H
 #define BAREMON_PERF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include "arch/percpu.h"
+#include "arch/trap.h"
 
 struct task;
+struct trap_frame;
+
+void perf_init(void);
+
+/* ---- scheduler ---- */
 
 /* The scheduler switched prev out and next in on this CPU. */
 void perf_sched_out(struct task *prev, struct task *next);
 void perf_sched_in(struct task *next);
+/* Every tick of this CPU: rotate multiplexed groups when due. Whether
+ * this CPU needs its tick for that (even idle or isolated). */
+void perf_tick(struct trap_frame *f);
+bool perf_wants_tick(unsigned cpu);
+/* Wake pollers of buffers written under perf_lock (cheap when none).
+ * Not with a run-queue or wait-queue lock held: on the way back to
+ * user mode and after a fault's software event. */
+void perf_wakeup_pending(void);
+
+/* ---- software events (page faults, context switches, ...) ---- */
 
 /* A software event happened in the current task (on this CPU). `where`
  * says in which mode, for exclude_user/exclude_kernel; PERF_SW_ANY events
  * (the scheduler's) are never excluded, as Linux's without registers. */
 enum perf_sw_where { PERF_SW_ANY, PERF_SW_USER, PERF_SW_KERNEL };
 void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where);
-/* The same with what a sample needs: registers, data address (hit may
- * be NULL: the current task's user registers). */
-struct perf_hit;
+
+/* What an event source knows about one occurrence (for the sample). */
+struct perf_hit {
+	struct trap_frame *regs;  /* registers where it happened (user or
+				   * kernel frame); NULL: the current task's
+				   * user registers */
+	uint64_t addr;            /* PERF_SAMPLE_ADDR: data address, or 0 */
+	const void *raw;          /* PERF_SAMPLE_RAW payload (tracepoints) */
+	uint32_t raw_size;
+};
+/* The same with what a sample needs (hit may be NULL: the current
+ * task's user registers). */
 void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,
 		      const struct perf_hit *hit);
+
+/* ---- processes ---- */
 
 /* fork/clone: copy inherited events to the child (0 or -ENOMEM). */
 int perf_inherit(struct task *parent, struct task *child, bool thread);
@@ -41,27 +76,178 @@ void perf_task_exec(struct task *t);
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE): the events the task owns. */
 void perf_task_enable_owned(struct task *t, bool enable);
 
-/* Every tick of this CPU: rotate multiplexed groups when due. Whether
- * this CPU needs its tick for that (even idle or isolated). */
-struct trap_frame;
-void perf_tick(struct trap_frame *f);
-/* Wake pollers of buffers written under perf_lock (cheap when none).
- * Not with a run-queue or wait-queue lock held. */
-void perf_wakeup_pending(void);
-bool perf_wants_tick(unsigned cpu);
+/* ---- side-band records (pmu/records/) ---- */
 
-/* Side-band records (ringbuf/sideband.c), from process context: the
- * task's name (exec: PERF_RECORD_MISC_COMM_EXEC), fork and exit, and a
- * new mapping (pgoff in bytes; name "" for anonymous). */
+/* From process context: the task's name (exec:
+ * PERF_RECORD_MISC_COMM_EXEC), fork and exit, and a new mapping (pgoff
+ * in bytes; name "" for anonymous). */
 void perf_record_comm(struct task *t, bool exec);
 void perf_record_task(struct task *t, struct task *parent, bool fork);
 void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
 		      const char *name);
-/* An MMAP/MMAP2 of a file whose build id exec found (ringbuf/buildid.c). */
+/* An MMAP/MMAP2 of a file whose build id exec found (elf_build_id). */
 void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
 			   const char *name, const uint8_t *build_id, unsigned build_id_size);
+/* records/buildid.c: the NT_GNU_BUILD_ID of a checked ELF image into
+ * out (zero-filled to BUILD_ID_MAX); its length, 0 if it has none. */
+#define BUILD_ID_MAX 20
+unsigned elf_build_id(const void *img, size_t len, uint8_t out[BUILD_ID_MAX]);
 
-void perf_init(void);
-void intel_pmu_init(void); /* the "cpu" PMU (pmu/intel.c), from perf_init */
+/* ---- sysctl ---- */
+
+/* Events that reserved callchain buffers: perf_event_max_stack and
+ * perf_event_max_contexts_per_stack are EBUSY while there are any. */
+int perf_callchain_events(void);
+
+/* ---- tracepoints (pmu/tracepoint.c) ----
+ *
+ * The places in the kernel that PERF_TYPE_TRACEPOINT events count, each
+ * described by a tracefs format file
+ * (/sys/kernel/tracing/events/<group>/<name>/format, pmu/tracefs.c)
+ * whose layout the PERF_SAMPLE_RAW record follows (pmu/tp_records.h).
+ *
+ * A hook is one inline per tracepoint, trace_<name>(...), at the place
+ * Linux has it. It costs one load and a not-taken branch while no event
+ * of that tracepoint is on any CPU's counters (tp_active[id] == 0); else
+ * it builds the record and tp_emit() (pmu/trace.h) reports it to the
+ * active events of that id in the current task's context and this CPU's.
+ *
+ * Calling rules: a hook may run with interrupts on or off, from task
+ * context or an interrupt handler, under the run queue lock (sched_switch,
+ * sched_wakeup), never from an NMI, never with perf_lock held (tp_emit
+ * takes it). A hook reached again from inside tp_emit on the same CPU
+ * (perf_event_hit waking a task) is dropped, as Linux drops recursive
+ * events.
+ */
+
+/* Tracepoints, in tracefs order. attr.config (the id file) is
+ * TP_ID_BASE + this index; Linux's ids are dynamic, ours are fixed. */
+enum tp_index {
+	TP_SCHED_SWITCH,
+	TP_SCHED_WAKEUP,
+	TP_SCHED_PROCESS_FORK,
+	TP_SCHED_PROCESS_EXEC,
+	TP_SCHED_PROCESS_EXIT,
+	TP_SYS_ENTER,
+	TP_SYS_EXIT,
+	TP_IRQ_HANDLER_ENTRY,
+	TP_NR
+};
+#define TP_ID_BASE 300
+
+/* Events of each tracepoint on some CPU's counters now (atomic; changed
+ * by the PMU's add/del under perf_lock, read without it). */
+extern int tp_active[TP_NR];
+
+/* One compare with memory and a branch (a relaxed atomic load): the
+ * whole cost of a hook while nothing listens. */
+static inline bool tp_on(enum tp_index i)
+{
+	__asm__ goto("cmpl $0, %c0(%%rip)\n\tjne %l[on]" : : "i"(&tp_active[i]) : "cc" : on);
+	return false;
+on:
+	return true;
+}
+
+/* The record builders (tp_sched.c, tp_sys.c): only called when tp_on. */
+void tp_sched_switch(struct task *prev, struct task *next);
+void tp_sched_wakeup(struct task *t);
+void tp_sched_process_fork(struct task *parent, struct task *child);
+void tp_sched_process_exec(struct task *t, const char *filename, int old_pid);
+void tp_sched_process_exit(struct task *t, bool group_dead);
+void tp_sys_enter(const struct trap_frame *f);
+void tp_sys_exit(const struct trap_frame *f);
+void tp_irq_handler_entry(int irq, const char *name);
+
+/* schedule(): prev is about to give this CPU to next (rq lock held,
+ * interrupts off, prev's events still counting). */
+static inline void trace_sched_switch(struct task *prev, struct task *next)
+{
+	if (tp_on(TP_SCHED_SWITCH))
+		tp_sched_switch(prev, next);
+}
+
+/* sched_wake(): t was sleeping and is runnable now (rq lock held). */
+static inline void trace_sched_wakeup(struct task *t)
+{
+	if (tp_on(TP_SCHED_WAKEUP))
+		tp_sched_wakeup(t);
+}
+
+/* clone/fork/vfork in the parent: child exists, not started yet. */
+static inline void trace_sched_process_fork(struct task *parent, struct task *child)
+{
+	if (tp_on(TP_SCHED_PROCESS_FORK))
+		tp_sched_process_fork(parent, child);
+}
+
+/* execve succeeded: t runs the new program (filename as given). */
+static inline void trace_sched_process_exec(struct task *t, const char *filename,
+					    int old_pid)
+{
+	if (tp_on(TP_SCHED_PROCESS_EXEC))
+		tp_sched_process_exec(t, filename, old_pid);
+}
+
+/* A thread exits, before its perf events leave it. */
+static inline void trace_sched_process_exit(struct task *t, bool group_dead)
+{
+	if (tp_on(TP_SCHED_PROCESS_EXIT))
+		tp_sched_process_exit(t, group_dead);
+}
+
+/* System call entry (f: the user registers, the number in rax) and
+ * exit (the result in rax; the number is the frame's, Linux's orig_ax:
+ * -1 once rt_sigreturn made it no system call's). */
+static inline void trace_sys_enter(const struct trap_frame *f)
+{
+	if (tp_on(TP_SYS_ENTER))
+		tp_sys_enter(f);
+}
+
+static inline void trace_sys_exit(const struct trap_frame *f)
+{
+	if (tp_on(TP_SYS_EXIT))
+		tp_sys_exit(f);
+}
+
+/* A device interrupt's handler is about to run. */
+static inline void trace_irq_handler_entry(int irq, const char *name)
+{
+	if (tp_on(TP_IRQ_HANDLER_ENTRY))
+		tp_irq_handler_entry(irq, name);
+}
+
+/* ---- the software PMU model (pmu/vpmu.c) ----
+ *
+ * The core tells the model where the CPU is (user, kernel, halted) with
+ * the vpmu_hook* calls below; each is one flag test while no model
+ * counter is enabled on the CPU.
+ */
+
+enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT };
+
+/* This CPU now runs in `mode`: counters catch up, then filter by it. */
+void vpmu_set_mode(enum vpmu_mode mode);
+
+/* Non-zero while some model counter of that CPU is enabled (EN or a
+ * fixed-counter enable, and its GLOBAL_CTRL bit). Written by its CPU
+ * with interrupts off. */
+extern volatile uint8_t vpmu_counting[MAX_CPUS];
+
+static inline void vpmu_hook(enum vpmu_mode mode)
+{
+	if (vpmu_counting[this_cpu_id()])
+		vpmu_set_mode(mode);
+}
+
+/* A trap taken in kernel mode (from the idle loop's hlt, say). Not for
+ * NMIs and machine checks: they may interrupt the model itself, which
+ * only keeps ordinary interrupts out. */
+static inline void vpmu_hook_kernel_trap(unsigned vector)
+{
+	if (vector != VEC_NMI && vector != VEC_MACHINE_CHECK)
+		vpmu_hook(VPMU_KERNEL);
+}
 
 #endif

@@ -10,7 +10,7 @@
 #include "kernel.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
 

@@ -27,6 +27,7 @@
 #include "arch/percpu.h"
 #include "proc/sched.h"
 #include "proc/task.h"
+#include "records/records.h"
 #include "throttle.h"
 #include "arch/tsc.h"
 #include "fs/vfs.h"

@@ -43,9 +43,6 @@ void perf_throttle_tick(void);
  * ran (perf_wants_tick). */
 bool perf_throttle_wants_tick(unsigned cpu);
 
-/* ringbuf/throttle.c: PERF_RECORD_THROTTLE or _UNTHROTTLE for e. */
-void perf_record_throttle(struct perf_event *e, bool unthrottle);
-
 /* hwfreq.c: freq mode for events whose PMU interrupts on overflow
  * (pmu->scarce). At an overflow (a period ended at now_ns): move the
  * period toward sample_freq (Linux's perf_adjust_period). True: what

@@ -22,7 +22,7 @@
 #include "event.h"
 #include "arch/gdt.h"
 #include "arch/percpu.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/sched.h"
 #include "proc/task.h"
 #include "trace.h"

@@ -1,37 +1,44 @@
 /*
- * The perf ring buffer behind an event's mmap: one control page (struct
- * perf_event_mmap_page) and 0 or 2^n data pages, shared between the
- * kernel (its direct map) and every process that maps it.
+ * The ring buffer layer: one control page (struct perf_event_mmap_page)
+ * and 0 or 2^n data pages, shared between the kernel (its direct map)
+ * and every process that maps them. It moves bytes and knows nothing of
+ * events: what a record says is the writer's business (pmu/records/),
+ * and the writer passes what the ring needs (direction, wake-up
+ * thresholds, the size of its LOST record).
  *
- * Lifetime: counted references (rb->refs): the event that owns it
- * (e->rb) and each vma mapping it. rb->mmap_count counts the vmas; when
- * it drops to 0 the locked-memory charge is returned and the event
- * drops the buffer at its next mmap or when freed.
+ * Lifetime: counted references (rb->refs): each owner's pointer (an
+ * event's, and every event whose output was redirected to it) and each
+ * vma mapping it. rb->mmap_count counts the vmas; when it drops to 0
+ * the locked-memory charge is returned, and the owner drops the buffer
+ * when it wants a new one or goes.
+ *
+ * Locking: the writer's fields (head ... records) belong to whoever
+ * serialises the writers (perf_lock for perf events): one writer at a
+ * time per buffer, even when several owners share it. refs, mmap_count
+ * and poll are atomics. rb_lock (mlock.c) guards the per-user
+ * locked-page table and nests inside the writers' lock.
  */
 #ifndef BAREMON_RINGBUF_H
 #define BAREMON_RINGBUF_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-struct perf_event;
 struct shared_anon;
-struct file;
 struct mm;
 
-struct perf_buffer {
+struct ring_buffer {
 	int refs;                  /* atomic */
 	int mmap_count;            /* atomic: vmas mapping it */
 	uint64_t nr_pages;         /* data pages: 0 or a power of two */
 	bool writable;             /* mapped PROT_WRITE: data_tail is honoured */
 	struct shared_anon *shm;   /* 1 + nr_pages pages */
 	struct perf_event_mmap_page *user_page;
-	/* Writing (write.c), under perf_lock: */
+	/* Writing (write.c), under the writers' lock: */
 	uint64_t head;             /* data_head: where the next record goes
 				    * (forward) or where the last one
-				    * starts (write_backward) */
+				    * starts (backward) */
 	uint64_t written;          /* bytes written, either direction */
 	bool paused;               /* PERF_EVENT_IOC_PAUSE_OUTPUT: drop, count */
 	uint64_t lost;             /* records dropped, not yet reported */
@@ -43,83 +50,84 @@ struct perf_buffer {
 	uint64_t charged_pinned;   /* ... pages charged to the mm's pinned_vm */
 };
 
-/* file_ops.mmap of a perf event fd (Linux's perf_mmap rules). */
-int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
-	      int prot, int flags, uint64_t off);
-/* Send e's records to out's buffer (NULL: back to none). 0 or -EINVAL
- * (Linux's restrictions, see output.c). */
-int rb_set_output(struct perf_event *e, struct perf_event *out);
-/* Drop the event's reference (the event is being freed). */
-void rb_put(struct perf_buffer *rb);
+/* ---- the buffer (buffer.c) ---- */
+
+/* A new buffer of nr_pages data pages (0 or 2^n), one reference, not
+ * mapped; NULL without memory. Not under a spinlock (it allocates). */
+struct ring_buffer *rb_alloc(uint64_t nr_pages, bool writable);
+void rb_get(struct ring_buffer *rb);
+/* Drop a reference; the last one frees the pages. Any context. */
+void rb_put(struct ring_buffer *rb);
+/* Some vma maps it now. */
+bool rb_is_mapped(const struct ring_buffer *rb);
+/* It has data pages: records can go in (a control-page-only buffer
+ * takes none). */
+bool rb_has_data(const struct ring_buffer *rb);
+
+/* ---- mapping (mapping.c) and locked-memory accounting (mlock.c) ---- */
+
+/* Charge the 1 + nr_pages pages of a new buffer to the current task's
+ * user (perf_event_mlock_kb per online CPU, then the mm's
+ * RLIMIT_MEMLOCK): 0, -EPERM past the limits, -ENOMEM when the user
+ * table is full. Takes rb_lock; the caller may hold the writers' lock. */
+int rb_charge(struct ring_buffer *rb, struct mm *mm, uint64_t pages);
+/* Return the charge (the last mapping went). */
+void rb_uncharge(struct ring_buffer *rb, struct mm *mm);
+/* One more mapping is about to be made: a reference and a mapping
+ * counted, which rb_map's vma (or its failure) gives back. */
+void rb_get_mapping(struct ring_buffer *rb);
+/* Map the control page and data pages at addr (len bytes, shared) into
+ * mm: 0 or -errno. The vma's close gives back what rb_get_mapping took
+ * and, with the last mapping, the charge; a failure gives it back now. */
+int rb_map(struct ring_buffer *rb, struct mm *mm, uint64_t addr, uint64_t len, int prot);
+
+/* ---- redirection (redirect.c) ---- */
+
+/* Point *slot (an owner's buffer pointer) at `to` (NULL: none), moving
+ * the references: 0, or -EINVAL when *slot's buffer is mapped or `to`
+ * is not (Linux's perf_event_set_output rules for the buffers). Under
+ * the writers' lock. */
+int rb_redirect(struct ring_buffer **slot, struct ring_buffer *to);
+
+/* ---- writing (write.c), under the writers' lock, on any CPU ---- */
+
 /* Writing one record: begin with its total size (a multiple of 8), copy
- * its parts, end. begin fails (false) when a writable buffer lacks the
- * room the reader has not released (data_tail): the record is dropped
- * and counted, and a PERF_RECORD_LOST goes out before the next one that
- * fits. Under perf_lock, on any CPU. */
-struct perf_output {
-	struct perf_buffer *rb;
+ * its parts, end. */
+struct rb_output {
+	struct ring_buffer *rb;
 	uint64_t pos;              /* where the next byte goes */
 	uint64_t end;
 	uint64_t head;             /* data_head once it is published */
 	uint64_t size;             /* bytes reserved, LOST record included */
+	uint64_t lost;             /* records dropped before this one: the
+				    * writer puts a LOST record first */
 };
-bool rb_output_begin(struct perf_output *o, struct perf_event *e, uint32_t size);
-/* Where e's records go: its own buffer, or its original's for an
- * inherited copy (NULL: nowhere). */
-struct perf_buffer *perf_event_buffer(const struct perf_event *e);
-void rb_output_copy(struct perf_output *o, const void *src, uint32_t len);
-/* Publish data_head; wake pollers per wakeup_events / wakeup_watermark
- * (`sample`: the record counts toward wakeup_events). */
-void rb_output_end(struct perf_output *o, struct perf_event *e, bool sample);
+/* Reserve `size` bytes in rb (which has data pages), plus `lost_size`
+ * when records were dropped since the last one written (o->lost says
+ * how many; the count restarts). False when the buffer is paused or a
+ * writable buffer lacks the room its reader has not released
+ * (data_tail): the record is dropped and counted. `backward`: head
+ * decreases and the record takes [head - size, head). */
+bool rb_output_begin(struct rb_output *o, struct ring_buffer *rb, uint32_t size,
+		     uint32_t lost_size, bool backward);
+void rb_output_copy(struct rb_output *o, const void *src, uint32_t len);
+/* Publish data_head; owe pollers a wake-up every `wakeup_events`
+ * records (0: not counted) and whenever more than `watermark` bytes (0
+ * or beyond the buffer: half of it) were written since the last one. */
+void rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark);
 /* poll(): POLLIN once per wake-up, as Linux's perf_poll. */
-unsigned rb_poll(struct perf_buffer *rb);
+unsigned rb_poll(struct ring_buffer *rb);
+/* PERF_EVENT_IOC_PAUSE_OUTPUT: while paused every record is dropped and
+ * counted. 0, or -EINVAL without data pages. */
+int rb_set_paused(struct ring_buffer *rb, bool pause);
 
-/* PERF_EVENT_IOC_PAUSE_OUTPUT on e's buffer: 0, or -EINVAL when it
- * has no data pages (output.c). */
-int rb_pause(struct perf_event *e, bool pause);
+/* ---- the control page (control_page.c) ---- */
 
-/* sample_id_all trailer of e's non-sample records (trailer.c). */
-uint32_t rb_id_size(const struct perf_event *e);
-void rb_put_id(struct perf_output *o, const struct perf_event *e);
-
-/* clock.c: attr.use_clockid. The time of e's records now; open's
- * check (0 or -EINVAL) of the clock for pmu and the group leader. */
-struct pmu;
-uint64_t perf_event_clock(const struct perf_event *e);
-int perf_clock_check(const struct perf_event_attr *a, const struct pmu *pmu,
-		     const struct perf_event *leader);
-
-/* sideband.c: fn(e, arg) for every event of t's context and this
- * CPU's that side-band records go to (enabled, CPU matching, a buffer
- * to write to). Under perf_lock. */
-struct task;
-void perf_sb_iterate(struct task *t, void (*fn)(struct perf_event *, void *), void *arg);
-
-/* switch.c: PERF_RECORD_SWITCH / SWITCH_CPU_WIDE for a context switch
- * on this CPU, out of prev (current is prev) toward next, or into next
- * (current is next) from prev. Scheduler context: rq lock held,
- * interrupts off; takes perf_lock; pollers are woken later. */
-void perf_record_switch(struct task *prev, struct task *next, bool in);
-
-/* read.c: PERF_RECORD_READ of inherited copy c (attr.inherit_stat)
- * into its original's buffer, as c leaves its task. Under perf_lock. */
-void perf_record_read(struct perf_event *c);
-
-/* buildid.c: the NT_GNU_BUILD_ID of a checked ELF image into out
- * (zero-filled to BUILD_ID_MAX); its length, 0 if it has none. */
-#define BUILD_ID_MAX 20
-unsigned elf_build_id(const void *img, size_t len, uint8_t out[BUILD_ID_MAX]);
-
-/* ksymbol.c: KSYMBOL for the kernel's text into e's new buffer
- * (attr.ksymbol; a baremon addition). Under perf_lock. */
-void perf_record_kernel_ksymbol(struct perf_event *e);
-
-/* One PERF_RECORD_SAMPLE for e (sample.c): period is what it stands for. */
-struct perf_hit;
-void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64_t period);
-
-/* Rewrite the control page's counter fields (count, times, index) for
- * e at `now` (ns since boot). Under perf_lock. */
-void rb_update_userpage(struct perf_event *e, uint64_t now);
+/* Rewrite the control page's fields under its seqlock: begin returns
+ * the page with `lock` odd, end makes it even again. The writer fills
+ * what it knows (counter index, offset, times, caps); the ring owns
+ * data_head, data_tail, data_offset and data_size. */
+struct perf_event_mmap_page *rb_userpage_begin(struct ring_buffer *rb);
+void rb_userpage_end(struct ring_buffer *rb);
 
 #endif

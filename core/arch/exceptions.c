@@ -10,7 +10,6 @@
 #include "kernel.h"
 #include "panic.h"
 #include "pmu/perf.h"
-#include "pmu/sample.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "trap.h"

@@ -24,7 +24,7 @@ struct percpu {
 	struct mm *active_mm;  /* whose user tables CR3 holds (usermm.c) */
 	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)
 				 * instead of being resolved (perf sampling) */
-	int perf_wakeup;       /* perf owes pollers a wake-up (sample.c) */
+	int perf_wakeup;       /* perf owes pollers a wake-up (pmu/hit.c) */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -10,9 +10,8 @@
 #include "panic.h"
 #include "percpu.h"
 #include "proc/task.h"
-#include "pmu/trace.h"
+#include "pmu/perf.h"
 #include "proc/userret.h"
-#include "pmu/vpmu.h"
 
 struct idt_entry {
 	uint16_t offset_lo;

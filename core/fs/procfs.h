@@ -13,9 +13,6 @@ void cpuinfo_block(struct seqbuf *out, unsigned i, unsigned ncpus,
 		   uint32_t apic_id);
 /* sysctl.c: one integer as /proc/sys takes it; 0 or -EINVAL. */
 int sysctl_parse_int(const char *s, int *out); /* bytes taken or -EINVAL */
-/* Events that reserved callchain buffers (pmu/): perf_event_max_stack
- * cannot change while there are any. */
-int perf_callchain_events(void);
 int procfs_register_link(const char *path, glink_fn link, void *arg);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <linux/utsname.h>
 #include "procfs.h"
+#include "pmu/perf.h"
 
 struct sysctl_int {
 	const char *name;

@@ -23,8 +23,6 @@
 #include "mm/mm.h"
 #include "process.h"
 #include "pmu/perf.h"
-#include "ringbuf/ringbuf.h"
-#include "pmu/trace.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"

@@ -21,7 +21,6 @@
 #include "fs/vfs.h"
 #include "arch/power.h"
 #include "pmu/perf.h"
-#include "pmu/trace.h"
 #include "exec.h"
 
 void itimer_forget(struct task *leader);

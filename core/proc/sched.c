@@ -12,11 +12,9 @@
 #include "spinlock.h"
 #include "tasks.h"
 #include "pmu/perf.h"
-#include "pmu/trace.h"
 #include "process.h"
 #include "arch/tsc.h"
 #include "timekeeping.h"
-#include "pmu/vpmu.h"
 #include "arch/x86.h"
 
 struct runqueue {

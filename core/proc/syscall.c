@@ -7,7 +7,7 @@
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
-#include "pmu/trace.h"
+#include "pmu/perf.h"
 #include "userret.h"
 #include "arch/msr-index.h"
 #include "arch/x86.h"

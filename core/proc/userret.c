@@ -6,7 +6,6 @@
 #include "syscall.h"
 #include "arch/tsc.h"
 #include "userret.h"
-#include "pmu/vpmu.h"
 #include "arch/x86.h"
 
 void account_user_to_kernel(struct task *t)

@@ -8,23 +8,14 @@
  * Calling rule: under perf_lock with interrupts off, on the CPU where
  * the occurrence happened, for an ACTIVE event.
  */
-#ifndef BAREMON_PMU_SAMPLE_H
-#define BAREMON_PMU_SAMPLE_H
+#ifndef BAREMON_PMU_HIT_H
+#define BAREMON_PMU_HIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include "perf.h"  /* struct perf_hit */
 
 struct perf_event;
-struct trap_frame;
-
-/* What the source knows about one occurrence. */
-struct perf_hit {
-	struct trap_frame *regs;  /* registers where it happened (user or
-				   * kernel frame); NULL: the current task's
-				   * user registers */
-	uint64_t addr;            /* PERF_SAMPLE_ADDR: data address, or 0 */
-	const void *raw;          /* PERF_SAMPLE_RAW payload (tracepoints) */
-	uint32_t raw_size;
-};
 
 /* e saw n more occurrences. */
 void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit);
@@ -33,7 +24,6 @@ void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit
  * (overflow.c). True when the event must stop taking samples now
  * (throttled, or its REFRESH limit reached): the caller stops counting
  * down (a hardware driver leaves its counter unarmed). */
-#include <stdbool.h>
 bool perf_event_overflow(struct perf_event *e, const struct perf_hit *hit, uint64_t period);
 /* The same where `throttle` says whether this overflow may throttle the
  * event (false for the first of a software occurrence, as Linux's

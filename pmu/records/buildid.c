@@ -10,7 +10,7 @@
  */
 #include <string.h>
 #include "elf64.h"
-#include "ringbuf.h"
+#include "pmu/perf.h"
 
 #define NOTE_GNU_BUILD_ID 3
 

@@ -16,8 +16,8 @@
 #include "kernel.h"
 #include "mm/mm.h"
 #include "arch/percpu.h"
-#include "ringbuf.h"
-#include "pmu/sample.h"
+#include "records.h"
+#include "pmu/hit.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
 #include "mm/uaccess.h"
@@ -144,7 +144,7 @@ static uint32_t regs_size(const struct trap_frame *f, uint64_t mask)
 	return 8 + (f ? 8 * popcount64(mask) : 0);
 }
 
-static void put_regs(struct perf_output *o, const struct trap_frame *f, uint64_t mask)
+static void put_regs(struct rb_output *o, const struct trap_frame *f, uint64_t mask)
 {
 	uint64_t abi = f ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE;
 	rb_output_copy(o, &abi, 8);
@@ -189,12 +189,12 @@ static uint32_t sample_size(struct sample *s)
 	return size;
 }
 
-static void put_u64(struct perf_output *o, uint64_t v)
+static void put_u64(struct rb_output *o, uint64_t v)
 {
 	rb_output_copy(o, &v, 8);
 }
 
-static void put_raw(struct perf_output *o, const struct perf_hit *h)
+static void put_raw(struct rb_output *o, const struct perf_hit *h)
 {
 	uint32_t padded = raw_padded(h);
 	uint32_t size = padded - 4;
@@ -206,7 +206,7 @@ static void put_raw(struct perf_output *o, const struct perf_hit *h)
 	rb_output_copy(o, zero, size - n);
 }
 
-static void put_stack_user(struct perf_output *o, struct sample *s)
+static void put_stack_user(struct rb_output *o, struct sample *s)
 {
 	if (!s->uregs) {
 		put_u64(o, 0);
@@ -236,7 +236,7 @@ static uint64_t data_src_na(void)
 	       PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
 }
 
-static void put_fields(struct perf_output *o, struct sample *s)
+static void put_fields(struct rb_output *o, struct sample *s)
 {
 	struct perf_event *e = s->e;
 	uint64_t t = e->attr.sample_type;
@@ -293,14 +293,14 @@ void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64
 	}
 	uint64_t stack = e->attr.sample_stack_user;
 	s->stack_size = stack > MAX_STACK_USER ? MAX_STACK_USER : stack & ~7ULL;
-	struct perf_output o;
+	struct rb_output o;
 	uint32_t size = sample_size(s);
 	if (size > 0xffff) { /* header.size is 16 bits: less user stack */
 		uint64_t cut = (size - 0xffff + 7) & ~7u;
 		s->stack_size = s->stack_size > cut ? s->stack_size - cut : 0;
 		size = sample_size(s);
 	}
-	if (!rb_output_begin(&o, e, size))
+	if (!perf_output_begin(&o, e, size))
 		return;
 	struct perf_event_header h = {
 		.type = PERF_RECORD_SAMPLE,
@@ -309,5 +309,5 @@ void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64
 	};
 	rb_output_copy(&o, &h, sizeof(h));
 	put_fields(&o, s);
-	rb_output_end(&o, e, true);
+	perf_output_end(&o, e, true);
 }

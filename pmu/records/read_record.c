@@ -12,7 +12,7 @@
  */
 #include "pmu/event.h"
 #include "kernel.h"
-#include "ringbuf.h"
+#include "records.h"
 #include "proc/task.h"
 
 void perf_record_read(struct perf_event *c)
@@ -26,12 +26,12 @@ void perf_record_read(struct perf_event *c)
 		struct perf_event_header h;
 		uint32_t pid, tid;
 	} rec = { { PERF_RECORD_READ, 0, 0 }, (uint32_t)c->task->tgid, (uint32_t)c->task->tid };
-	rec.h.size = (uint16_t)(sizeof(rec) + (uint32_t)n + rb_id_size(c));
-	struct perf_output o;
-	if (!rb_output_begin(&o, c, rec.h.size))
+	rec.h.size = (uint16_t)(sizeof(rec) + (uint32_t)n + perf_sample_id_size(c));
+	struct rb_output o;
+	if (!perf_output_begin(&o, c, rec.h.size))
 		return;
 	rb_output_copy(&o, &rec, sizeof(rec));
 	rb_output_copy(&o, values, (uint32_t)n);
-	rb_put_id(&o, c);
-	rb_output_end(&o, c, false);
+	perf_put_sample_id(&o, c);
+	perf_output_end(&o, c, false);
 }

@@ -13,7 +13,7 @@
  */
 #include <linux/errno.h>
 #include "pmu/event.h"
-#include "ringbuf.h"
+#include "records.h"
 #include "proc/timekeeping.h"
 #include "arch/tsc.h"
 

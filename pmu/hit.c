@@ -1,5 +1,5 @@
 /*
- * Occurrences reported by event sources (sample.h), and sampling: a
+ * Occurrences reported by event sources (hit.h), and sampling: a
  * sampling event (attr.sample_period, or attr.freq with sample_freq)
  * counts its period down and writes a PERF_RECORD_SAMPLE each time it
  * runs out - unless it asks for PERF_SAMPLE_PERIOD with a fixed period:
@@ -20,8 +20,7 @@
 #include "notify.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "ringbuf/ringbuf.h"
-#include "sample.h"
+#include "hit.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
 #include "fs/vfs.h"

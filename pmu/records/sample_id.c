@@ -8,20 +8,20 @@
 #include "pmu/event.h"
 #include "kernel.h"
 #include "arch/percpu.h"
-#include "ringbuf.h"
+#include "records.h"
 #include "proc/task.h"
 
 #define ID_TRAILER_TYPES (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 			  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-uint32_t rb_id_size(const struct perf_event *e)
+uint32_t perf_sample_id_size(const struct perf_event *e)
 {
 	if (!e->attr.sample_id_all)
 		return 0;
 	return 8 * popcount64(e->attr.sample_type & ID_TRAILER_TYPES);
 }
 
-void rb_put_id(struct perf_output *o, const struct perf_event *e)
+void perf_put_sample_id(struct rb_output *o, const struct perf_event *e)
 {
 	uint64_t t = e->attr.sample_type, v;
 	struct task *cur = current;

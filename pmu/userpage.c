@@ -1,8 +1,10 @@
 /*
  * The control page of a perf buffer (struct perf_event_mmap_page): what
- * a self-monitoring reader needs without a system call. Updated under
- * its seqlock (`lock` odd while writing) whenever the event goes on or
- * off the counters and at mmap; readers retry while it changes.
+ * a self-monitoring reader needs without a system call. The event fills
+ * its fields under the page's seqlock (ringbuf/control_page.c: `lock`
+ * odd while writing) whenever it goes on or off the counters and at
+ * mmap; readers retry while it changes. The ring owns data_head,
+ * data_tail, data_offset and data_size.
  *
  * Time: cap_user_time and cap_user_time_zero with the TSC's time_mult /
  * time_shift; time_zero makes `time_zero + ns(tsc)` the perf clock (ns
@@ -10,21 +12,19 @@
  * the last update (Linux's documented formulas). No user RDPMC yet:
  * index is 0, so offset is the whole count.
  */
-#include "pmu/event.h"
-#include "ringbuf.h"
+#include "event.h"
+#include "ringbuf/ringbuf.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 
-void rb_update_userpage(struct perf_event *e, uint64_t now)
+void perf_event_update_userpage(struct perf_event *e, uint64_t now)
 {
-	struct perf_event_mmap_page *p = e->rb->user_page;
 	uint32_t mult;
 	uint16_t shift;
 	uint64_t zero;
 	tsc_time_params(&mult, &shift, &zero);
 	uint64_t count = e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count;
-	__atomic_add_fetch(&p->lock, 1, __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	struct perf_event_mmap_page *p = rb_userpage_begin(e->rb);
 	p->index = 0;
 	p->offset = (int64_t)count;
 	p->time_enabled = e->enabled_ns;
@@ -41,6 +41,5 @@ void rb_update_userpage(struct perf_event *e, uint64_t now)
 		p->time_zero = zero;
 	/* enabled += time_offset + ns(tsc): the time since this update. */
 	p->time_offset = zero - now; /* -(ns(tsc) now) */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_add_fetch(&p->lock, 1, __ATOMIC_RELEASE);
+	rb_userpage_end(e->rb);
 }

@@ -8,11 +8,11 @@
  * sample_id} describing [__text_start, __text_end) as the first record
  * of the buffer its first mapping creates. Linux events never see it.
  *
- * Under perf_lock (mmap.c), before the mapping is visible to the user.
+ * Under perf_lock (pmu/fd_mmap.c), before the mapping is visible to the user.
  */
 #include <string.h>
 #include "pmu/event.h"
-#include "ringbuf.h"
+#include "records.h"
 
 extern char __text_start[], __text_end[];
 
@@ -31,11 +31,11 @@ void perf_record_kernel_ksymbol(struct perf_event *e)
 	} rec = { { PERF_RECORD_KSYMBOL, 0, 0 }, (uint64_t)__text_start,
 		  (uint32_t)(__text_end - __text_start), PERF_RECORD_KSYMBOL_TYPE_UNKNOWN, 0, NAME };
 	_Static_assert(sizeof(NAME) <= sizeof(rec.name), "name fits");
-	rec.h.size = (uint16_t)(sizeof(rec) + rb_id_size(e));
-	struct perf_output o;
-	if (!rb_output_begin(&o, e, rec.h.size))
+	rec.h.size = (uint16_t)(sizeof(rec) + perf_sample_id_size(e));
+	struct rb_output o;
+	if (!perf_output_begin(&o, e, rec.h.size))
 		return;
 	rb_output_copy(&o, &rec, sizeof(rec));
-	rb_put_id(&o, e);
-	rb_output_end(&o, e, false);
+	perf_put_sample_id(&o, e);
+	perf_output_end(&o, e, false);
 }

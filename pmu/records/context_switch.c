@@ -10,13 +10,13 @@
  * other task's pid/tid (0/0 for the idle task).
  *
  * Scheduler context: the run-queue lock is held and interrupts are off;
- * perf_lock nests inside it (as in pmu/sched.c). Pollers are woken at
+ * perf_lock nests inside it (as in pmu/ctx_sched.c). Pollers are woken at
  * the next perf_wakeup_pending (return to user, tick), never from here.
  */
 #include "pmu/event.h"
 #include "kernel.h"
 #include "arch/percpu.h"
-#include "ringbuf.h"
+#include "records.h"
 #include "proc/task.h"
 
 struct switch_info {
@@ -36,13 +36,13 @@ static void output_switch(struct perf_event *e, void *arg)
 	} rec = { { cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE : PERF_RECORD_SWITCH, si->misc, 0 },
 		  (uint32_t)si->other->tgid, (uint32_t)si->other->tid };
 	uint32_t body = cpu_wide ? sizeof(rec) : sizeof(rec.h);
-	rec.h.size = (uint16_t)(body + rb_id_size(e));
-	struct perf_output o;
-	if (!rb_output_begin(&o, e, rec.h.size))
+	rec.h.size = (uint16_t)(body + perf_sample_id_size(e));
+	struct rb_output o;
+	if (!perf_output_begin(&o, e, rec.h.size))
 		return;
 	rb_output_copy(&o, &rec, body);
-	rb_put_id(&o, e);
-	rb_output_end(&o, e, false);
+	perf_put_sample_id(&o, e);
+	perf_output_end(&o, e, false);
 }
 
 void perf_record_switch(struct task *prev, struct task *next, bool in)

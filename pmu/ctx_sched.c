@@ -29,7 +29,7 @@
 #include "kernel.h"
 #include "arch/percpu.h"
 #include "perf.h"
-#include "ringbuf/ringbuf.h"
+#include "records/records.h"
 #include "proc/sched.h"
 #include "proc/task.h"
 #include "throttle.h"
@@ -117,7 +117,7 @@ static int event_on(struct perf_event *e, uint64_t now)
 	e->state = EVENT_ACTIVE;
 	e->oncpu = (int)this_cpu_id();
 	if (e->rb)
-		rb_update_userpage(e, now);
+		perf_event_update_userpage(e, now);
 	return 0;
 }
 
@@ -130,7 +130,7 @@ static void event_off(struct perf_event *e, uint64_t now)
 	e->state = EVENT_INACTIVE;
 	e->oncpu = -1;
 	if (e->rb)
-		rb_update_userpage(e, now);
+		perf_event_update_userpage(e, now);
 }
 
 static void members_off(struct perf_event *l, uint64_t now)
@@ -336,7 +336,7 @@ void perf_sched_out(struct task *prev, struct task *next)
 	struct perf_cpu *pc = &cpus[this_cpu_id()];
 	pc->switched_from = prev;
 	if (!list_empty(&prev->perf_events) || !list_empty(&pc->events)) {
-		perf_record_switch(prev, next, false); /* ringbuf/switch.c */
+		perf_record_switch(prev, next, false); /* records/context_switch.c */
 		/* Count the switch while prev's events still count. The
 		 * idle task's switches are not context switches. */
 		if (prev->tid)
@@ -373,6 +373,6 @@ void perf_sched_in(struct task *next)
 	if (migrated)
 		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
 	if (pc->switched_from)
-		perf_record_switch(pc->switched_from, next, true); /* ringbuf/switch.c */
+		perf_record_switch(pc->switched_from, next, true); /* records/context_switch.c */
 	pc->switched_from = NULL;
 }

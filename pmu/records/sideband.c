@@ -14,7 +14,7 @@
 #include "kernel.h"
 #include "arch/percpu.h"
 #include "pmu/perf.h"
-#include "ringbuf.h"
+#include "records.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
 
@@ -37,9 +37,9 @@ static uint32_t str_padded(const char *s)
 static void output_one(struct perf_event *e, const struct sb_record *r)
 {
 	uint32_t slen = str_padded(r->str);
-	uint32_t size = sizeof(r->h) + r->body_len + slen + rb_id_size(e);
-	struct perf_output o;
-	if (!rb_output_begin(&o, e, size))
+	uint32_t size = sizeof(r->h) + r->body_len + slen + perf_sample_id_size(e);
+	struct rb_output o;
+	if (!perf_output_begin(&o, e, size))
 		return;
 	struct perf_event_header h = r->h;
 	h.size = (uint16_t)size;
@@ -59,8 +59,8 @@ static void output_one(struct perf_event *e, const struct sb_record *r)
 		rb_output_copy(&o, r->str, n);
 		rb_output_copy(&o, pad, slen - n);
 	}
-	rb_put_id(&o, e);
-	rb_output_end(&o, e, false);
+	perf_put_sample_id(&o, e);
+	perf_output_end(&o, e, false);
 }
 
 /* Linux's perf_iterate_sb filter: enabled (running or waiting), on
