@@ -8,10 +8,13 @@ GCC_INC    := $(shell gcc -print-file-name=include)
 UAPI_INC   := -idirafter /usr/include -idirafter /usr/include/x86_64-linux-gnu
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
+# Kernel code also declares every cross-file function in a header and
+# shadows no outer name.
+KWARN      := $(WARN) -Wmissing-prototypes -Wshadow
 
 # Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
 # kept for the panic backtrace.
-KCFLAGS    := -std=c11 -O2 -g $(WARN) -ffreestanding -nostdinc \
+KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
 	      -isystem $(GCC_INC) -Icore -I. -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \

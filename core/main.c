@@ -5,6 +5,7 @@
  * ACPI before the timers it describes.
  */
 #include <string.h>
+#include "main.h"
 #include "arch/acpi.h"
 #include "arch/apic.h"
 #include "cmdline.h"
@@ -27,6 +28,7 @@
 #include "proc/sched.h"
 #include "arch/smp.h"
 #include "mm/tlb.h"
+#include "mm/uaccess.h"
 #include "report.h"
 #include "pmu/perf.h"
 #include "arch/ioapic.h"
@@ -36,8 +38,6 @@
 #include "fs/vfs.h"
 
 extern uint8_t boot_stack[];
-extern bool smap_enabled;
-void exceptions_init(void);
 
 #ifndef BAREMON_VERSION
 #define BAREMON_VERSION "dev"

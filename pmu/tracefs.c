@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include "kernel.h"
+#include "event.h"
 #include "tp_events.h"
 #include "fs/vfs.h"
 

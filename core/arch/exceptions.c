@@ -17,7 +17,6 @@
 #include "mm/usermm.h"
 #include "x86.h"
 
-uint64_t uaccess_fixup(uint64_t rip);
 
 static bool from_user(const struct trap_frame *f)
 {

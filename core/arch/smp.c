@@ -24,6 +24,7 @@
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
+#include "mm/uaccess.h"
 
 #define TRAMPOLINE_PHYS 0x8000ULL
 #define ICR_INIT   0x00004500u
@@ -31,8 +32,6 @@
 #define AP_STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
 
 extern const uint8_t trampoline_start[], trampoline_end[];
-extern bool smap_enabled;
-extern void sched_idle_loop(void) __attribute__((noreturn));
 
 struct trampoline_params {
 	uint64_t cr3, stack, entry, cpu;
@@ -74,17 +73,17 @@ static struct trampoline_params *params(void)
 	return phys_to_virt(TRAMPOLINE_PHYS + size - sizeof(struct trampoline_params));
 }
 
-static bool start_cpu(unsigned cpu, uint32_t apic_id)
+static bool start_cpu(unsigned index, uint32_t apic_id)
 {
 	uint64_t stack = pmm_alloc_pages(AP_STACK_PAGES);
 	if (!stack)
 		return false;
-	ap_stack_base[cpu] = (uint64_t)phys_to_virt(stack);
+	ap_stack_base[index] = (uint64_t)phys_to_virt(stack);
 	struct trampoline_params *p = params();
 	p->cr3 = vm_kernel_pml4();
-	p->stack = ap_stack_base[cpu] + KSTACK_SIZE;
+	p->stack = ap_stack_base[index] + KSTACK_SIZE;
 	p->entry = (uint64_t)ap_entry;
-	p->cpu = cpu;
+	p->cpu = index;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	apic_send_ipi(apic_id, ICR_INIT);
@@ -92,7 +91,7 @@ static bool start_cpu(unsigned cpu, uint32_t apic_id)
 	for (int sipi = 0; sipi < 2; sipi++) {
 		apic_send_ipi(apic_id, ICR_STARTUP | (uint32_t)(TRAMPOLINE_PHYS >> 12));
 		for (int i = 0; i < 2000; i++) { /* up to 200 ms */
-			if (__atomic_load_n(&percpu_area[cpu].online, __ATOMIC_ACQUIRE))
+			if (__atomic_load_n(&percpu_area[index].online, __ATOMIC_ACQUIRE))
 				return true;
 			udelay(100);
 		}

@@ -12,7 +12,7 @@
 #include "tsc.h"
 #include "x86.h"
 
-void kmain(void *);
+#include "main.h"
 
 SELFTEST(acpi_madt)
 {

@@ -36,6 +36,9 @@ typedef void (*trap_handler)(struct trap_frame *f);
 
 /* Install the IDT on this CPU (the table is shared by all CPUs). */
 void idt_init(void);
+/* Route CPU exceptions: signals for user faults, panic for the kernel's
+ * (exceptions.c). */
+void exceptions_init(void);
 void idt_load(void);
 /* Route a vector to a handler. Handlers run with interrupts off. */
 void trap_set_handler(unsigned vector, trap_handler h);

@@ -2,9 +2,6 @@
 #include <linux/errno.h>
 #include "uaccess.h"
 
-uint64_t uaccess_copy(void *dst, const void *src, uint64_t n);
-uint64_t uaccess_clear(void *dst, uint64_t n);
-int64_t uaccess_strncpy(char *dst, const char *src, int64_t max);
 
 /* Set once at boot when CR4.SMAP is on; read by uaccess.asm. */
 bool smap_enabled;

@@ -37,4 +37,17 @@ long strncpy_from_user(char *dst, const char *usrc, size_t max);
 		copy_to_user((uptr), &__v, sizeof(__v));      \
 	})
 
+/* The resume address for a fault at rip inside a user copy, else 0
+ * (exceptions.c). */
+uint64_t uaccess_fixup(uint64_t rip);
+/* The fault-tolerant copies themselves (uaccess_copy.asm): each returns
+ * what it could not do (bytes left, or -1 for strncpy). */
+uint64_t uaccess_copy(void *dst, const void *src, uint64_t n);
+uint64_t uaccess_clear(void *dst, uint64_t n);
+int64_t uaccess_strncpy(char *dst, const char *src, int64_t max);
+
+/* Set by the boot CPU before others start when CR4.SMAP is on; every
+ * CPU then sets it too and user copies bracket with STAC/CLAC. */
+extern bool smap_enabled;
+
 #endif

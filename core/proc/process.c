@@ -22,8 +22,8 @@
 #include "arch/power.h"
 #include "pmu/perf.h"
 #include "exec.h"
+#include "timekeeping.h"
 
-void itimer_forget(struct task *leader);
 
 static struct task *init_task;
 

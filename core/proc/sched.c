@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "spinlock.h"
 #include "tasks.h"
+#include "arch/switch.h"
 #include "pmu/perf.h"
 #include "process.h"
 #include "arch/tsc.h"
@@ -35,7 +36,6 @@ static uint64_t tick_tsc;       /* TICK_NS in TSC cycles */
 static uint64_t online_mask;
 static uint64_t isolated_mask;
 
-void context_switch(uint64_t *prev_ksp, uint64_t next_ksp);
 
 static struct runqueue *rq_of(unsigned cpu) { return &rqs[cpu]; }
 
@@ -205,9 +205,6 @@ void sched_kick_timekeeper(void)
 		kick_cpu(0);
 }
 
-void fpu_save(struct task *t);
-void fpu_restore(struct task *t);
-void task_switch_user_state(struct task *prev, struct task *next);
 
 static void enqueue_remote(struct task *t, unsigned cpu);
 

@@ -49,4 +49,6 @@ void sched_set_cpu_online(unsigned cpu);
 /* Sleepers with a deadline (schedule_until), checked every tick. */
 void sched_timer_check(void);
 
+/* Where a new task starts in C (arch/switch.asm). */
+void task_first_run(void);
 #endif

@@ -22,7 +22,6 @@ _Static_assert(offsetof(struct percpu, kernel_rsp) == 16, "syscall_entry.asm");
 _Static_assert(offsetof(struct percpu, user_rsp) == 24, "syscall_entry.asm");
 
 extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
-extern void syscall_entry(void);
 
 static const struct syscall_entry *table[MAX_SYSCALL];
 static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];

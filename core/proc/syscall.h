@@ -92,4 +92,10 @@ void syscall_init(void);       /* build the table (boot CPU, once) */
 void syscall_init_cpu(void);   /* program STAR/LSTAR/FMASK on this CPU */
 const char *syscall_name(unsigned nr);
 
+struct trap_frame;
+/* Run the system call in f->rax (arch/syscall_entry.asm calls it). */
+void syscall_dispatch(struct trap_frame *f);
+/* The SYSCALL instruction's target (arch/syscall_entry.asm). */
+void syscall_entry(void);
+
 #endif

@@ -10,13 +10,13 @@
 #include "sched.h"
 #include "task.h"
 #include "tasks.h"
+#include "arch/switch.h"
 #include "arch/tsc.h"
 
 struct spinlock task_lock = SPINLOCK_INIT("tasks");
 static struct list all_tasks = LIST_INIT(all_tasks);
 static int next_tid = 1;
 
-extern void task_trampoline(void);
 
 static bool tid_in_use(int tid)
 {

@@ -29,5 +29,8 @@ void fpu_init_cpu(void);
 void fpu_init_state(struct task *t);
 void fpu_save(struct task *t);
 void fpu_restore(struct task *t);
+/* Save prev's user FPU/segment state and load next's; called by the
+ * scheduler with interrupts off. */
+void task_switch_user_state(struct task *prev, struct task *next);
 
 #endif

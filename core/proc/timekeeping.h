@@ -36,4 +36,7 @@ bool timers_pending(void);
  * interrupt route). */
 void timers_set_poll_hook(void (*fn)(void));
 
+struct task;
+/* Cancel a dying process's interval timers (process exit). */
+void itimer_forget(struct task *leader);
 #endif
