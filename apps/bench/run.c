@@ -1,0 +1,321 @@
+/*
+ * run.c: nanoBench's run(): warm-ups, measurements, and the difference
+ * between two generated functions (n and 2n copies, or none and n with
+ * -basic_mode) divided by the copies executed (docs/bench.md).
+ *
+ * State is process-wide: one bench_ctx, its register areas, and the code
+ * of the two variants. A fault in the snippet is reported with the part
+ * and offset it happened at; in user mode the process then exits 1, in
+ * kernel mode the kernel recovered and bench exits 1 the same way.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h> /* after signal.h and sigcontext.h: it needs both */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "bench.h"
+#include "report.h"
+
+#define AREA_SIZE (1u << 20)
+#define MAX_COUNTERS BENCH_SLOTS
+#define MAX_ROWS (BENCH_MAX_EVENTS + 8)
+
+struct variant {
+	uint8_t *buf;
+	size_t len, cap;
+	struct codegen_map map;
+	void (*fn)(void);
+};
+
+static struct bench_ctx ctx;
+static struct variant variants[2], one_time;
+static const struct bench_code *code;
+static const struct variant *running; /* for the fault report */
+static const struct bench_opts *opts;
+
+static struct bench_row rows[MAX_ROWS];
+static char row_names[MAX_ROWS][64];
+static size_t nrows;
+
+static void areas(void)
+{
+	uint8_t *a = mmap(NULL, 5 * AREA_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED) {
+		perror("bench: mmap");
+		exit(1);
+	}
+	memset(a, 0, 5 * AREA_SIZE); /* present: kernel mode takes no page faults */
+	uint64_t mid = AREA_SIZE / 2;
+	ctx.init_r14 = (uint64_t)(uintptr_t)a + mid;
+	ctx.init_rdi = (uint64_t)(uintptr_t)a + AREA_SIZE + mid;
+	ctx.init_rsi = (uint64_t)(uintptr_t)a + 2 * AREA_SIZE + mid;
+	ctx.init_rbp = (uint64_t)(uintptr_t)a + 3 * AREA_SIZE + mid;
+	ctx.init_rsp = (uint64_t)(uintptr_t)a + 4 * AREA_SIZE + mid;
+}
+
+/* Generate one variant into an executable mapping (written, then RX). */
+static void build(struct variant *v, uint64_t copies, bool measure)
+{
+	struct codegen_in in = {
+		.code = code->code, .init = measure ? code->init : code->one_time,
+		.late_init = measure ? code->late_init : (struct snippet){ 0 },
+		.ctx_addr = (uint64_t)(uintptr_t)&ctx, .copies = copies,
+		.loop_count = measure ? opts->loop_count : 0,
+		.alignment_offset = (unsigned)opts->alignment_offset,
+		.drain_frontend = measure && opts->df, .measure = measure,
+	};
+	if (!measure)
+		in.copies = 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	v->cap = (codegen_bound(&in) + page - 1) / page * page;
+	v->buf = mmap(NULL, v->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v->buf == MAP_FAILED || !(v->len = codegen(&in, v->buf, v->cap, &v->map))) {
+		fprintf(stderr, "bench: cannot generate %llu copies of the code\n",
+			(unsigned long long)copies);
+		exit(1);
+	}
+	if (mprotect(v->buf, v->cap, PROT_READ | PROT_EXEC)) {
+		perror("bench: mprotect");
+		exit(1);
+	}
+	v->fn = (void (*)(void))(uintptr_t)v->buf;
+}
+
+static const char *vector_name(unsigned v)
+{
+	static const char *const names[] = {
+		"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "?",
+		"#TS", "#NP", "#SS", "#GP", "#PF", "?", "#MF", "#AC", "#MC", "#XM",
+	};
+	return v < sizeof names / sizeof names[0] ? names[v] : "exception";
+}
+
+/* "at offset 0x3 of -code (copy 1)": where rip lies in variant v. */
+static void where(const struct variant *v, uint64_t rip, char *buf, size_t len)
+{
+	uint64_t base = (uint64_t)(uintptr_t)v->buf, off = rip - base;
+	const struct codegen_map *m = &v->map;
+	if (rip < base || off >= v->len)
+		snprintf(buf, len, "at rip %#llx, outside the generated code", (unsigned long long)rip);
+	else if (off >= m->body_off && off < m->body_end && code->code.len)
+		snprintf(buf, len, "at offset %#llx of -code (copy %llu)",
+			 (unsigned long long)((off - m->body_off) % code->code.len),
+			 (unsigned long long)((off - m->body_off) / code->code.len + 1));
+	else if (off >= m->init_off && off < m->init_off + (v == &one_time ? code->one_time.len : code->init.len))
+		snprintf(buf, len, "at offset %#llx of %s", (unsigned long long)(off - m->init_off),
+			 v == &one_time ? "-code_one_time_init" : "-code_init");
+	else if (off >= m->late_off && off < m->late_off + code->late_init.len)
+		snprintf(buf, len, "at offset %#llx of -code_late_init",
+			 (unsigned long long)(off - m->late_off));
+	else
+		snprintf(buf, len, "at offset %#llx of the harness's own code", (unsigned long long)off);
+}
+
+static void user_fault(int sig, siginfo_t *si, void *uc)
+{
+	char w[160];
+	uint64_t rip = ((struct ucontext *)uc)->uc_mcontext.rip;
+	where(running, rip, w, sizeof w);
+	dprintf(2, "bench: the snippet died of %s %s (address %#llx); nothing measured\n",
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal", w,
+		(unsigned long long)(uintptr_t)si->si_addr);
+	_exit(1);
+}
+
+static void catch_faults(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGILL, SIGBUS, SIGFPE, SIGTRAP };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = user_fault;
+	sa.sa_flags = SA_SIGINFO;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Run a variant once; exits after reporting a fault. */
+static void call(const struct variant *v)
+{
+	running = v;
+	if (!opts->kernel) {
+		v->fn();
+		return;
+	}
+	struct kbench_run r;
+	int rc = kmode_call(v->fn, &ctx, &r);
+	if (rc < 0)
+		exit(1);
+	if (rc > 0) {
+		char w[160];
+		where(v, r.fault_rip, w, sizeof w);
+		printf("bench: the snippet raised %s (vector %u) in ring 0 %s",
+		       vector_name(r.fault_vector), r.fault_vector, w);
+		if (r.fault_vector == 14)
+			printf(", address %#llx", (unsigned long long)r.fault_addr);
+		printf("; the kernel recovered\n");
+		exit(1);
+	}
+}
+
+/* One run(): warm-ups, then n_measurements deltas per counter into raw. */
+static void measure(const struct variant *v, const struct bench_counter *c, int nc,
+		    int64_t *raw[MAX_COUNTERS])
+{
+	for (uint64_t i = 0; i < opts->warm_up_count; i++)
+		call(v);
+	for (uint64_t m = 0; m < opts->n_measurements; m++) {
+		call(v);
+		for (int k = 0; k < nc; k++) {
+			int s = c[k].slot;
+			raw[k][m] = (int64_t)(ctx.reading[1][s] - ctx.reading[0][s]);
+		}
+		if (opts->verbose) {
+			printf("run %llu, measurement %llu:",
+			       (unsigned long long)(v == &variants[0] ? 0 : 1), (unsigned long long)m);
+			for (int k = 0; k < nc; k++)
+				printf(" %s=%lld", c[k].name, (long long)raw[k][m]);
+			printf("\n");
+		}
+	}
+}
+
+static double aggregate(const int64_t *raw, enum bench_agg agg)
+{
+	int64_t tmp[opts->n_measurements];
+	memcpy(tmp, raw, sizeof tmp);
+	return stats_aggregate(tmp, opts->n_measurements, agg);
+}
+
+static bool all_zero(const int64_t *a, const int64_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] || b[i])
+			return false;
+	return true;
+}
+
+/* Rows for counters c[first..nc) after both runs of one counter set. */
+static void add_rows(const struct bench_counter *c, int first, int nc,
+		     int64_t *raw[2][MAX_COUNTERS], uint64_t copies[2])
+{
+	uint64_t unroll = opts->unroll_count;
+	double norm = opts->no_normalization ? 1.0 :
+		      (double)(opts->loop_count > 1 ? opts->loop_count * unroll : unroll);
+	for (int k = first; k < nc && nrows < MAX_ROWS; k++) {
+		size_t n = opts->n_measurements;
+		if (opts->remove_empty_events && all_zero(raw[0][k], raw[1][k], n))
+			continue;
+		struct bench_row *r = &rows[nrows];
+		snprintf(row_names[nrows], sizeof row_names[0], "%s", c[k].name);
+		r->name = row_names[nrows];
+		r->value = (aggregate(raw[1][k], opts->agg) - aggregate(raw[0][k], opts->agg)) / norm;
+		r->min = (aggregate(raw[1][k], AGG_MIN) - aggregate(raw[0][k], AGG_MIN)) / norm;
+		r->max = (aggregate(raw[1][k], AGG_MAX) - aggregate(raw[0][k], AGG_MAX)) / norm;
+		for (int run = 0; run < 2; run++) {
+			int64_t *keep = malloc(n * sizeof *keep);
+			if (!keep) {
+				fprintf(stderr, "bench: out of memory\n");
+				exit(1);
+			}
+			memcpy(keep, raw[run][k], n * sizeof *keep);
+			r->raw[run] = keep;
+			r->copies[run] = copies[run];
+		}
+		r->nraw = n;
+		nrows++;
+	}
+}
+
+/* Both runs with the counters now open; rows from counter `first` on. */
+static void run_set(const struct bench_counter *c, int nc, int first)
+{
+	int64_t *raw[2][MAX_COUNTERS];
+	for (int run = 0; run < 2; run++)
+		for (int k = 0; k < nc; k++)
+			raw[run][k] = calloc(opts->n_measurements, sizeof(int64_t));
+	uint64_t copies[2] = { opts->basic_mode ? 0 : opts->unroll_count,
+			       (opts->basic_mode ? 1 : 2) * opts->unroll_count };
+	for (int run = 0; run < 2; run++)
+		measure(&variants[run], c, nc, raw[run]);
+	add_rows(c, first, nc, raw, copies);
+	for (int run = 0; run < 2; run++)
+		for (int k = 0; k < nc; k++)
+			free(raw[run][k]);
+}
+
+static int fixed_part(const struct bench_counter *c, int nc)
+{
+	int n = 0;
+	while (n < nc && (!strcmp(c[n].name, "RDTSC") || !strcmp(c[n].name, "Instructions retired") ||
+			  !strcmp(c[n].name, "Core cycles") || !strcmp(c[n].name, "Reference cycles")))
+		n++;
+	return n;
+}
+
+static void sink_stdout(void *unused, const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
+}
+
+static void print_report(void)
+{
+	if (opts->csv) {
+		report_csv(sink_stdout, NULL, rows, nrows);
+	} else if (opts->json) {
+		struct report_info info = {
+			.mode = opts->kernel ? "kernel" : "user",
+			.aggregate = stats_agg_name(opts->agg),
+			.unroll_count = opts->unroll_count, .loop_count = opts->loop_count,
+			.basic_mode = opts->basic_mode, .normalized = !opts->no_normalization,
+		};
+		report_json(sink_stdout, NULL, &info, rows, nrows);
+	} else {
+		report_text(sink_stdout, NULL, rows, nrows, opts->range);
+	}
+}
+
+int run_all(const struct bench_opts *o, const struct bench_code *c,
+	    const struct bench_event *ev, int nev)
+{
+	opts = o;
+	code = c;
+	areas();
+	ctx.reader = counters_read;
+	catch_faults();
+	build(&variants[0], o->basic_mode ? 0 : o->unroll_count, true);
+	build(&variants[1], (o->basic_mode ? 1 : 2) * o->unroll_count, true);
+	build(&one_time, 0, false);
+	struct bench_counter counters[MAX_COUNTERS];
+	int per_set = counters_per_set(), done = 0, set = 0;
+	if (o->kernel && nev) {
+		fprintf(stderr, "bench: -config in kernel mode is not supported yet "
+			"(the fixed counters, RDTSC and APERF/MPERF are read)\n");
+		return 2;
+	}
+	do {
+		int take = nev - done < per_set ? nev - done : per_set;
+		int nc = o->kernel ? kmode_open(o, counters, MAX_COUNTERS) :
+			 counters_open(o, ev + done, take, counters, MAX_COUNTERS);
+		if (nc < 0)
+			return 1;
+		if (o->verbose)
+			printf("counter set %d: %d counters, read with %s\n", set, nc,
+			       o->kernel ? "the kernel's reader" : counters_method());
+		if (set == 0) {
+			call(&one_time);
+			for (uint64_t i = 0; i < o->initial_warm_up_count; i++)
+				call(&variants[0]);
+		}
+		run_set(counters, nc, set ? fixed_part(counters, nc) : 0);
+		o->kernel ? kmode_close() : counters_close();
+		done += take;
+		set++;
+	} while (done < nev);
+	print_report();
+	return 0;
+}
