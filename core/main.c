@@ -34,6 +34,7 @@
 #include "proc/tasks.h"
 #include "proc/timekeeping.h"
 #include "fs/vfs.h"
+#include "kbench/kbench.h"
 
 extern uint8_t boot_stack[];
 extern bool smap_enabled;
@@ -119,6 +120,7 @@ static void tasks_init(void)
 	report_init();
 	perf_init();
 	vfs_init();
+	kbench_init();
 	smp_init();
 }
 
