@@ -95,7 +95,7 @@ build/apps/obj/%.o: %.c apps/apps.mk
 	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) $(APPS_LIB_INC) $(APPS_EXTRA_INC) -c $< -o $@
 
 # bench shares /dev/kbench's interface header with the kernel.
-build/apps/obj/apps/bench/%.o: APPS_EXTRA_INC := -Icore/kbench
+build/apps/obj/apps/bench/%.o: APPS_EXTRA_INC := -Icore
 
 define APPS_LINK
 build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)
