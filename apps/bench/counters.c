@@ -155,16 +155,18 @@ int counters_open(const struct bench_opts *o, const struct bench_event *ev,
 {
 	counters_close();
 	int n = add(out, 0, max, "RDTSC");
+	static bool warned; /* the fixed counters' absence, once per process */
 	if (o->fixed_counters) {
 		struct group *g = &groups[ngroups];
 		for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 			int r = open_member(g, PERF_TYPE_HARDWARE, fixed[i].config, 0, o, n);
-			if (r < 0)
+			if (r < 0 && !warned)
 				fprintf(stderr, "bench: %s: not supported (%s)\n",
 					fixed[i].name, strerror(-r));
 			else
 				n = add(out, n, max, fixed[i].name);
 		}
+		warned = true;
 		if (g->n)
 			decide_method(&groups[ngroups++]);
 	}

@@ -24,6 +24,7 @@ asm gp 'mov rax, 0x8000000000000000; mov rbx, [rax]'
 asm null 'nop; mov rax, [0]'
 printf 'C0.00 INST_RETIRED.ANY_P\n3C.00.BOGUS CYCLES\n' > "$logs/bad.cfg"
 adds+=(--add "$logs/bad.cfg:/bench/bad.cfg")
+adds+=(--add "$top/configs/intel_arch_cycles.txt:/bench/cycles.txt")
 
 # --- exact values under -icount -------------------------------------------------
 session=$logs/icount.session
@@ -37,6 +38,12 @@ bench -code /bench/add2.bin -cpu 1 -median
 bench -code /bench/add.bin -cpu 1 -loop_count 10 -unroll_count 100 -min --csv
 bench -code /bench/add.bin -cpu 1 -basic_mode -max --json
 noise -c 1 -s 1
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3
+echo "== csv"
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --csv
+echo "== csv without empty events"
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --csv -remove_empty_events
+echo "== end csv"
 SESSION
 # -icount boots slower: a longer bound for this guest only.
 saved_timeout=$guest_timeout
@@ -58,6 +65,21 @@ expect_line '^RDTSC,16\.00,16\.00,16\.00,100,0,[0-9]+$' "-loop_count 10 x 100 co
 expect_line '"name":"RDTSC","value":16\.00' "-basic_mode agrees: 16.00 (JSON)"
 expect_line '"runs":\[\{"copies":0,' "-basic_mode's first run has no copies"
 expect_line '^ +1 +0 +- +- +- +- +0\.0000$' "noise: 0 interruptions on isolated cpu1 in 1 s"
+expect_line '^CPU_CLK_UNHALTED\.THREAD_P: 16\.00$' "raw event 3C.00 on the vpmu: 16.00 cycles"
+expect_line '^CYCLES\.INV: ' "the fifth event ran in a second counter set"
+# events listed in a CSV section: NAME whose raw values are all zero get "0"
+csv_events() { # FROM TO
+	sed -n "/^== $1\$/,/^== $2\$/p" "$log" | awk -F, 'NR > 1 && NF == 7 && $1 != "event" {
+		if (!($1 in seen)) { seen[$1] = 0; order[n++] = $1 }
+		if ($7 != 0) seen[$1] = 1 }
+		END { for (i = 0; i < n; i++) print order[i], seen[order[i]] }'
+}
+all=$(csv_events csv "csv without empty events")
+kept=$(csv_events "csv without empty events" "end csv")
+check "--csv lists RDTSC and the 5 config events" test "$(echo "$all" | wc -l)" = 6
+check "-remove_empty_events keeps every event that occurred" \
+	test "$(echo "$all" | awk '$NF == 1' | cut -d' ' -f1)" = "$(echo "$kept" | cut -d' ' -f1)"
+check "-remove_empty_events keeps no empty event" sh -c "! echo '$kept' | grep -q ' 0\$'"
 expect_no_line '^PANIC' "no panic"
 
 # --- kernel mode, faults, errors ------------------------------------------------
