@@ -183,7 +183,7 @@ image: $(BUILD)/baremon.img
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.
 run: esp
-	./run-qemu.sh --session sessions/default.session $$([ -t 0 ] && echo --stay)
+	./run-qemu.sh --cmdline isolcpus=1 --session sessions/default.session $$([ -t 0 ] && echo --stay)
 
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
