@@ -53,6 +53,9 @@ int counters_open(const struct bench_opts *o, const struct bench_event *ev,
 void counters_close(void);
 /* The reader the generated code calls in user mode. */
 void counters_read(struct bench_ctx *ctx, int phase);
+/* -no_mem: the RDPMC indexes of the open counters in slot order (slot
+ * 1 + i), or -1 if there are more than max or one cannot use RDPMC. */
+int counters_pmc_indexes(uint32_t *idx, int max);
 /* "rdpmc" or "read()": how the current set is read (for -verbose). */
 const char *counters_method(void);
 

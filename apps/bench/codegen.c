@@ -126,6 +126,66 @@ static void read_point(struct out *o, uint64_t ctx, int phase)
 	byte(o, 0x48); byte(o, 0xa1); imm64(o, ctx + OFF(save[0]));   /* mov rax, [abs] */
 }
 
+/* lfence; rdtsc or rdpmc (ecx = idx); lfence; rax = edx:eax */
+static void fenced_read(struct out *o, bool pmc, uint32_t idx)
+{
+	static const uint8_t lfence[] = { 0x0f, 0xae, 0xe8 };
+	static const uint8_t combine[] = { 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xd0 }; /* shl rdx, 32; or rax, rdx */
+	if (pmc) {
+		byte(o, 0xb9);                                         /* mov ecx, idx */
+		imm32(o, idx);
+	}
+	put(o, lfence, sizeof lfence);
+	byte(o, 0x0f);
+	byte(o, pmc ? 0x33 : 0x31);
+	put(o, lfence, sizeof lfence);
+	put(o, combine, sizeof combine);
+}
+
+/* mov [abs], rax */
+static void store_abs(struct out *o, uint64_t addr)
+{
+	byte(o, 0x48); byte(o, 0xa3); imm64(o, addr);
+}
+
+/*
+ * -no_mem's measurement points. Point 0: counters into R9.., the TSC
+ * last into R8. Point 1: the TSC first, then the counters, each stored
+ * at once (the measured interval has ended), then R8.. stored as
+ * point 0's readings.
+ */
+static void read_point_no_mem(struct out *o, const struct codegen_in *in, int phase)
+{
+	uint64_t r0 = in->ctx_addr + OFF(reading[0]), r1 = in->ctx_addr + OFF(reading[1]);
+	if (phase == 0) {
+		for (unsigned i = 0; i < in->n_pmc; i++) {
+			fenced_read(o, true, in->pmc_index[i]);
+			byte(o, 0x49); byte(o, 0x89); byte(o, (uint8_t)(0xc1 + i)); /* mov r9+i, rax */
+		}
+		fenced_read(o, false, 0);
+		byte(o, 0x49); byte(o, 0x89); byte(o, 0xc0);               /* mov r8, rax */
+		return;
+	}
+	fenced_read(o, false, 0);
+	store_abs(o, r1);
+	for (unsigned i = 0; i < in->n_pmc; i++) {
+		fenced_read(o, true, in->pmc_index[i]);
+		store_abs(o, r1 + 8 * (1 + i));
+	}
+	for (unsigned i = 0; i <= in->n_pmc; i++) {
+		byte(o, 0x4c); byte(o, 0x89); byte(o, (uint8_t)(0xc0 | i << 3)); /* mov rax, r8+i */
+		store_abs(o, r0 + 8 * i);
+	}
+}
+
+static void measure_point(struct out *o, const struct codegen_in *in, int phase)
+{
+	if (in->no_mem)
+		read_point_no_mem(o, in, phase);
+	else
+		read_point(o, in->ctx_addr, phase);
+}
+
 /* nanoBench's -df: 128 15-byte NOPs drain the front end's buffers. */
 static void drain(struct out *o)
 {
@@ -163,14 +223,14 @@ size_t codegen(const struct codegen_in *in, uint8_t *out, size_t cap,
 	m.init_off = o.len;
 	put(&o, in->init.bytes, in->init.len);
 	if (in->measure)
-		read_point(&o, in->ctx_addr, 0);
+		measure_point(&o, in, 0);
 	m.late_off = o.len;
 	put(&o, in->late_init.bytes, in->late_init.len);
 	if (in->drain_frontend)
 		drain(&o);
 	body(&o, in, &m);
 	if (in->measure)
-		read_point(&o, in->ctx_addr, 1);
+		measure_point(&o, in, 1);
 	epilogue(&o, in->ctx_addr);
 	if (o.len > cap)
 		return 0;

@@ -6,6 +6,7 @@
  *               R14 RDI RSI RBP RSP at their 1 MiB areas
  *   init        -code_init
  *   read 0      the reader at phase 0; no register or flag changes
+ *               (-no_mem: inline rdtsc/rdpmc into R8-R11, see below)
  *   late_init   -code_late_init, then 128 15-byte NOPs with -df
  *   loop        (loop_count > 0) mov r15, loop_count; then, aligned to
  *               64 + alignment_offset, `copies` copies of the code and
@@ -35,6 +36,13 @@ struct codegen_in {
 	unsigned alignment_offset;
 	bool drain_frontend;      /* -df */
 	bool measure;             /* false: no read points (one-time init) */
+	/* -no_mem: the read points use no memory until the second has read
+	 * everything: point 0 keeps the TSC in R8 and up to three RDPMC
+	 * counters (pmc_index[i], slot 1 + i) in R9-R11; point 1 stores both
+	 * points' values. They change RAX, RCX, RDX and the flags. */
+	bool no_mem;
+	unsigned n_pmc;
+	uint32_t pmc_index[3];
 };
 
 /* Where the parts landed, to name a faulting instruction. */

@@ -204,3 +204,18 @@ void counters_close(void)
 	}
 	ngroups = 0;
 }
+
+int counters_pmc_indexes(uint32_t *idx, int max)
+{
+	int n = 0;
+	for (int g = 0; g < ngroups; g++) {
+		if (!groups[g].rdpmc)
+			return -1;
+		for (int i = 0; i < groups[g].n; i++) {
+			if (n == max)
+				return -1;
+			idx[n++] = groups[g].page[i]->index - 1;
+		}
+	}
+	return n;
+}

@@ -78,9 +78,6 @@ int main(int argc, char **argv)
 	struct bench_code c = {
 		load(o.code), load(o.code_init), load(o.code_late_init), load(o.code_one_time_init),
 	};
-	if (o.no_mem)
-		fprintf(stderr, "bench: -no_mem: the counters are read through memory anyway "
-			"(docs/bench.md)\n");
 	int nev = 0;
 	if (o.config) {
 		size_t len;

@@ -58,20 +58,26 @@ static void areas(void)
 	ctx.init_rsp = (uint64_t)(uintptr_t)a + 4 * AREA_SIZE + mid;
 }
 
+/* -no_mem's RDPMC counters for the set now open (codegen.h). */
+static unsigned no_mem_pmcs;
+static uint32_t no_mem_index[3];
+
 /* Generate one variant into an executable mapping (written, then RX). */
 static void build(struct variant *v, uint64_t copies, bool measure)
 {
 	struct codegen_in in = {
 		.code = code->code, .init = measure ? code->init : code->one_time,
 		.late_init = measure ? code->late_init : (struct snippet){ 0 },
-		.ctx_addr = (uint64_t)(uintptr_t)&ctx, .copies = copies,
+		.ctx_addr = (uint64_t)(uintptr_t)&ctx, .copies = measure ? copies : 0,
 		.loop_count = measure ? opts->loop_count : 0,
 		.alignment_offset = (unsigned)opts->alignment_offset,
 		.drain_frontend = measure && opts->df, .measure = measure,
+		.no_mem = opts->no_mem, .n_pmc = no_mem_pmcs,
 	};
-	if (!measure)
-		in.copies = 0;
+	memcpy(in.pmc_index, no_mem_index, sizeof in.pmc_index);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (v->buf)
+		munmap(v->buf, v->cap);
 	v->cap = (codegen_bound(&in) + page - 1) / page * page;
 	v->buf = mmap(NULL, v->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v->buf == MAP_FAILED || !(v->len = codegen(&in, v->buf, v->cap, &v->map))) {
@@ -84,6 +90,28 @@ static void build(struct variant *v, uint64_t copies, bool measure)
 		exit(1);
 	}
 	v->fn = (void (*)(void))(uintptr_t)v->buf;
+}
+
+/*
+ * -no_mem reads inline: RDTSC into R8 and at most three counters by
+ * RDPMC into R9-R11 (kernel mode: RDTSC only). Returns the counters to
+ * report, or -1 after saying why the set cannot be read so.
+ */
+static int no_mem_plan(int nc)
+{
+	no_mem_pmcs = 0;
+	if (!opts->no_mem)
+		return nc;
+	if (opts->kernel)
+		return 1;
+	int n = counters_pmc_indexes(no_mem_index, 3);
+	if (n < 0) {
+		fprintf(stderr, "bench: -no_mem reads at most 3 counters, with rdpmc; "
+			"here they are read with %s\n", counters_method());
+		return -1;
+	}
+	no_mem_pmcs = (unsigned)n;
+	return nc;
 }
 
 static const char *vector_name(unsigned v)
@@ -287,8 +315,6 @@ int run_all(const struct bench_opts *o, const struct bench_code *c,
 	areas();
 	ctx.reader = counters_read;
 	catch_faults();
-	build(&variants[0], o->basic_mode ? 0 : o->unroll_count, true);
-	build(&variants[1], (o->basic_mode ? 1 : 2) * o->unroll_count, true);
 	build(&one_time, 0, false);
 	struct bench_counter counters[MAX_COUNTERS];
 	int per_set = counters_per_set(), done = 0, set = 0;
@@ -301,11 +327,17 @@ int run_all(const struct bench_opts *o, const struct bench_code *c,
 		int take = nev - done < per_set ? nev - done : per_set;
 		int nc = o->kernel ? kmode_open(o, counters, MAX_COUNTERS) :
 			 counters_open(o, ev + done, take, counters, MAX_COUNTERS);
+		if (nc >= 0)
+			nc = no_mem_plan(nc);
 		if (nc < 0)
 			return 1;
 		if (o->verbose)
 			printf("counter set %d: %d counters, read with %s\n", set, nc,
+			       o->no_mem ? "inline rdtsc/rdpmc (-no_mem)" :
 			       o->kernel ? "the kernel's reader" : counters_method());
+		/* The code of this set (-no_mem compiles its counters in). */
+		build(&variants[0], o->basic_mode ? 0 : o->unroll_count, true);
+		build(&variants[1], (o->basic_mode ? 1 : 2) * o->unroll_count, true);
 		if (set == 0) {
 			call(&one_time);
 			for (uint64_t i = 0; i < o->initial_warm_up_count; i++)

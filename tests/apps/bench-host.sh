@@ -54,6 +54,10 @@ expect '^\{"mode":"user","aggregate":"avg","unroll_count":1000,"loop_count":0,"b
 run "$bench" -code "$tmp/add.bin" -fixed_counters -n_measurements 2
 status 0 "bench -fixed_counters"
 expect '^(Core cycles: |bench: Core cycles: not supported)' "fixed counters counted or said to be missing"
+run "$bench" -code "$tmp/add.bin" -no_mem -verbose -n_measurements 2
+status 0 "bench -no_mem"
+expect 'read with inline rdtsc/rdpmc \(-no_mem\)' "-no_mem reads inline"
+expect '^RDTSC: -?[0-9]+\.[0-9]{2}$' "-no_mem: RDTSC"
 run "$bench" -code "$tmp/ud2.bin"
 status 1 "a faulting snippet"
 expect '^bench: the snippet died of ILL at offset 0 of -code \(copy 1\)' "SIGILL named with its offset"

@@ -44,6 +44,9 @@ bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --
 echo "== csv without empty events"
 bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --csv -remove_empty_events
 echo "== end csv"
+bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100
+bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100 -kernel
+echo "== end no_mem"
 SESSION
 # -icount boots slower: a longer bound for this guest only.
 saved_timeout=$guest_timeout
@@ -80,6 +83,8 @@ check "--csv lists RDTSC and the 5 config events" test "$(echo "$all" | wc -l)" 
 check "-remove_empty_events keeps every event that occurred" \
 	test "$(echo "$all" | awk '$NF == 1' | cut -d' ' -f1)" = "$(echo "$kept" | cut -d' ' -f1)"
 check "-remove_empty_events keeps no empty event" sh -c "! echo '$kept' | grep -q ' 0\$'"
+no_mem=$(sed -n '/^== end csv$/,/^== end no_mem$/p' "$log" | grep -c '^RDTSC: 16\.00$')
+check "-no_mem (inline rdtsc) gives 16.00 in user and kernel mode" test "$no_mem" = 2
 expect_no_line '^PANIC' "no panic"
 
 # --- kernel mode, faults, errors ------------------------------------------------

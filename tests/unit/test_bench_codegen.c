@@ -123,7 +123,46 @@ static void too_small(void **state)
 	assert_true(codegen_bound(&in) > sizeof out);
 }
 
+static size_t count(const uint8_t *p, size_t len, const uint8_t *what, size_t n)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i + n <= len; i++)
+		seen += !memcmp(p + i, what, n);
+	return seen;
+}
+
+static void no_mem_reads_inline(void **state)
+{
+	(void)state;
+	struct codegen_in in = base();
+	in.no_mem = true;
+	in.n_pmc = 2;
+	in.pmc_index[0] = 0x40000001;
+	in.pmc_index[1] = 3;
+	struct codegen_map m;
+	size_t len = codegen(&in, out, sizeof out, &m);
+	assert_true(len > 0 && len <= codegen_bound(&in));
+	const uint8_t rdtsc[] = { 0x0f, 0xae, 0xe8, 0x0f, 0x31, 0x0f, 0xae, 0xe8 };
+	const uint8_t rdpmc[] = { 0x0f, 0xae, 0xe8, 0x0f, 0x33, 0x0f, 0xae, 0xe8 };
+	const uint8_t idx0[] = { 0xb9, 0x01, 0x00, 0x00, 0x40 };
+	const uint8_t to_r8[] = { 0x49, 0x89, 0xc0 }, to_r10[] = { 0x49, 0x89, 0xc2 };
+	const uint8_t call[] = { 0xff, 0x90 };
+	/* two points: the TSC read twice, each counter twice */
+	assert_int_equal(count(out, len, rdtsc, sizeof rdtsc), 2);
+	assert_int_equal(count(out, len, rdpmc, sizeof rdpmc), 4);
+	assert_int_equal(count(out, len, idx0, sizeof idx0), 2);
+	/* point 0 (before late init) keeps TSC in R8 and counter 2 in R10 */
+	assert_int_equal(count(out, m.late_off, to_r8, sizeof to_r8), 1);
+	assert_int_equal(count(out, m.late_off, to_r10, sizeof to_r10), 1);
+	/* no reader call, and between late init and the copies no memory */
+	assert_int_equal(count(out, len, call, sizeof call), 0);
+	in.no_mem = false;
+	len = codegen(&in, out, sizeof out, &m);
+	assert_int_equal(count(out, len, rdtsc, sizeof rdtsc), 0);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(no_mem_reads_inline),
 	cmocka_unit_test(copies_aligned),
 	cmocka_unit_test(loop_on_r15),
 	cmocka_unit_test(no_copies_no_loop),
