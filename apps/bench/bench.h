@@ -7,6 +7,7 @@
  *   stats.c     aggregates (pure; unit-tested)
  *   report.c    text, CSV, JSON (pure; unit-tested)
  *   counters.c  user mode: perf_event_open groups read by rdpmc or read()
+ *   variant.c   a generated function in memory: build, call, faults
  *   kmode.c     kernel mode: /dev/kbench
  *   run.c       runs, differences, normalization
  *   main.c      the order of things
@@ -63,6 +64,22 @@ const char *counters_method(void);
 struct bench_code {
 	struct snippet code, init, late_init, one_time;
 };
+
+/* variant.c: one generated function, mapped read+exec. */
+struct variant {
+	uint8_t *buf;
+	size_t len, cap;
+	struct codegen_map map;
+	void (*fn)(void);
+	size_t code_len, init_len, late_len;  /* to name a faulting part */
+	const char *init_name;                /* "-code_init" or "-code_one_time_init" */
+};
+/* (Re)generate v from in; exits if it cannot. */
+void variant_build(struct variant *v, const struct codegen_in *in, const char *init_name);
+/* Run v once (kernel: in ring 0); a fault is reported and bench exits 1. */
+void variant_call(const struct variant *v, struct bench_ctx *ctx, bool kernel);
+/* Report user-mode faults of the snippet (SIGSEGV, SIGILL, ...). */
+void variant_catch_faults(void);
 
 /* run.c: measure every counter set, print the report; the exit status. */
 int run_all(const struct bench_opts *o, const struct bench_code *c,

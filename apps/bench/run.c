@@ -4,14 +4,9 @@
  * -basic_mode) divided by the copies executed (docs/bench.md).
  *
  * State is process-wide: one bench_ctx, its register areas, and the code
- * of the two variants. A fault in the snippet is reported with the part
- * and offset it happened at; in user mode the process then exits 1, in
- * kernel mode the kernel recovered and bench exits 1 the same way.
+ * of the two variants (variant.c), generated again for each counter set.
  */
 #define _GNU_SOURCE
-#include <signal.h>
-#include <asm/sigcontext.h>
-#include <asm/ucontext.h> /* after signal.h and sigcontext.h: it needs both */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +19,9 @@
 #define MAX_COUNTERS BENCH_SLOTS
 #define MAX_ROWS (BENCH_MAX_EVENTS + 8)
 
-struct variant {
-	uint8_t *buf;
-	size_t len, cap;
-	struct codegen_map map;
-	void (*fn)(void);
-};
-
 static struct bench_ctx ctx;
 static struct variant variants[2], one_time;
 static const struct bench_code *code;
-static const struct variant *running; /* for the fault report */
 static const struct bench_opts *opts;
 
 static struct bench_row rows[MAX_ROWS];
@@ -62,7 +49,7 @@ static void areas(void)
 static unsigned no_mem_pmcs;
 static uint32_t no_mem_index[3];
 
-/* Generate one variant into an executable mapping (written, then RX). */
+/* Generate one variant: the measured code, or the one-time init. */
 static void build(struct variant *v, uint64_t copies, bool measure)
 {
 	struct codegen_in in = {
@@ -75,21 +62,12 @@ static void build(struct variant *v, uint64_t copies, bool measure)
 		.no_mem = opts->no_mem, .n_pmc = no_mem_pmcs,
 	};
 	memcpy(in.pmc_index, no_mem_index, sizeof in.pmc_index);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	if (v->buf)
-		munmap(v->buf, v->cap);
-	v->cap = (codegen_bound(&in) + page - 1) / page * page;
-	v->buf = mmap(NULL, v->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (v->buf == MAP_FAILED || !(v->len = codegen(&in, v->buf, v->cap, &v->map))) {
-		fprintf(stderr, "bench: cannot generate %llu copies of the code\n",
-			(unsigned long long)copies);
-		exit(1);
-	}
-	if (mprotect(v->buf, v->cap, PROT_READ | PROT_EXEC)) {
-		perror("bench: mprotect");
-		exit(1);
-	}
-	v->fn = (void (*)(void))(uintptr_t)v->buf;
+	variant_build(v, &in, measure ? "-code_init" : "-code_one_time_init");
+}
+
+static void call(const struct variant *v)
+{
+	variant_call(v, &ctx, opts->kernel);
 }
 
 /*
@@ -112,82 +90,6 @@ static int no_mem_plan(int nc)
 	}
 	no_mem_pmcs = (unsigned)n;
 	return nc;
-}
-
-static const char *vector_name(unsigned v)
-{
-	static const char *const names[] = {
-		"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "?",
-		"#TS", "#NP", "#SS", "#GP", "#PF", "?", "#MF", "#AC", "#MC", "#XM",
-	};
-	return v < sizeof names / sizeof names[0] ? names[v] : "exception";
-}
-
-/* "at offset 0x3 of -code (copy 1)": where rip lies in variant v. */
-static void where(const struct variant *v, uint64_t rip, char *buf, size_t len)
-{
-	uint64_t base = (uint64_t)(uintptr_t)v->buf, off = rip - base;
-	const struct codegen_map *m = &v->map;
-	if (rip < base || off >= v->len)
-		snprintf(buf, len, "at rip %#llx, outside the generated code", (unsigned long long)rip);
-	else if (off >= m->body_off && off < m->body_end && code->code.len)
-		snprintf(buf, len, "at offset %#llx of -code (copy %llu)",
-			 (unsigned long long)((off - m->body_off) % code->code.len),
-			 (unsigned long long)((off - m->body_off) / code->code.len + 1));
-	else if (off >= m->init_off && off < m->init_off + (v == &one_time ? code->one_time.len : code->init.len))
-		snprintf(buf, len, "at offset %#llx of %s", (unsigned long long)(off - m->init_off),
-			 v == &one_time ? "-code_one_time_init" : "-code_init");
-	else if (off >= m->late_off && off < m->late_off + code->late_init.len)
-		snprintf(buf, len, "at offset %#llx of -code_late_init",
-			 (unsigned long long)(off - m->late_off));
-	else
-		snprintf(buf, len, "at offset %#llx of the harness's own code", (unsigned long long)off);
-}
-
-static void user_fault(int sig, siginfo_t *si, void *uc)
-{
-	char w[160];
-	uint64_t rip = ((struct ucontext *)uc)->uc_mcontext.rip;
-	where(running, rip, w, sizeof w);
-	dprintf(2, "bench: the snippet died of %s %s (address %#llx); nothing measured\n",
-		sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal", w,
-		(unsigned long long)(uintptr_t)si->si_addr);
-	_exit(1);
-}
-
-static void catch_faults(void)
-{
-	static const int sigs[] = { SIGSEGV, SIGILL, SIGBUS, SIGFPE, SIGTRAP };
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = user_fault;
-	sa.sa_flags = SA_SIGINFO;
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-/* Run a variant once; exits after reporting a fault. */
-static void call(const struct variant *v)
-{
-	running = v;
-	if (!opts->kernel) {
-		v->fn();
-		return;
-	}
-	struct kbench_run r;
-	int rc = kmode_call(v->fn, &ctx, &r);
-	if (rc < 0)
-		exit(1);
-	if (rc > 0) {
-		char w[160];
-		where(v, r.fault_rip, w, sizeof w);
-		printf("bench: the snippet raised %s (vector %u) in ring 0 %s",
-		       vector_name(r.fault_vector), r.fault_vector, w);
-		if (r.fault_vector == 14)
-			printf(", address %#llx", (unsigned long long)r.fault_addr);
-		printf("; the kernel recovered\n");
-		exit(1);
-	}
 }
 
 /* One run(): warm-ups, then n_measurements deltas per counter into raw. */
@@ -314,7 +216,7 @@ int run_all(const struct bench_opts *o, const struct bench_code *c,
 	code = c;
 	areas();
 	ctx.reader = counters_read;
-	catch_faults();
+	variant_catch_faults();
 	build(&one_time, 0, false);
 	struct bench_counter counters[MAX_COUNTERS];
 	int per_set = counters_per_set(), done = 0, set = 0;
