@@ -9,7 +9,8 @@
 # and -basic_mode agree; `noise` sees 0 interruptions on the isolated CPU
 # in a second. Without -icount: kernel mode runs a privileged instruction,
 # a faulting snippet (user or kernel mode) is named with its offset and
-# the session goes on, a bad config line names its line.
+# the session goes on, a bad config line names its line; /dev/kbench's
+# errnos and its timer re-arming (tests/musl/kbench.c).
 . "$(dirname "$0")/lib.sh"
 
 asm() { # NAME 'ASM'
@@ -25,6 +26,7 @@ asm null 'nop; mov rax, [0]'
 printf 'C0.00 INST_RETIRED.ANY_P\n3C.00.BOGUS CYCLES\n' > "$logs/bad.cfg"
 adds+=(--add "$logs/bad.cfg:/bench/bad.cfg")
 adds+=(--add "$top/configs/intel_arch_cycles.txt:/bench/cycles.txt")
+adds+=(--add "$build/musl/kbench")
 
 # --- exact values under -icount -------------------------------------------------
 session=$logs/icount.session
@@ -106,6 +108,8 @@ bench -code /bench/add.bin -n 3
 echo "status ambiguous $?"
 bench -code /bench/add.bin -kernel -cpu 1 -unroll_count 10 -n_measurements 3
 echo "still running $?"
+kbench
+echo "status kbench $?"
 SESSION
 # Eight programs in one session: a longer bound than a single boot's.
 guest_timeout=$((saved_timeout * 3))
@@ -124,6 +128,8 @@ expect_line 'bad.cfg: line 2: unknown field .BOGUS.' "a bad config line names it
 expect_line '^status config 2$' "bad config: exit 2"
 expect_line 'bench: -n is ambiguous' "an ambiguous abbreviation is refused"
 expect_line '^still running 0$' "the session goes on after ring-0 faults"
+expect_line '^status kbench 0$' "/dev/kbench's errnos, faults and timer (tests/musl/kbench.c)"
+expect_no_line '^not ok' "no kbench check failed"
 expect_no_line '^PANIC' "no panic"
 
 finish
