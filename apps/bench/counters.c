@@ -46,12 +46,23 @@ static inline uint64_t lfence_rdpmc(uint32_t idx)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* Raw counter values (a delta across a counter's wrap is not corrected). */
+/*
+ * The event's count from RDPMC, as the control page's recipe has it: the
+ * counter sign-extended from pmc_width bits, plus offset. The sequence
+ * lock is not checked: the event stays on this CPU between the points.
+ */
+static uint64_t rdpmc_count(const struct perf_event_mmap_page *pg)
+{
+	unsigned shift = 64 - (pg->pmc_width ? pg->pmc_width : 64);
+	int64_t pmc = (int64_t)(lfence_rdpmc(pg->index - 1) << shift) >> shift;
+	return (uint64_t)(pg->offset + pmc);
+}
+
 static void read_group(const struct group *g, uint64_t *reading)
 {
 	if (g->rdpmc) {
 		for (int i = 0; i < g->n; i++)
-			reading[g->slot[i]] = lfence_rdpmc(g->page[i]->index - 1);
+			reading[g->slot[i]] = rdpmc_count(g->page[i]);
 		return;
 	}
 	uint64_t buf[3 + GROUP_MAX];

@@ -58,10 +58,8 @@ static inline uint64_t lfence_rdtsc(void)
 	return t;
 }
 
-static bool have_aperf(void)
-{
-	return cpuid(0, 0).eax >= 6 && (cpuid(6, 0).ecx & 1);
-}
+/* CPUID.06H:ECX[0], read once by kbench_init (CPUs are alike). */
+static bool have_aperf;
 
 /*
  * The measurement points' reader (ring 0, on the kernel stack, SMAP
@@ -76,9 +74,8 @@ static void kbench_reader(void *ctx, int phase)
 	r[KBENCH_FIXED0] = pmu_rdmsr(MSR_IA32_FIXED_CTR0);
 	r[KBENCH_FIXED1] = pmu_rdmsr(MSR_IA32_FIXED_CTR1);
 	r[KBENCH_FIXED2] = pmu_rdmsr(MSR_IA32_FIXED_CTR2);
-	bool ap = have_aperf();
-	r[KBENCH_APERF] = ap ? rdmsr(0xe8) : 0;
-	r[KBENCH_MPERF] = ap ? rdmsr(0xe7) : 0;
+	r[KBENCH_APERF] = have_aperf ? rdmsr(0xe8) : 0;
+	r[KBENCH_MPERF] = have_aperf ? rdmsr(0xe7) : 0;
 	if (!phase)
 		r[KBENCH_TSC] = lfence_rdtsc();
 }
@@ -177,6 +174,7 @@ static const struct file_ops kbench_fops = { .ioctl = kbench_ioctl };
 
 void kbench_init(void)
 {
+	have_aperf = cpuid(0, 0).eax >= 6 && (cpuid(6, 0).ecx & 1);
 	for (unsigned v = 0; v < 32; v++) {
 		if (v == VEC_DEBUG || v == VEC_NMI || v == VEC_DOUBLE_FAULT ||
 		    v == VEC_MACHINE_CHECK)
