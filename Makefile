@@ -38,7 +38,7 @@ LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
 CORE_SRCS  := $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c ringbuf/*.c) $(EXTRA_SRCS)
-CORE_ASM   := $(wildcard core/*/*.asm) $(EXTRA_ASM)
+CORE_ASM   := $(wildcard core/*/*.asm pmu/*/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
 	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
@@ -78,6 +78,9 @@ $(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_U
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror $(MUSL_EXTRA) -idirafter $(PERF_UAPI) -o $@ $< -lpthread
 # record's workload keeps frame pointers: call chains walk through it.
 $(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
+# kbench tests /dev/kbench through the kernel's interface header.
+$(BUILD)/musl/kbench: MUSL_EXTRA := -Ipmu
+$(BUILD)/musl/kbench: pmu/kbench/kbench_uapi.h
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
 $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -186,7 +189,7 @@ image: $(BUILD)/baremon.img
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.
 run: esp
-	./run-qemu.sh --session sessions/default.session $$([ -t 0 ] && echo --stay)
+	./run-qemu.sh --cmdline isolcpus=1 --session sessions/default.session $$([ -t 0 ] && echo --stay)
 
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check

@@ -92,7 +92,10 @@ apps: $(APPS_BINS)
 build/apps/obj/%.o: %.c apps/apps.mk
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,CC,$<)
-	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) $(APPS_LIB_INC) -c $< -o $@
+	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) $(APPS_LIB_INC) $(APPS_EXTRA_INC) -c $< -o $@
+
+# bench shares /dev/kbench's interface header with the kernel.
+build/apps/obj/apps/bench/%.o: APPS_EXTRA_INC := -Ipmu
 
 define APPS_LINK
 build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)

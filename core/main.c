@@ -119,6 +119,7 @@ static void tasks_init(void)
 	report_init();
 	perf_init();
 	vfs_init();
+	kbench_init();
 	smp_init();
 }
 

@@ -27,6 +27,9 @@ struct task;
 struct trap_frame;
 
 void perf_init(void);
+/* Register /dev/kbench, bench's kernel mode (kbench/kbench.c); after
+ * exceptions_init and the VFS. */
+void kbench_init(void);
 
 /* ---- scheduler ---- */
 

@@ -42,6 +42,7 @@ suite apps-host sh "$top/tests/abi/apps-host.sh"
 suite perf-host sh "$top/tests/perf/run-host.sh"
 suite stat-host sh "$top/tests/apps/stat-host.sh"
 suite record-host sh "$top/tests/apps/record-host.sh"
+suite bench-host sh "$top/tests/apps/bench-host.sh"
 suite qemu sh "$top/tests/qemu/run-all.sh"
 
 echo "$passed passed, $failed failed"

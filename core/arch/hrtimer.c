@@ -59,6 +59,15 @@ static void program(struct hrtimer_cpu *hc)
 		timer_disarm();
 }
 
+void hrtimer_rearm_cpu(void)
+{
+	uint64_t fl = irq_save();
+	struct hrtimer_cpu *hc = here();
+	hc->armed = 0;
+	program(hc);
+	irq_restore(fl);
+}
+
 void hrtimer_init(struct hrtimer *t, hrtimer_fn fn)
 {
 	t->fn = fn;

@@ -46,6 +46,9 @@ void hrtimer_cancel(struct hrtimer *t);
 /* This CPU's queue and its APIC timer (one-shot or TSC-deadline), on
  * VEC_TIMER. Each CPU once, before it starts any timer. */
 void hrtimer_init_cpu(void);
+/* Arm this CPU's timer again for its earliest hrtimer, even if armed: an
+ * expiry while the timer's LVT entry was masked is lost (pmu/kbench/). */
+void hrtimer_rearm_cpu(void);
 /* TSC cycles in ns nanoseconds (after TSC calibration). */
 uint64_t hrtimer_ns_to_tsc(uint64_t ns);
 

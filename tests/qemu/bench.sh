@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# bench.sh: the microbenchmark harness on baremon (docs/bench.md,
+# docs/noise.md). Snippets are assembled on the host with
+# host/bench/bench-asm.sh, as host/bench/bench-qemu.sh does.
+#
+# Under -icount (shift 4: RDTSC advances 16 per guest instruction) the
+# values are exact: `add rax, rbx` measures 16.00 TSC ticks per copy,
+# identically in two runs, two instructions twice that, and -loop_count
+# and -basic_mode agree; `noise` sees 0 interruptions on the isolated CPU
+# in a second. Without -icount: kernel mode runs a privileged instruction,
+# a faulting snippet (user or kernel mode) is named with its offset and
+# the session goes on, a bad config line names its line; /dev/kbench's
+# errnos and its timer re-arming (tests/musl/kbench.c).
+. "$(dirname "$0")/lib.sh"
+
+asm() { # NAME 'ASM'
+	"$top/host/bench/bench-asm.sh" "$2" "$logs/$1.bin" || { echo "not ok - bench: nasm"; exit 1; }
+	adds+=(--add "$logs/$1.bin:/bench/$1.bin")
+}
+adds=()
+asm add 'add rax, rbx'
+asm add2 'add rax, rbx; add rbx, rax'
+asm cr0 'mov rax, cr0'
+asm gp 'mov rax, 0x8000000000000000; mov rbx, [rax]'
+asm null 'nop; mov rax, [0]'
+printf 'C0.00 INST_RETIRED.ANY_P\n3C.00.BOGUS CYCLES\n' > "$logs/bad.cfg"
+adds+=(--add "$logs/bad.cfg:/bench/bad.cfg")
+adds+=(--add "$top/configs/intel_arch_cycles.txt:/bench/cycles.txt")
+adds+=(--add "$build/musl/kbench")
+
+# --- exact values under -icount -------------------------------------------------
+session=$logs/icount.session
+cat > "$session" <<'SESSION'
+echo "== run 1"
+bench -code /bench/add.bin -cpu 1 -fixed_counters -range
+echo "== run 2"
+bench -code /bench/add.bin -cpu 1 -fixed_counters -range
+echo "== end"
+bench -code /bench/add2.bin -cpu 1 -median
+bench -code /bench/add.bin -cpu 1 -loop_count 10 -unroll_count 100 -min --csv
+bench -code /bench/add.bin -cpu 1 -basic_mode -max --json
+noise -c 1 -s 1
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3
+echo "== csv"
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --csv
+echo "== csv without empty events"
+bench -code /bench/add.bin -cpu 1 -config /bench/cycles.txt -n_measurements 3 --csv -remove_empty_events
+echo "== end csv"
+bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100
+bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100 -kernel
+echo "== end no_mem"
+SESSION
+# -icount boots slower: a longer bound for this guest only.
+saved_timeout=$guest_timeout
+guest_timeout=$((guest_timeout * 8))
+guest icount --icount 4 --smp 2 --cmdline isolcpus=1 --session "$session" "${adds[@]}"
+guest_timeout=$saved_timeout
+expect_rc 0
+expect_line '^RDTSC: 16\.00 \[16\.00;16\.00\]$' "add rax, rbx: 16.00 TSC ticks (one instruction) per copy"
+run1=$(sed -n '/^== run 1$/,/^== run 2$/p' "$log" | grep -E '^[A-Za-z ]+: ')
+run2=$(sed -n '/^== run 2$/,/^== end$/p' "$log" | grep -E '^[A-Za-z ]+: ')
+check "every value of run 1 is bit-identical in run 2" test -n "$run1" -a "$run1" = "$run2"
+if grep -q '^Instructions retired: ' "$log"; then
+	expect_line '^Instructions retired: 1\.00 \[1\.00;1\.00\]$' "Instructions retired: 1.00"
+else
+	expect_line 'Instructions retired: not supported' "Instructions retired said to be not supported"
+fi
+expect_line '^RDTSC: 32\.00$' "two instructions: 32.00"
+expect_line '^RDTSC,16\.00,16\.00,16\.00,100,0,[0-9]+$' "-loop_count 10 x 100 copies: 16.00 per copy (CSV)"
+expect_line '"name":"RDTSC","value":16\.00' "-basic_mode agrees: 16.00 (JSON)"
+expect_line '"runs":\[\{"copies":0,' "-basic_mode's first run has no copies"
+expect_line '^ +1 +0 +- +- +- +- +0\.0000$' "noise: 0 interruptions on isolated cpu1 in 1 s"
+expect_line '^CPU_CLK_UNHALTED\.THREAD_P: 16\.00$' "raw event 3C.00 on the vpmu: 16.00 cycles"
+expect_line '^CYCLES\.INV: ' "the fifth event ran in a second counter set"
+# events listed in a CSV section: NAME whose raw values are all zero get "0"
+csv_events() { # FROM TO
+	sed -n "/^== $1\$/,/^== $2\$/p" "$log" | awk -F, 'NR > 1 && NF == 7 && $1 != "event" {
+		if (!($1 in seen)) { seen[$1] = 0; order[n++] = $1 }
+		if ($7 != 0) seen[$1] = 1 }
+		END { for (i = 0; i < n; i++) print order[i], seen[order[i]] }'
+}
+all=$(csv_events csv "csv without empty events")
+kept=$(csv_events "csv without empty events" "end csv")
+check "--csv lists RDTSC and the 5 config events" test "$(echo "$all" | wc -l)" = 6
+check "-remove_empty_events keeps every event that occurred" \
+	test "$(echo "$all" | awk '$NF == 1' | cut -d' ' -f1)" = "$(echo "$kept" | cut -d' ' -f1)"
+check "-remove_empty_events keeps no empty event" sh -c "! echo '$kept' | grep -q ' 0\$'"
+no_mem=$(sed -n '/^== end csv$/,/^== end no_mem$/p' "$log" | grep -c '^RDTSC: 16\.00$')
+check "-no_mem (inline rdtsc) gives 16.00 in user and kernel mode" test "$no_mem" = 2
+expect_no_line '^PANIC' "no panic"
+
+# --- kernel mode, faults, errors ------------------------------------------------
+session=$logs/modes.session
+cat > "$session" <<'SESSION'
+bench -code /bench/cr0.bin -kernel -cpu 1 -unroll_count 100
+echo "status cr0 $?"
+bench -code /bench/gp.bin -kernel -cpu 1
+echo "status gp $?"
+bench -code /bench/null.bin -kernel -cpu 1
+echo "status null $?"
+bench -code /bench/null.bin -cpu 1
+echo "status user-null $?"
+bench -code /bench/cr0.bin -cpu 1
+echo "status user-cr0 $?"
+bench -code /bench/add.bin -config /bench/bad.cfg
+echo "status config $?"
+bench -code /bench/add.bin -n 3
+echo "status ambiguous $?"
+bench -code /bench/add.bin -kernel -cpu 1 -unroll_count 10 -n_measurements 3
+echo "still running $?"
+kbench
+echo "status kbench $?"
+SESSION
+# Eight programs in one session: a longer bound than a single boot's.
+guest_timeout=$((saved_timeout * 3))
+guest modes --smp 2 --cmdline isolcpus=1 --session "$session" "${adds[@]}"
+guest_timeout=$saved_timeout
+expect_rc 0
+expect_line '^status cr0 0$' "kernel mode runs mov rax, cr0"
+expect_line '^RDTSC: -?[0-9]+\.[0-9][0-9]$' "kernel mode reports RDTSC"
+expect_line 'raised #GP \(vector 13\) in ring 0 at offset 0xa of -code \(copy 1\)' "#GP in ring 0: vector and offset"
+expect_line '^status gp 1$' "a faulting snippet makes bench exit 1"
+expect_line 'raised #PF \(vector 14\) in ring 0 at offset 0x1 of -code \(copy 1\), address 0;' "#PF in ring 0: offset and address"
+expect_line 'died of SEGV at offset 0x1 of -code \(copy 1\)' "user mode: SIGSEGV named with its offset"
+expect_line 'died of SEGV at offset 0 of -code \(copy 1\)' "user mode: mov rax, cr0 is privileged"
+expect_line '^status user-null 1$' "user-mode fault: exit 1"
+expect_line 'bad.cfg: line 2: unknown field .BOGUS.' "a bad config line names its line"
+expect_line '^status config 2$' "bad config: exit 2"
+expect_line 'bench: -n is ambiguous' "an ambiguous abbreviation is refused"
+expect_line '^still running 0$' "the session goes on after ring-0 faults"
+expect_line '^status kbench 0$' "/dev/kbench's errnos, faults and timer (tests/musl/kbench.c)"
+expect_no_line '^not ok' "no kbench check failed"
+expect_no_line '^PANIC' "no panic"
+
+finish
