@@ -162,8 +162,8 @@ static struct task *pick_next(struct runqueue *rq)
  * When a CPU needs no tick:
  *  - an isolated CPU running one task (or none): nothing to slice;
  *  - any CPU with nothing to run, once idle ticks are allowed (user space
- *    runs with console input on its interrupt), except the boot CPU while
- *    timed sleeps or interval timers are pending: its tick checks them.
+ *    runs with console input on its interrupt). Timed sleeps and interval
+ *    timers have hrtimers of their own (timers.c).
  * Whoever queues a task or a timer kicks the CPU (IPI), which comes back
  * here through schedule(). Caller holds rq->lock.
  */
@@ -180,7 +180,7 @@ static bool tick_needed(struct runqueue *rq, struct task *next)
 	if (rq->nr_queued > 0 || perf_wants_tick(cpu))
 		return true;
 	if (next == rq->idle)
-		return !idle_tickless || (cpu == 0 && timers_pending());
+		return !idle_tickless;
 	return !sched_cpu_isolated(cpu);
 }
 
@@ -194,17 +194,6 @@ static void tick_update(struct runqueue *rq, struct task *next)
 		hrtimer_start(&rq->tick, rdtsc() + tick_tsc);
 		rq->tick_stopped = false;
 	}
-}
-
-/* A timer was armed: make sure the boot CPU ticks to watch it. */
-void sched_kick_timekeeper(void)
-{
-	if (!rq_of(0)->tick_stopped)
-		return;
-	if (this_cpu_id() == 0)
-		rq_of(0)->need_resched = true; /* our next schedule() restarts it */
-	else
-		kick_cpu(0);
 }
 
 void fpu_save(struct task *t);
@@ -379,8 +368,12 @@ static void migrate_other(struct task *t, unsigned to)
 		kick_cpu((unsigned)t->on_cpu);
 		return;
 	}
-	bool queued = t->state == TASK_RUNNABLE;
-	if (queued) {
+	bool queued = t->state == TASK_RUNNABLE && !t->sleep_timer;
+	if (t->sleep_timer) {
+		/* Its sleep's timer is on this CPU: it runs here once more,
+		 * cancels the timer and moves itself (timers.c). */
+		t->migrate_to = (int)to;
+	} else if (queued) {
 		list_remove(&t->run_node);
 		from->nr_queued--;
 	} else {

@@ -35,8 +35,6 @@ bool sched_need_resched(void);
 void sched_idle_loop(void) __attribute__((noreturn));
 /* From now on an idle CPU may stop its tick (see tick_update). */
 void sched_allow_tickless_idle(void);
-/* A timed sleep or interval timer was armed (timekeeping.c). */
-void sched_kick_timekeeper(void);
 /* Move t to another allowed CPU when its affinity no longer allows its
  * current one (t may be the caller). */
 void sched_apply_affinity(struct task *t);
@@ -45,8 +43,5 @@ bool sched_cpu_isolated(unsigned cpu);
 void sched_set_isolated(uint64_t mask);
 uint64_t sched_online_mask(void);
 void sched_set_cpu_online(unsigned cpu);
-
-/* Sleepers with a deadline (schedule_until), checked every tick. */
-void sched_timer_check(void);
 
 #endif
