@@ -188,6 +188,8 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 {
 	struct perf_event *e = f->priv;
 	uint64_t nr_pages = len / PAGE_SIZE - 1;
+	if (prot & PROT_EXEC)
+		return -EPERM; /* Linux: perf fds live on a noexec mount */
 	if (e->cpu == -1 && e->attr.inherit)
 		return -EINVAL; /* every child would write to one buffer */
 	if ((flags & MAP_TYPE) == MAP_PRIVATE)
@@ -200,7 +202,7 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 	int r = get_buffer(e, mm, nr_pages, prot & PROT_WRITE, &rb);
 	if (r)
 		return r;
-	r = mm_map_shm(mm, addr, len, prot, VMA_DONTCOPY | VMA_NOSPLIT, rb->shm,
+	r = mm_map_shm(mm, addr, len, prot, VMA_DONTCOPY | VMA_NOSPLIT | VMA_NOEXEC, rb->shm,
 		       &rb_vma_ops, rb, "");
 	if (r)
 		vma_close(mm, rb); /* undo this mapping's count */
