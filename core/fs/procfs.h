@@ -17,5 +17,8 @@ int sysctl_parse_int(const char *s, int *out); /* bytes taken or -EINVAL */
  * cannot change while there are any. */
 int perf_callchain_events(void);
 int procfs_register_link(const char *path, glink_fn link, void *arg);
+/* The pids of every process, sorted, in a kmalloc'd array (*n of them);
+ * NULL when out of memory. */
+int *procfs_all_pids(int *n);
 
 #endif

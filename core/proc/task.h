@@ -19,7 +19,6 @@
 
 #define TASK_COMM_LEN 16
 #define KSTACK_SIZE (16 * 1024)
-#define MAX_TASKS 1024
 
 enum task_state {
 	TASK_RUNNABLE,      /* on a run queue, or running */
