@@ -63,9 +63,18 @@ static void ipi_resched(struct trap_frame *f)
 	rq_of(this_cpu_id())->need_resched = true;
 }
 
+/* The interrupt alone is the point: its return to user delivers what
+ * is pending (userret.c). */
+static void ipi_kick(struct trap_frame *f)
+{
+	(void)f;
+	apic_eoi();
+}
+
 void sched_init_cpu(struct task *idle)
 {
 	trap_set_handler(VEC_IPI_RESCHED, ipi_resched);
+	trap_set_handler(VEC_IPI_KICK, ipi_kick);
 	struct runqueue *rq = rq_of(this_cpu_id());
 	rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
 	list_init(&rq->queue);
@@ -146,6 +155,14 @@ void sched_wake(struct task *t)
 	}
 	spin_unlock_irqrestore(&rq->lock, f);
 	kick_cpu((unsigned)t->on_cpu);
+}
+
+void sched_kick_running(struct task *t)
+{
+	int cpu = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+	if (cpu < 0 || (unsigned)cpu == this_cpu_id() || rq_of((unsigned)cpu)->curr != t)
+		return;
+	apic_send_ipi(percpu_area[cpu].apic_id, VEC_IPI_KICK);
 }
 
 static struct task *pick_next(struct runqueue *rq)

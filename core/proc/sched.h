@@ -21,6 +21,9 @@ void sched_init_cpu(struct task *idle);   /* the calling context becomes idle */
 void sched_start(struct task *t);
 /* Wake a sleeping task (no effect on a runnable or dead one). */
 void sched_wake(struct task *t);
+/* Interrupt t if it is running on another CPU, so that it enters the
+ * kernel and sees what was just made pending for it (a signal). */
+void sched_kick_running(struct task *t);
 /* This CPU's timers (hrtimer.h) and its tick, every TICK_NS while it
  * needs one (see tick_update). */
 void sched_tick_start(void);
