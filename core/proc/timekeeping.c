@@ -102,11 +102,30 @@ int clock_now(int clock, uint64_t *ns)
 	}
 }
 
+/* Boot-relative deadline for an absolute time on `clock`. The clock's
+ * reading comes from the same TSC read as the boot time: two reads would
+ * put the deadline early by the time between them. */
 uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns)
 {
-	uint64_t now, boot = time_since_boot_ns();
-	if (clock_now(clock, &now))
-		return 0;
+	uint64_t boot = time_since_boot_ns(), now;
+	switch (clock) {
+	case CLOCK_REALTIME_ID:
+	case CLOCK_REALTIME_COARSE_ID:
+		now = epoch_at_boot_ns + boot;
+		break;
+	case CLOCK_TAI_ID:
+		now = epoch_at_boot_ns + boot + TAI_OFFSET_NS;
+		break;
+	case CLOCK_MONOTONIC_ID:
+	case CLOCK_MONOTONIC_RAW_ID:
+	case CLOCK_MONOTONIC_COARSE_ID:
+	case CLOCK_BOOTTIME_ID:
+		now = boot;
+		break;
+	default:
+		if (clock_now(clock, &now))
+			return 0;
+	}
 	if (abs_ns <= now)
 		return 0;
 	return boot + (abs_ns - now);
