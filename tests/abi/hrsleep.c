@@ -201,23 +201,48 @@ static const struct wait_kind kinds[] = {
 	{ "ITIMER_REAL 100 us", 100 * US, do_itimer },
 };
 
-/* A periodic ITIMER_REAL of 1 ms: 20 signals take 20 ms or more (and on
- * baremon well under the 200 ms a 10 ms tick would give). */
+/* A periodic ITIMER_REAL of 1 ms: 20 signals take 20 ms or more; on
+ * baremon the median gap between two is under 5 ms (a 10 ms tick would
+ * make it 10; the median ignores a loaded host's stalls, during which
+ * expirations merge into one pending SIGALRM). */
+static long long stamps[21];
+
+static void on_periodic(int sig)
+{
+	(void)sig;
+	if (alarms < 21)
+		stamps[alarms] = now_ns(CLOCK_MONOTONIC);
+	alarms++;
+}
+
 static void test_periodic_itimer(void)
 {
-	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { 0 };
-	int start = alarms;
-	long long t0 = now_ns(CLOCK_MONOTONIC);
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa, old;
+	long long gaps[20];
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_periodic;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, &old);
+	alarms = 0;
+	long long t0 = now_ns(CLOCK_MONOTONIC);
 	setitimer(ITIMER_REAL, &it, NULL);
-	while (alarms - start < 20)
+	while (alarms < 21)
 		;
-	long long took = now_ns(CLOCK_MONOTONIC) - t0;
 	setitimer(ITIMER_REAL, &off, NULL);
-	CHECK(took >= 20 * MS, "periodic 1 ms ITIMER_REAL: 20 signals in %lld us",
+	sigaction(SIGALRM, &old, NULL);
+	long long took = stamps[20] - t0;
+	for (int i = 0; i < 20; i++)
+		gaps[i] = stamps[i + 1] - stamps[i];
+	qsort(gaps, 20, sizeof(gaps[0]), cmp_ll);
+	CHECK(took >= 20 * MS, "periodic 1 ms ITIMER_REAL: 21 signals in %lld us",
 	      took / US);
 	if (on_baremon)
-		CHECK(took < 100 * MS, "... well under 20 ticks of 10 ms");
+		CHECK(gaps[10] < 5 * MS, "... median gap %lld us, under 5 ms",
+		      gaps[10] / US);
+	else
+		abi_note("median gap %lld us", gaps[10] / US);
 	struct itimerval cur;
 	int r = getitimer(ITIMER_REAL, &cur);
 	CHECK(r == 0 && cur.it_value.tv_sec == 0 && cur.it_value.tv_usec == 0,
