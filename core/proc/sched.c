@@ -257,7 +257,9 @@ void schedule(void)
 	spin_lock(&rq->lock);
 	struct task *prev = rq->curr;
 	rq->need_resched = false;
-	if (prev->migrate_to >= 0 && prev->state == TASK_RUNNABLE)
+	/* A task whose sleep timer is armed here moves only once it has
+	 * cancelled it (timers.c). */
+	if (prev->migrate_to >= 0 && prev->state == TASK_RUNNABLE && !prev->sleep_timer)
 		rq->migrating = prev;
 	else if (prev != rq->idle && prev->state == TASK_RUNNABLE)
 		enqueue(rq, prev);

@@ -116,9 +116,9 @@ static void test_switches(void)
 	uint64_t v;
 
 	CHECK(cs >= 0 && mig >= 0, "open context-switches, cpu-migrations");
-	/* Each 1 ms sleep blocks the task: a voluntary switch away. */
+	/* Each sleep blocks the task: a voluntary switch away. */
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	v = perf_value(cs);
 	CHECK(v >= 5 && v != PERF_BAD_VALUE,
 	      "context-switches >= 5 after 5 sleeps (%llu)",
@@ -156,7 +156,7 @@ static void test_switch_modes(void)
 	      "open both with exclude_kernel and with exclude_user");
 	sched_getaffinity(0, sizeof(all), &all);
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	/* Hop between two allowed CPUs, if there are two: migrations. */
 	for (int hop = 0; hop < 4; hop++) {
 		int want = hop % 2, seen = 0;
@@ -211,7 +211,7 @@ static void test_zero_events(void)
 	}
 	work_ns(5000000);
 	touch_pages(8);
-	sleep_ns(1000000);
+	sleep_ns(SWITCH_SLEEP_NS);
 	for (int i = 0; i < 3; i++) {
 		uint64_t v = perf_value(fd[i]);
 		CHECK(v == 0, "%s reads 0 (%llu)", ev[i].name,
