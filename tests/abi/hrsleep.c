@@ -173,15 +173,24 @@ static void on_alarm(int sig)
 	alarms++;
 }
 
+/* Wait for the SIGALRM in sigsuspend (SIGALRM blocked until then, so it
+ * cannot slip in before the wait). A spinning wait is checked by the
+ * periodic test below. */
 static int do_itimer(long long want)
 {
 	struct itimerval it = { { 0, 0 }, { 0, want / US } };
+	sigset_t alrm, old;
 	int before = alarms;
 
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (setitimer(ITIMER_REAL, &it, NULL))
 		return -1;
+	sigdelset(&old, SIGALRM);
 	while (alarms == before)
-		;   /* spin: the signal arrives while we run */
+		sigsuspend(&old);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 	return 0;
 }
 
