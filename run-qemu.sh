@@ -39,7 +39,8 @@ usage: ./run-qemu.sh [options]
   --smp N            CPUs (default 2)
   --mem SIZE         memory, e.g. 512M, 2G (default 512M)
   --kvm | --tcg      force an accelerator (default: KVM when /dev/kvm works)
-  --cpu MODEL        QEMU CPU model (default: host with KVM, max with TCG)
+  --cpu MODEL        QEMU CPU model (default: host with KVM; with TCG
+                     max,vendor=GenuineIntel, the vendor the vpmu models)
   --machine OPTS     QEMU machine (default q35), e.g. q35,hpet=off
   --icount [N]       -icount shift=N,sleep=off (default N=0): RDTSC counts
                      guest instructions exactly (implies TCG)
@@ -137,8 +138,12 @@ if [ "$accel" = kvm ]; then
 	accel_args=(-enable-kvm -cpu "${cpu_model:-host}")
 	accel_note="KVM (-cpu ${cpu_model:-host})"
 else
-	accel_args=(-accel tcg -cpu "${cpu_model:-max}")
-	accel_note="TCG (-cpu ${cpu_model:-max}; QEMU emulates no PMU here)"
+	# TCG's max CPU says AuthenticAMD whatever the host; the vpmu models
+	# Intel's architectural perfmon, so the CPU says GenuineIntel too:
+	# tools pick their event tables by vendor (docs/pmu.md).
+	tcg_cpu=${cpu_model:-max,vendor=GenuineIntel}
+	accel_args=(-accel tcg -cpu "$tcg_cpu")
+	accel_note="TCG (-cpu $tcg_cpu; QEMU emulates no PMU here)"
 	if [ -n "$icount" ]; then
 		accel_args+=(-icount "shift=$icount,sleep=off")
 		accel_note="$accel_note, -icount shift=$icount,sleep=off"

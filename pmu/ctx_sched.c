@@ -340,7 +340,7 @@ void perf_sched_out(struct task *prev, struct task *next)
 		/* Count the switch while prev's events still count. The
 		 * idle task's switches are not context switches. */
 		if (prev->tid)
-			perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_ANY);
+			perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_KERNEL);
 		if (prev->perf_ctx_in) {
 			uint64_t now = time_since_boot_ns();
 			spin_lock(&perf_lock);
@@ -371,7 +371,7 @@ void perf_sched_in(struct task *next)
 		spin_unlock(&perf_lock);
 	}
 	if (migrated)
-		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_ANY);
+		perf_sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 1, PERF_SW_KERNEL);
 	if (pc->switched_from)
 		perf_record_switch(pc->switched_from, next, true); /* records/context_switch.c */
 	pc->switched_from = NULL;

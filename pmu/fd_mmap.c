@@ -64,6 +64,8 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 {
 	struct perf_event *e = f->priv;
 	uint64_t nr_pages = len / PAGE_SIZE - 1;
+	if (prot & PROT_EXEC)
+		return -EPERM; /* Linux: perf fds live on a noexec mount */
 	if (e->cpu == -1 && e->attr.inherit)
 		return -EINVAL; /* every child would write to one buffer */
 	if ((flags & MAP_TYPE) == MAP_PRIVATE)

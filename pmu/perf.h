@@ -49,7 +49,8 @@ void perf_wakeup_pending(void);
 
 /* A software event happened in the current task (on this CPU). `where`
  * says in which mode, for exclude_user/exclude_kernel; PERF_SW_ANY events
- * (the scheduler's) are never excluded, as Linux's without registers. */
+ * are never excluded. The scheduler's (context switches, migrations)
+ * are PERF_SW_KERNEL, as Linux counts them with the kernel's registers. */
 enum perf_sw_where { PERF_SW_ANY, PERF_SW_USER, PERF_SW_KERNEL };
 void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where);
 

@@ -146,6 +146,7 @@ int main(int argc, char **argv)
 {
 	static struct input in;
 
+	sh_reap_orphans_init();
 	if (argc == 3 && strcmp(argv[1], "-c") == 0) {
 		sh_run_line(argv[2]);
 		return sh.exit_requested ? sh.exit_status : sh.last_status;

@@ -36,6 +36,10 @@ bool sh_builtin(int argc, char **argv, int *status);
 /* Run a program and wait for it; returns the status as described above. */
 int sh_exec(char **argv);
 
+/* Reap adopted orphans from now on, at the prompt and while a command
+ * runs (exec.c). */
+void sh_reap_orphans_init(void);
+
 /* Run one line; returns its status, which also becomes $?. */
 int sh_run_line(const char *line);
 

@@ -59,6 +59,10 @@ const char *trap_name(unsigned vector)
 		return "rescheduling IPI";
 	if (vector == VEC_IPI_CALL)
 		return "TLB shootdown IPI";
+	if (vector == VEC_IPI_TIMERS)
+		return "interval-timer IPI";
+	if (vector == VEC_IPI_KICK)
+		return "signal kick IPI";
 	if (vector == VEC_ERROR)
 		return "APIC error";
 	if (vector == VEC_PMI)

@@ -4,8 +4,10 @@
  * or after the mount; the list only grows. Locking: dev_lock (irqsave)
  * guards the list while it is searched or appended to.
  */
+#include <linux/mman.h>
 #include "fs.h"
 #include "mm/mm.h"
+#include "mm/usermm.h"
 
 #define MAX_DEVICES 32
 
@@ -113,6 +115,26 @@ static long zero_read(struct file *f, struct uio *u, uint64_t *pos)
 	return uio_zero(u, u->resid);
 }
 
+/*
+ * mmap of /dev/zero: anonymous memory, as on Linux. A private mapping is
+ * ordinary private anonymous memory; a shared one is shared anonymous
+ * memory (pages both sides of a fork see), named as Linux shows it in
+ * /proc/<pid>/maps. A shared writable mapping needs the file open for
+ * writing (EACCES), every mapping needs it open for reading.
+ */
+static int zero_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
+		     int prot, int flags, uint64_t off)
+{
+	bool shared = (flags & MAP_TYPE) != MAP_PRIVATE;
+	if (!(f->fmode & FMODE_READ))
+		return -EACCES;
+	if (shared && (prot & PROT_WRITE) && !(f->fmode & FMODE_WRITE))
+		return -EACCES;
+	if (!shared)
+		return mm_map_anon(mm, addr, len, prot, 0, "");
+	return mm_map_anon(mm, addr, len, prot, VMA_SHARED, "/dev/zero (deleted)");
+}
+
 static long full_write(struct file *f, struct uio *u, uint64_t *pos)
 {
 	return -ENOSPC;
@@ -123,6 +145,7 @@ static const struct file_ops null_fops = {
 };
 static const struct file_ops zero_fops = {
 	.read = zero_read, .write = null_write, .lseek = null_lseek,
+	.mmap = zero_mmap,
 };
 static const struct file_ops full_fops = {
 	.read = zero_read, .write = full_write, .lseek = null_lseek,

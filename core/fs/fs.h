@@ -236,6 +236,8 @@ struct inode *procfs_mount(struct super_block **sb);
 struct inode *sysfs_mount(struct super_block **sb);
 void procfs_init_files(void);
 void sysfs_init_files(void);
+/* /sys/devices/system/cpu/cpuN/cache/ (sysfs_cache.c). */
+void sysfs_cache_init(void);
 void random_init(void);
 
 /* Register a character device under /dev (before or after vfs_init). */

@@ -90,13 +90,14 @@ static int gen_interrupts(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* Load averages are not kept; the process count and the highest pid
+ * (Linux: the last one given out) are. */
 static int gen_loadavg(struct seqbuf *out, void *arg)
 {
-	int pids[64];
-	int n = task_list_pids(pids, 64), last = 0;
-	for (int i = 0; i < n; i++)
-		last = pids[i] > last ? pids[i] : last;
-	sb_printf(out, "0.00 0.00 0.00 1/%d %d\n", n, last);
+	int n = 0;
+	int *pids = procfs_all_pids(&n);
+	sb_printf(out, "0.00 0.00 0.00 1/%d %d\n", n, pids && n ? pids[n - 1] : 0);
+	kfree(pids);
 	return 0;
 }
 

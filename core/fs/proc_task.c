@@ -70,9 +70,10 @@ static int gen_status(struct seqbuf *out, struct task *t)
 	sb_printf(out, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\n", t->comm,
 		  t->fs ? t->fs->umask : 022, state_char(t), state_name(t));
 	status_ids(out, t);
-	sb_printf(out, "SigQ:\t0/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n"
+	sb_printf(out, "SigQ:\t0/%llu\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n"
 		  "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
-		  MAX_TASKS, (unsigned long long)t->sigpending, 0ULL,
+		  (unsigned long long)t->leader->rlimits[RLIMIT_SIGPENDING].rlim_cur,
+		  (unsigned long long)t->sigpending, 0ULL,
 		  (unsigned long long)t->sigmask, 0ULL, 0ULL);
 	sb_printf(out, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
 		  "CapBnd:\t%016llx\nCapAmb:\t%016llx\nNoNewPrivs:\t0\n"

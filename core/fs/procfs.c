@@ -234,13 +234,28 @@ static void sort_ints(int *v, int n)
 	}
 }
 
+int *procfs_all_pids(int *n)
+{
+	for (int max = 1024;; max *= 2) {
+		int *pids = kmalloc((size_t)max * sizeof(int));
+		if (!pids)
+			return NULL;
+		*n = task_list_pids(pids, max);
+		if (*n < max) {
+			sort_ints(pids, *n); /* near-linear: the list is mostly in pid order */
+			return pids;
+		}
+		kfree(pids); /* maybe more: try a larger array */
+	}
+}
+
+/* Every process, however many: the array grows with the task list. */
 static void root_dyn_iterate(struct gnode *dir, struct dir_ctx *ctx)
 {
-	int *pids = kmalloc(MAX_TASKS * sizeof(int));
+	int n;
+	int *pids = procfs_all_pids(&n);
 	if (!pids)
 		return;
-	int n = task_list_pids(pids, MAX_TASKS);
-	sort_ints(pids, n);
 	for (int i = 0; i < n; i++) {
 		uint64_t cookie = GEN_DYN_BASE + (uint64_t)pids[i];
 		if (cookie < ctx->pos)

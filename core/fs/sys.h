@@ -44,6 +44,10 @@ static inline struct file *task_file(uint64_t fd)
 /* The same, refusing O_PATH descriptors (for I/O). */
 struct file *task_file_io(uint64_t fd);
 
+/* Copy and check a user iovec array of cnt entries as readv does (sys_rw.c):
+ * *out is kmalloc'd (NULL for 0 entries); returns the total or -errno. */
+long iov_in(uint64_t uiov, uint64_t cnt, struct iovec **out);
+
 /* Install f (reference taken over) in the caller's table: fd or -EMFILE. */
 int task_install(struct file *f, int flags);
 

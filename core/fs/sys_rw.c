@@ -43,8 +43,9 @@ SYSCALL_DEFINE4(pwrite64, unsigned int, fd, uint64_t, ubuf, size_t, count, uint6
 	return rw_buf(fd, ubuf, count, &pos, true);
 }
 
-/* Copy and check a user iovec array; *out is kmalloc'd (NULL for 0). */
-static long iov_in(uint64_t uiov, uint64_t cnt, struct iovec **out)
+/* Copy and check a user iovec array; *out is kmalloc'd (NULL for 0).
+ * Returns the total length. */
+long iov_in(uint64_t uiov, uint64_t cnt, struct iovec **out)
 {
 	*out = NULL;
 	if (cnt > UIO_MAXIOV)

@@ -2,22 +2,68 @@
  * sysfs: /sys, generated files only (genfs). Other subsystems add their
  * entries with sysfs_register (perf PMUs under
  * /sys/bus/event_source/devices/<pmu>/..., see pmu/registry.c); the CPU
- * lists are registered here.
+ * lists are registered here, the CPU caches in sysfs_cache.c.
+ *
+ * As on Linux, a PMU's files really live in /sys/devices/<pmu>/ and
+ * /sys/bus/event_source/devices/<pmu> is a symlink to
+ * ../../../devices/<pmu>: a path registered under the bus is moved to
+ * the device, and the link made with its first file.
  */
+#include <stdio.h>
+#include <string.h>
 #include "arch/acpi.h"
 #include "genfs.h"
 #include "arch/percpu.h"
+#include "mm/mm.h"
+
+#define EVENT_SOURCE "bus/event_source/devices/"
 
 static struct genfs sysfs = GENFS_INIT(sysfs, "sysfs", 4);
 
+/* The target's length (cut at max), as glink_fn returns. */
+static int pmu_link(char *buf, size_t max, void *arg)
+{
+	int n = snprintf(buf, max, "../../../devices/%s", (const char *)arg);
+	return n < (int)max ? n : (int)max;
+}
+
+/*
+ * Where a path registered under EVENT_SOURCE goes: "devices/<pmu>/..."
+ * in buf (with the bus's link to it made once); other paths stay.
+ */
+static const char *device_path(const char *path, char *buf, size_t size)
+{
+	size_t pre = sizeof(EVENT_SOURCE) - 1;
+	if (strncmp(path, EVENT_SOURCE, pre) != 0)
+		return path;
+	const char *name = path + pre, *slash = strchr(name, '/');
+	size_t len = slash ? (size_t)(slash - name) : strlen(name);
+	if (!len || len >= 64 || snprintf(buf, size, "devices/%s", name) >= (int)size)
+		return path;
+	char link[sizeof(EVENT_SOURCE) + 64];
+	snprintf(link, sizeof(link), "%s%.*s", EVENT_SOURCE, (int)len, name);
+	char *pmu = kmalloc(len + 1);
+	if (!pmu)
+		return path;
+	memcpy(pmu, name, len);
+	pmu[len] = '\0';
+	if (genfs_add(&sysfs, link, S_IFLNK | 0777, NULL, NULL, pmu_link, pmu))
+		kfree(pmu); /* made before: it has its own copy */
+	return buf;
+}
+
 int sysfs_register(const char *path, gen_fn gen, write_fn write, void *arg)
 {
+	char buf[256];
+	path = device_path(path, buf, sizeof(buf));
 	return genfs_add(&sysfs, path, S_IFREG | (write ? 0644 : 0444), gen,
 			 write, NULL, arg);
 }
 
 int sysfs_mkdir(const char *path)
 {
+	char buf[256];
+	path = device_path(path, buf, sizeof(buf));
 	return genfs_add(&sysfs, path, S_IFDIR | 0755, NULL, NULL, NULL, NULL);
 }
 
@@ -78,6 +124,7 @@ void sysfs_init_files(void)
 	sysfs_register("devices/system/cpu/present", gen_possible, NULL, NULL);
 	sysfs_mkdir("bus/event_source/devices");
 	sysfs_mkdir("kernel");
+	sysfs_cache_init();
 }
 
 struct inode *sysfs_mount(struct super_block **sb)

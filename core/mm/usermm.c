@@ -549,6 +549,17 @@ int mm_discard(struct mm *mm, uint64_t start, uint64_t len)
 	return 0;
 }
 
+/* Does any vma overlapping [start, end) have flag? Caller holds mm->lock. */
+static bool range_has_flag(struct mm *mm, uint64_t start, uint64_t end, unsigned flag)
+{
+	list_for_each(n, &mm->vmas) {
+		struct vma *v = vma_of(n);
+		if (v->end > start && v->start < end && (v->flags & flag))
+			return true;
+	}
+	return false;
+}
+
 int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 {
 	uint64_t end = start + len;
@@ -556,6 +567,8 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 		return -ENOMEM;
 	uint64_t f = mm_lock(mm);
 	int r = splits_nosplit(mm, start, end) ? -EINVAL : 0;
+	if (!r && (prot & PROT_EXEC) && range_has_flag(mm, start, end, VMA_NOEXEC))
+		r = -EACCES;
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
 		if (r || v->end <= start || v->start >= end)

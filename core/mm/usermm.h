@@ -27,6 +27,8 @@
 #define VMA_HEAP     (1u << 2)
 #define VMA_DONTCOPY (1u << 3)   /* fork leaves it out (perf buffers) */
 #define VMA_NOSPLIT  (1u << 4)   /* unmapped or protected whole, else EINVAL */
+#define VMA_NOEXEC   (1u << 5)   /* never PROT_EXEC (mprotect: EACCES), as
+				  * Linux's maps of noexec-mount files */
 
 struct shared_anon;
 struct mm;

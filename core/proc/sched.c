@@ -36,7 +36,6 @@ static uint64_t tick_tsc;       /* TICK_NS in TSC cycles */
 static uint64_t online_mask;
 static uint64_t isolated_mask;
 
-
 static struct runqueue *rq_of(unsigned cpu) { return &rqs[cpu]; }
 
 uint64_t sched_online_mask(void) { return online_mask; }
@@ -61,9 +60,18 @@ static void ipi_resched(struct trap_frame *f)
 	rq_of(this_cpu_id())->need_resched = true;
 }
 
+/* The interrupt alone is the point: its return to user delivers what
+ * is pending (userret.c). */
+static void ipi_kick(struct trap_frame *f)
+{
+	(void)f;
+	apic_eoi();
+}
+
 void sched_init_cpu(struct task *idle)
 {
 	trap_set_handler(VEC_IPI_RESCHED, ipi_resched);
+	trap_set_handler(VEC_IPI_KICK, ipi_kick);
 	struct runqueue *rq = rq_of(this_cpu_id());
 	rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
 	list_init(&rq->queue);
@@ -146,6 +154,14 @@ void sched_wake(struct task *t)
 	kick_cpu((unsigned)t->on_cpu);
 }
 
+void sched_kick_running(struct task *t)
+{
+	int cpu = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+	if (cpu < 0 || (unsigned)cpu == this_cpu_id() || rq_of((unsigned)cpu)->curr != t)
+		return;
+	apic_send_ipi(percpu_area[cpu].apic_id, VEC_IPI_KICK);
+}
+
 static struct task *pick_next(struct runqueue *rq)
 {
 	if (list_empty(&rq->queue))
@@ -160,8 +176,8 @@ static struct task *pick_next(struct runqueue *rq)
  * When a CPU needs no tick:
  *  - an isolated CPU running one task (or none): nothing to slice;
  *  - any CPU with nothing to run, once idle ticks are allowed (user space
- *    runs with console input on its interrupt), except the boot CPU while
- *    timed sleeps or interval timers are pending: its tick checks them.
+ *    runs with console input on its interrupt). Timed sleeps and interval
+ *    timers have hrtimers of their own (timers.c).
  * Whoever queues a task or a timer kicks the CPU (IPI), which comes back
  * here through schedule(). Caller holds rq->lock.
  */
@@ -178,7 +194,7 @@ static bool tick_needed(struct runqueue *rq, struct task *next)
 	if (rq->nr_queued > 0 || perf_wants_tick(cpu))
 		return true;
 	if (next == rq->idle)
-		return !idle_tickless || (cpu == 0 && timers_pending());
+		return !idle_tickless;
 	return !sched_cpu_isolated(cpu);
 }
 
@@ -193,18 +209,6 @@ static void tick_update(struct runqueue *rq, struct task *next)
 		rq->tick_stopped = false;
 	}
 }
-
-/* A timer was armed: make sure the boot CPU ticks to watch it. */
-void sched_kick_timekeeper(void)
-{
-	if (!rq_of(0)->tick_stopped)
-		return;
-	if (this_cpu_id() == 0)
-		rq_of(0)->need_resched = true; /* our next schedule() restarts it */
-	else
-		kick_cpu(0);
-}
-
 
 static void enqueue_remote(struct task *t, unsigned cpu);
 
@@ -246,7 +250,9 @@ void schedule(void)
 	spin_lock(&rq->lock);
 	struct task *prev = rq->curr;
 	rq->need_resched = false;
-	if (prev->migrate_to >= 0 && prev->state == TASK_RUNNABLE)
+	/* A task whose sleep timer is armed here moves only once it has
+	 * cancelled it (timers.c). */
+	if (prev->migrate_to >= 0 && prev->state == TASK_RUNNABLE && !prev->sleep_timer)
 		rq->migrating = prev;
 	else if (prev != rq->idle && prev->state == TASK_RUNNABLE)
 		enqueue(rq, prev);
@@ -374,8 +380,12 @@ static void migrate_other(struct task *t, unsigned to)
 		kick_cpu((unsigned)t->on_cpu);
 		return;
 	}
-	bool queued = t->state == TASK_RUNNABLE;
-	if (queued) {
+	bool queued = t->state == TASK_RUNNABLE && !t->sleep_timer;
+	if (t->sleep_timer) {
+		/* Its sleep's timer is on this CPU: it runs here once more,
+		 * cancels the timer and moves itself (timers.c). */
+		t->migrate_to = (int)to;
+	} else if (queued) {
 		list_remove(&t->run_node);
 		from->nr_queued--;
 	} else {

@@ -21,6 +21,9 @@ void sched_init_cpu(struct task *idle);   /* the calling context becomes idle */
 void sched_start(struct task *t);
 /* Wake a sleeping task (no effect on a runnable or dead one). */
 void sched_wake(struct task *t);
+/* Interrupt t if it is running on another CPU, so that it enters the
+ * kernel and sees what was just made pending for it (a signal). */
+void sched_kick_running(struct task *t);
 /* This CPU's timers (hrtimer.h) and its tick, every TICK_NS while it
  * needs one (see tick_update). */
 void sched_tick_start(void);
@@ -35,8 +38,6 @@ bool sched_need_resched(void);
 void sched_idle_loop(void) __attribute__((noreturn));
 /* From now on an idle CPU may stop its tick (see tick_update). */
 void sched_allow_tickless_idle(void);
-/* A timed sleep or interval timer was armed (timekeeping.c). */
-void sched_kick_timekeeper(void);
 /* Move t to another allowed CPU when its affinity no longer allows its
  * current one (t may be the caller). */
 void sched_apply_affinity(struct task *t);
@@ -45,9 +46,6 @@ bool sched_cpu_isolated(unsigned cpu);
 void sched_set_isolated(uint64_t mask);
 uint64_t sched_online_mask(void);
 void sched_set_cpu_online(unsigned cpu);
-
-/* Sleepers with a deadline (schedule_until), checked every tick. */
-void sched_timer_check(void);
 
 /* Where a new task starts in C (arch/switch.asm). */
 void task_first_run(void);

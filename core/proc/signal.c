@@ -169,6 +169,10 @@ static void kick(struct task *t, int sig)
 	if (!(t->sigmask & BIT(sig)) || sig == SIGKILL || sig == SIGCONT) {
 		if (t->state == TASK_SLEEPING || (sig == SIGKILL && t->state != TASK_ZOMBIE))
 			sched_wake(t);
+		/* Running on another CPU: interrupted, so it takes the
+		 * signal now, not at its next tick or system call. */
+		if (t->state == TASK_RUNNABLE)
+			sched_kick_running(t);
 		if (t->state == TASK_STOPPED && (sig == SIGCONT || sig == SIGKILL))
 			process_continue(t);
 	}

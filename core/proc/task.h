@@ -19,7 +19,6 @@
 
 #define TASK_COMM_LEN 16
 #define KSTACK_SIZE (16 * 1024)
-#define MAX_TASKS 1024
 
 enum task_state {
 	TASK_RUNNABLE,      /* on a run queue, or running */
@@ -35,6 +34,7 @@ struct files;
 struct fs_context;
 struct signal_state;
 struct ksiginfo;
+struct hrtimer;
 
 struct task {
 	/* Scheduler (sched.c). ksp is valid only while switched out. */
@@ -48,8 +48,8 @@ struct task {
 	struct list all_node;        /* in the task list (task_lock) */
 	volatile bool switched_out;  /* off its CPU for good (zombie/dead) */
 	uint64_t slice_end_tick;
-	uint64_t wake_deadline_ns;   /* schedule_until */
-	bool interruptible;
+	struct hrtimer *sleep_timer; /* schedule_until's, while armed: the
+				      * task stays on its CPU (timers.c) */
 
 	/* Identity. */
 	int tid, tgid;
@@ -95,6 +95,7 @@ struct task {
 	uint64_t altstack_sp, altstack_size;
 	int altstack_flags;
 	uint64_t itimer_real_ns, itimer_real_interval_ns; /* deadline, 0 = off */
+	struct list itimer_node;     /* leader: armed ITIMER_REAL (timers.c) */
 
 	/* Accounting. */
 	uint64_t start_ns;

@@ -26,16 +26,18 @@ static bool tid_in_use(int tid)
 	return false;
 }
 
-/* Caller holds task_lock. Tids wrap at PID_MAX and skip live ones. */
+/* Caller holds task_lock. Tids wrap at PID_MAX and skip live ones; 0
+ * when every one is taken (fork then fails with EAGAIN, as Linux). */
 static int alloc_tid(void)
 {
-	for (;;) {
+	for (int tries = 0; tries < PID_MAX; tries++) {
 		int tid = next_tid++;
 		if (next_tid >= PID_MAX)
 			next_tid = 2;
 		if (!tid_in_use(tid))
 			return tid;
 	}
+	return 0;
 }
 
 /* What every task starts with, whatever it is for. */
@@ -54,6 +56,7 @@ static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
 	waitq_init(&t->child_exit);
 	list_init(&t->perf_events);
 	list_init(&t->perf_owned);
+	list_init(&t->itimer_node);
 	t->perf_last_cpu = -1;
 	t->perf_cpu = -1;
 	rlimits_init(t->rlimits);
@@ -80,8 +83,15 @@ struct task *task_alloc(const char *comm)
 
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	t->tid = t->tgid = alloc_tid();
-	list_add_tail(&t->all_node, &all_tasks);
+	if (t->tid)
+		list_add_tail(&t->all_node, &all_tasks);
 	spin_unlock_irqrestore(&task_lock, f);
+	if (!t->tid) {
+		pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
+		kfree(fpu);
+		kfree(t);
+		return NULL;
+	}
 	return t;
 }
 

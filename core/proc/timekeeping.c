@@ -1,8 +1,7 @@
 /*
- * Wall clock, clock_* system calls, sleeping and interval timers.
- *
- * Locking: sleep_lock (irqsave) protects the list of timed sleepers and
- * the list of tasks with an armed ITIMER_REAL.
+ * Wall clock, clock_* system calls, sleeping and interval timers. The
+ * timers themselves (a sleep's deadline, ITIMER_REAL) are hrtimers:
+ * timers.c.
  */
 #include <string.h>
 #include <asm/siginfo.h>
@@ -16,6 +15,7 @@
 #include "syscall.h"
 #include "task.h"
 #include "timekeeping.h"
+#include "timers.h"
 #include "arch/tsc.h"
 #include "mm/uaccess.h"
 #include "arch/x86.h"
@@ -24,16 +24,6 @@
 #define TAI_OFFSET_NS (37ULL * NS)
 
 static uint64_t epoch_at_boot_ns;
-
-struct timed_sleeper {
-	struct list node;
-	struct task *task;
-	uint64_t deadline;
-};
-
-static struct spinlock sleep_lock = SPINLOCK_INIT("sleep");
-static struct list sleepers = LIST_INIT(sleepers);
-static struct task *itimer_tasks[64];
 
 /* ---- the RTC ---- */
 
@@ -74,6 +64,7 @@ void timekeeping_init(void)
 	uint64_t secs = days_from_civil((int)year, mon, day) * 86400 + hour * 3600 +
 			min * 60 + sec;
 	epoch_at_boot_ns = secs * NS - time_since_boot_ns();
+	timers_init();
 	klog("time: RTC says %u-%02u-%02u %02u:%02u:%02u UTC", year, mon, day,
 	     hour, min, sec);
 }
@@ -111,11 +102,30 @@ int clock_now(int clock, uint64_t *ns)
 	}
 }
 
+/* Boot-relative deadline for an absolute time on `clock`. The clock's
+ * reading comes from the same TSC read as the boot time: two reads would
+ * put the deadline early by the time between them. */
 uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns)
 {
-	uint64_t now, boot = time_since_boot_ns();
-	if (clock_now(clock, &now))
-		return 0;
+	uint64_t boot = time_since_boot_ns(), now;
+	switch (clock) {
+	case CLOCK_REALTIME_ID:
+	case CLOCK_REALTIME_COARSE_ID:
+		now = epoch_at_boot_ns + boot;
+		break;
+	case CLOCK_TAI_ID:
+		now = epoch_at_boot_ns + boot + TAI_OFFSET_NS;
+		break;
+	case CLOCK_MONOTONIC_ID:
+	case CLOCK_MONOTONIC_RAW_ID:
+	case CLOCK_MONOTONIC_COARSE_ID:
+	case CLOCK_BOOTTIME_ID:
+		now = boot;
+		break;
+	default:
+		if (clock_now(clock, &now))
+			return 0;
+	}
 	if (abs_ns <= now)
 		return 0;
 	return boot + (abs_ns - now);
@@ -180,39 +190,16 @@ SYSCALL_DEFINE1(time, long __user *, tloc)
 
 /* ---- sleeping ---- */
 
-static int nr_itimers;
-
-bool timers_pending(void)
-{
-	return !list_empty(&sleepers) || nr_itimers > 0;
-}
-
-void schedule_until(uint64_t deadline_ns)
-{
-	if (!deadline_ns) {
-		schedule();
-		return;
-	}
-	struct timed_sleeper s = { .task = current, .deadline = deadline_ns };
-	uint64_t f = spin_lock_irqsave(&sleep_lock);
-	list_add_tail(&s.node, &sleepers);
-	spin_unlock_irqrestore(&sleep_lock, f);
-	sched_kick_timekeeper();
-	if (time_since_boot_ns() < deadline_ns)
-		schedule();
-	f = spin_lock_irqsave(&sleep_lock);
-	list_remove(&s.node);
-	spin_unlock_irqrestore(&sleep_lock, f);
-}
-
 /* Sleep until deadline or a signal. Returns 0 or -EINTR. */
 static long sleep_until(uint64_t deadline)
 {
 	struct task *self = current;
 	while (time_since_boot_ns() < deadline) {
-		if (signal_pending_current())
+		self->state = TASK_SLEEPING; /* before the check: no lost wake-up */
+		if (signal_pending_current()) {
+			self->state = TASK_RUNNABLE;
 			return -EINTR;
-		self->state = TASK_SLEEPING;
+		}
 		schedule_until(deadline);
 		self->state = TASK_RUNNABLE;
 	}
@@ -256,54 +243,7 @@ SYSCALL_DEFINE4(clock_nanosleep, clockid_t, clock, int, flags, uint64_t, rqtp, u
 	return s;
 }
 
-/* ---- interval timers (ITIMER_REAL) ---- */
-
-static void itimer_track(struct task *leader, bool on)
-{
-	uint64_t f = spin_lock_irqsave(&sleep_lock);
-	int free_slot = -1;
-	for (int i = 0; i < 64; i++) {
-		if (itimer_tasks[i] == leader) {
-			if (!on) {
-				itimer_tasks[i] = NULL;
-				nr_itimers--;
-			}
-			spin_unlock_irqrestore(&sleep_lock, f);
-			return;
-		}
-		if (!itimer_tasks[i] && free_slot < 0)
-			free_slot = i;
-	}
-	if (on && free_slot >= 0) {
-		itimer_tasks[free_slot] = leader;
-		nr_itimers++;
-	}
-	spin_unlock_irqrestore(&sleep_lock, f);
-	if (on)
-		sched_kick_timekeeper();
-}
-
-void itimer_forget(struct task *leader)
-{
-	itimer_track(leader, false);
-}
-
-static void fire_itimers(uint64_t now)
-{
-	for (int i = 0; i < 64; i++) {
-		struct task *t = itimer_tasks[i];
-		if (!t || !t->itimer_real_ns || now < t->itimer_real_ns)
-			continue;
-		t->itimer_real_ns = t->itimer_real_interval_ns
-			? now + t->itimer_real_interval_ns : 0;
-		if (!t->itimer_real_ns) {
-			itimer_tasks[i] = NULL;
-			nr_itimers--;
-		}
-		struct ksiginfo info = { .signo = SIGALRM, .code = SI_TIMER };
-		signal_send_thread(t, &info);
-	}
-}
+/* ---- interval timers (ITIMER_REAL, timers.c) ---- */
 
 static void (*poll_hook)(void);
 
@@ -316,34 +256,21 @@ void timers_tick(void)
 {
 	if (poll_hook)
 		poll_hook();
-	uint64_t now = time_since_boot_ns();
-	uint64_t f = spin_lock_irqsave(&sleep_lock);
-	list_for_each(n, &sleepers) {
-		struct timed_sleeper *s = list_entry(n, struct timed_sleeper, node);
-		if (s->deadline <= now)
-			sched_wake(s->task);
-	}
-	fire_itimers(now);
-	spin_unlock_irqrestore(&sleep_lock, f);
 }
 
 static void itimer_get(struct task *t, struct __kernel_old_itimerval *v)
 {
-	uint64_t now = time_since_boot_ns();
-	uint64_t left = t->itimer_real_ns > now ? t->itimer_real_ns - now : 0;
-	if (!t->itimer_real_ns)
-		left = 0;
+	uint64_t left, interval;
+	itimer_get_real(t, &left, &interval);
 	v->it_value.tv_sec = (long)(left / NS);
 	v->it_value.tv_usec = (long)(left % NS / 1000);
-	v->it_interval.tv_sec = (long)(t->itimer_real_interval_ns / NS);
-	v->it_interval.tv_usec = (long)(t->itimer_real_interval_ns % NS / 1000);
+	v->it_interval.tv_sec = (long)(interval / NS);
+	v->it_interval.tv_usec = (long)(interval % NS / 1000);
 }
 
 static void itimer_set(struct task *t, uint64_t value_ns, uint64_t interval_ns)
 {
-	t->itimer_real_interval_ns = interval_ns;
-	t->itimer_real_ns = value_ns ? time_since_boot_ns() + value_ns : 0;
-	itimer_track(t, value_ns != 0);
+	itimer_set_real(t, value_ns, interval_ns);
 }
 
 SYSCALL_DEFINE2(getitimer, int, which, struct __kernel_old_itimerval __user *, value)

@@ -1,8 +1,8 @@
 /*
  * Clocks and sleeping. All kernel time is TSC nanoseconds since the
  * loader's hand-off ("boot"); wall-clock time adds the CMOS RTC reading
- * taken at boot. Timed sleeps are checked on the boot CPU's tick, so their
- * resolution is one tick (10 ms).
+ * taken at boot. Timed sleeps and interval timers are hrtimers (timers.h):
+ * they end at their deadline, not on the next tick.
  */
 #ifndef BAREMON_TIMEKEEPING_H
 #define BAREMON_TIMEKEEPING_H
@@ -27,11 +27,8 @@ uint64_t realtime_ns(void);
 int clock_now(int clock, uint64_t *ns);
 /* Boot-relative deadline for an absolute time on `clock` (0 if past). */
 uint64_t clock_to_boot_ns(int clock, uint64_t abs_ns);
-/* Called on every tick of the boot CPU: wakes expired sleepers, fires
- * interval timers. */
+/* Called on every tick of the boot CPU (the poll hook below). */
 void timers_tick(void);
-/* Any timed sleeper or armed interval timer? (the boot CPU's tick) */
-bool timers_pending(void);
 /* Something to run on every boot-CPU tick (console polling without an
  * interrupt route). */
 void timers_set_poll_hook(void (*fn)(void));

@@ -26,6 +26,9 @@ ABI_LITE   := $(ABI_NAMES:%=build/abi/libc-lite/%)
 ABI_MUSL   := $(ABI_NAMES:%=build/abi/musl/%)
 ABI_HOST   := $(ABI_NAMES:%=build/abi/host/%)
 ABI_DEPS   := tests/abi/abi.h tests/abi/abi.mk
+# musl-gcc does not see the kernel's uapi headers (<linux/futex.h>):
+# the links tests/perf/perf.mk makes for its own musl builds.
+ABI_UAPI   := build/perf/uapi
 
 .PHONY: abi abi-host-test
 abi: $(ABI_LITE) $(ABI_MUSL) $(ABI_HOST)
@@ -39,10 +42,10 @@ build/abi/libc-lite/%: build/abi/libc-lite/%.o $(USER_CRT0) $(USER_LIB)
 	$(call USER_SAY,LD,$@)
 	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBS)
 
-build/abi/musl/%: tests/abi/%.c $(ABI_DEPS)
+build/abi/musl/%: tests/abi/%.c $(ABI_DEPS) $(ABI_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,MUSL,$<)
-	$(USER_Q)musl-gcc -static $(ABI_CFLAGS) $< -o $@
+	$(USER_Q)musl-gcc -static $(ABI_CFLAGS) -idirafter $(ABI_UAPI) $< -o $@
 
 build/abi/host/%: tests/abi/%.c $(ABI_DEPS)
 	@mkdir -p $(dir $@)

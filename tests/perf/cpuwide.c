@@ -87,7 +87,7 @@ static void test_cpu_events(void)
 	c0 = perf_value(cs);
 	touch_pages(64);
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	p1 = perf_value(pf);
 	c1 = perf_value(cs);
 	CHECK(p1 - p0 >= 64 && p1 != PERF_BAD_VALUE,

@@ -213,8 +213,8 @@ static void test_big_group(void)
 		return;
 	touch_pages(PAGES);
 	work_ns(BUSY);
-	sleep_ns(1000000);
-	sleep_ns(1000000);
+	sleep_ns(SWITCH_SLEEP_NS);
+	sleep_ns(SWITCH_SLEEP_NS);
 
 	n = get(fd[0], buf, 64);
 	CHECK(n == want && buf[0] == 8,
@@ -303,7 +303,7 @@ static void test_always_on(void)
 	           "and a flexible one"))
 		return;
 	work_ns(20000000);
-	sleep_ns(1000000);
+	sleep_ns(SWITCH_SLEEP_NS);
 	work_ns(20000000);
 	for (int i = 0; i < 5; i++) {
 		ssize_t n = get(fd[i], r, 3);

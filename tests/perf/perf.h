@@ -133,6 +133,15 @@ static inline void sleep_ns(long ns)
 }
 
 /*
+ * A sleep that is meant to switch the task out (one context switch
+ * each). A sleep whose timer expires before the task blocks returns
+ * without a switch, on Linux as on baremon (whose sleeps are hrtimers);
+ * under TCG on a loaded host the vCPU may stall for a millisecond
+ * between the two, so these sleeps are 10 ms.
+ */
+#define SWITCH_SLEEP_NS 10000000L
+
+/*
  * Map n fresh anonymous pages and write one byte to each: n minor page
  * faults. Transparent huge pages are refused for the mapping (a fault
  * could otherwise fill many pages at once); a kernel without madvise

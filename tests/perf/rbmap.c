@@ -5,7 +5,8 @@
  * whole. Part of it: EINVAL (munmap, mprotect, MAP_FIXED over it,
  * shrinking or moving part); growing: EFAULT; moving all of it
  * (MREMAP_MAYMOVE | MREMAP_FIXED) keeps the buffer working at the new
- * address and leaves nothing at the old one.
+ * address and leaves nothing at the old one. Perf fds are on a noexec
+ * mount: PROT_EXEC is EPERM at mmap and EACCES at mprotect.
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -44,6 +45,11 @@ int main(void)
 	CHECK_ERR(munmap(p - pg, (size_t)(2 * pg)), EINVAL, "munmap from below into it");
 	CHECK_ERR(mprotect(p + pg, (size_t)pg, PROT_READ), EINVAL, "mprotect of one page");
 	CHECK(mprotect(p, len, PROT_READ | PROT_WRITE) == 0, "mprotect of all of it");
+	CHECK_ERR(mprotect(p, len, PROT_READ | PROT_EXEC), EACCES, "mprotect to PROT_EXEC");
+	CHECK_ERR(mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0), EPERM,
+	          "a PROT_EXEC mapping");
+	CHECK_ERR(mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0), EPERM,
+	          "a private PROT_EXEC mapping");
 	CHECK_ERR(mmap(p + pg, (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
 	          EINVAL, "MAP_FIXED over one page of it");
 	CHECK_ERR(mremap(p, len, len + (size_t)pg, 0), EFAULT, "mremap to grow in place");

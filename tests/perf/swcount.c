@@ -2,11 +2,13 @@
  * swcount.c: software events counting for the calling task (pid 0, any
  * CPU): task-clock and cpu-clock against clock_gettime while busy,
  * page-faults and minor-faults for fresh anonymous pages, context
- * switches from sleeping, cpu-migrations readable, the events x86 never
+ * switches from sleeping, cpu-migrations readable, both counted as kernel
+ * events (0 with exclude_kernel, as Linux), the events x86 never
  * raises (major, alignment and emulation faults) and the dummy event at
  * 0, and a counter opened disabled reading 0 until enabled.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -114,9 +116,9 @@ static void test_switches(void)
 	uint64_t v;
 
 	CHECK(cs >= 0 && mig >= 0, "open context-switches, cpu-migrations");
-	/* Each 1 ms sleep blocks the task: a voluntary switch away. */
+	/* Each sleep blocks the task: a voluntary switch away. */
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	v = perf_value(cs);
 	CHECK(v >= 5 && v != PERF_BAD_VALUE,
 	      "context-switches >= 5 after 5 sleeps (%llu)",
@@ -126,6 +128,68 @@ static void test_switches(void)
 	      (unsigned long long)v);
 	close(cs);
 	close(mig);
+}
+
+/* Linux counts switches and migrations where the scheduler runs, in the
+ * kernel (perf_sw_event_sched with the caller's kernel registers): 0
+ * with exclude_kernel, every one with exclude_user. */
+static int sw_mode(uint64_t config, int exclude_kernel)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_SOFTWARE, config);
+	a.exclude_kernel = exclude_kernel;
+	a.exclude_user = !exclude_kernel;
+	return perf_open(&a, 0, -1, -1, 0);
+}
+
+static void test_switch_modes(void)
+{
+	int cs_u = sw_mode(PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
+	int cs_k = sw_mode(PERF_COUNT_SW_CONTEXT_SWITCHES, 0);
+	int mig_u = sw_mode(PERF_COUNT_SW_CPU_MIGRATIONS, 1);
+	int mig_k = sw_mode(PERF_COUNT_SW_CPU_MIGRATIONS, 0);
+	cpu_set_t all, one;
+	int ncpu = 0;
+
+	CHECK(cs_u >= 0 && cs_k >= 0 && mig_u >= 0 && mig_k >= 0,
+	      "open both with exclude_kernel and with exclude_user");
+	sched_getaffinity(0, sizeof(all), &all);
+	for (int i = 0; i < 5; i++)
+		sleep_ns(SWITCH_SLEEP_NS);
+	/* Hop between two allowed CPUs, if there are two: migrations. */
+	for (int hop = 0; hop < 4; hop++) {
+		int want = hop % 2, seen = 0;
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &all) || seen++ != want)
+				continue;
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			sched_setaffinity(0, sizeof(one), &one);
+			ncpu = seen;
+			break;
+		}
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+	uint64_t vcs_u = perf_value(cs_u), vcs_k = perf_value(cs_k);
+	uint64_t vmig_u = perf_value(mig_u), vmig_k = perf_value(mig_k);
+	CHECK(vcs_u == 0, "context-switches with exclude_kernel: 0 (%llu)",
+	      (unsigned long long)vcs_u);
+	CHECK(vcs_k >= 5 && vcs_k != PERF_BAD_VALUE,
+	      "context-switches with exclude_user: >= 5 (%llu)",
+	      (unsigned long long)vcs_k);
+	CHECK(vmig_u == 0, "cpu-migrations with exclude_kernel: 0 (%llu)",
+	      (unsigned long long)vmig_u);
+	if (ncpu >= 2)
+		CHECK(vmig_k >= 1 && vmig_k != PERF_BAD_VALUE,
+		      "cpu-migrations with exclude_user: >= 1 after 4 hops (%llu)",
+		      (unsigned long long)vmig_k);
+	else
+		abi_note("one CPU: no migration to count");
+	close(cs_u);
+	close(cs_k);
+	close(mig_u);
+	close(mig_k);
 }
 
 /* Events x86 Linux never raises for a well-behaved program. */
@@ -147,7 +211,7 @@ static void test_zero_events(void)
 	}
 	work_ns(5000000);
 	touch_pages(8);
-	sleep_ns(1000000);
+	sleep_ns(SWITCH_SLEEP_NS);
 	for (int i = 0; i < 3; i++) {
 		uint64_t v = perf_value(fd[i]);
 		CHECK(v == 0, "%s reads 0 (%llu)", ev[i].name,
@@ -213,6 +277,7 @@ int main(void)
 	test_clocks();
 	test_faults();
 	test_switches();
+	test_switch_modes();
 	test_zero_events();
 	test_disabled();
 	test_exclude();

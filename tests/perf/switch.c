@@ -102,7 +102,7 @@ static void per_task(void)
 	if (!CHECK(fd >= 0 && ring_map(fd, &r, PAGES, PROT_READ | PROT_WRITE) == 0, "per-task dummy event with context_switch, mapped"))
 		return;
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	pid_t kid = spinner();
 	sleep_ns(20000000); /* let it start spinning here */
 	for (int i = 0; i < 20; i++)
@@ -158,7 +158,7 @@ static void cpu_wide(int cpu)
 	           "on CPU %d, mapped", cpu))
 		return;
 	for (int i = 0; i < 5; i++)
-		sleep_ns(1000000);
+		sleep_ns(SWITCH_SLEEP_NS);
 	close(fd);
 	memset(&prev_out, 0, sizeof(prev_out));
 	while (next(&r, &x)) {

@@ -1,0 +1,24 @@
+/*
+ * sys/socket.h: sockets (libc-lite, user programs): what
+ * socketpair(AF_UNIX) needs. The constants: <bits/socket.h>.
+ */
+#ifndef LIBC_LITE_SYS_SOCKET_H
+#define LIBC_LITE_SYS_SOCKET_H
+
+#include <sys/types.h>
+#include <bits/socket.h>
+
+int socketpair(int domain, int type, int protocol, int sv[2]);
+ssize_t send(int fd, const void *buf, size_t n, int flags);
+ssize_t recv(int fd, void *buf, size_t n, int flags);
+ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+               const struct sockaddr *to, socklen_t tolen);
+ssize_t recvfrom(int fd, void *restrict buf, size_t n, int flags,
+                 struct sockaddr *restrict from, socklen_t *restrict fromlen);
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags);
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags);
+int shutdown(int fd, int how);
+int getsockopt(int fd, int level, int name, void *restrict val,
+               socklen_t *restrict len);
+
+#endif
