@@ -11,6 +11,7 @@ static bool model;
 void pmu_use_model(void)
 {
 	model = true;
+	vpmu_init();
 }
 
 bool pmu_model_in_use(void)
