@@ -75,6 +75,7 @@ $(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_U
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror $(MUSL_EXTRA) -idirafter $(PERF_UAPI) -o $@ $< -lpthread
 # record's workload keeps frame pointers: call chains walk through it.
 $(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
+$(BUILD)/musl/twofunc: MUSL_EXTRA := -fno-omit-frame-pointer
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
 $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)

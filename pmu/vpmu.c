@@ -285,12 +285,14 @@ uint64_t vpmu_wrap_due(void)
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
  * not the measured code's), then interrupts come back. The wrap timer
- * is armed after the stamp (its instant depends on it, and for the
- * instruction clock on where the stamp falls in its 2^N-tick unit). */
+ * is armed after the stamp (its instant depends on it; for the
+ * instruction clock that may put it an instruction early, which the
+ * timer's refire absorbs). */
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
+	uint64_t left = wrap_left(c);
 	c->last_tsc = rdtsc();
-	arm_wrap_timer(c, wrap_left(c));
+	arm_wrap_timer(c, left);
 	irq_restore(flags);
 }
 
@@ -334,17 +336,14 @@ static bool wants_steps(struct vpmu_cpu *c)
 	return want;
 }
 
-/* Entry from user mode: user time is charged, then what the stepped
- * instruction (if one retired) counts, still as user mode - a counter
- * it wraps owes its PMI to the return, which takes it with the
- * registers after that instruction: exactly where it overflowed. */
 /*
  * With the instruction clock, the user stint that just ended is split
  * at the stubs' TSC stamps: the instructions between them, less the
  * stubs' own, are the user's; the rest since the last update are the
  * kernel's (its way out after the model's exit hook, the stubs, its way
- * in). Cycles stay as advance() charges them. False when the stamps do
- * not bracket a stint the model saw begin (then advance() does it all).
+ * in). Cycles split the same way, the TSC being the instruction clock.
+ * False when the stamps do not bracket a stint the model saw begin (then
+ * advance() charges it all to user mode).
  */
 static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 {
@@ -359,18 +358,24 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 	uint64_t span = vpmu_icount_between(out, in), stub = vpmu_icount_stub(f->vector);
 	uint64_t user = span > stub ? span - stub : 0;
 	uint64_t kernel = vpmu_icount_between(c->last_tsc, now) - user;
-	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc);
+	uint64_t user_ticks = user << vpmu_icount_shift();
+	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
 	pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
 	if (pmi)
 		wrapped(c); /* owed to user mode */
 	c->mode = VPMU_KERNEL;
-	if (charge(c, VPMU_SRC_INSNS, 0, kernel))
+	pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc - user_ticks);
+	if (charge(c, VPMU_SRC_INSNS, 0, kernel) || pmi)
 		wrapped(c);
 	c->mode = VPMU_USER;
 	c->last_tsc = now;
 	return true;
 }
 
+/* Entry from user mode: user time is charged, then what the stepped
+ * instruction (if one retired) counts, still as user mode - a counter
+ * it wraps owes its PMI to the return, which takes it with the
+ * registers after that instruction: exactly where it overflowed. */
 void vpmu_user_entry(struct trap_frame *f)
 {
 	uint64_t fl = irq_save();

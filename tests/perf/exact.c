@@ -50,7 +50,7 @@ void exact_jcc_loop(unsigned long n);
 void exact_call_loop(unsigned long n);
 extern char exact_loops_end[];
 
-#define N 20000UL
+#define N 4000UL
 #define RUNS 3
 
 struct counter {
