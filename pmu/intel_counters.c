@@ -405,6 +405,7 @@ static void intel_pmi(struct trap_frame *f)
 {
 	unsigned cpu = this_cpu_id();
 	pmi_counts[cpu]++;
+	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
 	spin_lock(&perf_lock);
 	if (intel_caps.version >= 2)
 		handle_overflows(&counters[cpu], f);

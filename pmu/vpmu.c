@@ -26,9 +26,9 @@
  * charged to no counter. A counter passing 2^48 wraps, sets
  * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
  * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
- * CPUs do on delivery; a wrap in user time owes its PMI to the return
- * to user (pay_owed_pmi). The wrap timer (arm_wrap_timer) says when the
- * next wrap is due.
+ * CPUs do on delivery; the PMI of a wrap in user time is marked as
+ * the user's (vpmu_pmi_frame). The wrap timer (arm_wrap_timer) says
+ * when the next wrap is due.
  *
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
@@ -38,6 +38,7 @@
 #include "arch/percpu.h"
 #include "kernel.h"
 #include "msr.h"
+#include "proc/task.h"
 #include "vpmu.h"
 
 #define WIDTH_MASK ((1ULL << VPMU_WIDTH) - 1)
@@ -57,7 +58,7 @@ struct vpmu_cpu {
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
 	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
 	struct hrtimer wrap_timer; /* queued for wrap_due or earlier */
-	bool pmi_owed;           /* a wrap in user time: PMI at the return */
+	bool pmi_user;           /* the PMI sent is for a wrap in user time */
 	uint64_t exit_path;      /* instruction clock: most kernel instructions
 				  * seen from the exit hook's stamp to user mode */
 	bool ready;
@@ -102,14 +103,16 @@ static bool bump(struct vpmu_cpu *c, uint64_t *ctr, uint64_t n, int idx, bool pm
 	return pmi;
 }
 
-static void raise_pmi(void)
+/* Send the PMI as LVTPC says, unless it is masked. Whether it was sent. */
+static bool raise_pmi(void)
 {
 	uint32_t lvt = apic_read(APIC_LVT_PMC);
 	if (lvt & LVT_MASKED)
-		return;
+		return false;
 	apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
 	bool nmi = (lvt & (7u << 8)) == LVT_DELIVERY_NMI;
 	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : (lvt & 0xff));
+	return true;
 }
 
 /* Counter idx (GP i, or PMC_IDX_FIXED + j): is it enabled (EN or the
@@ -157,14 +160,20 @@ static bool charge(struct vpmu_cpu *c, enum vpmu_source src, unsigned kind, uint
 	return pmi;
 }
 
-/* A wrap in user time owes its PMI to the return to user; one in
- * kernel time raises it now. */
+/*
+ * A wrap seen at an update is late: the counter passed 2^48 in the time
+ * just charged. The PMI is raised at once, taken when the kernel next
+ * allows interrupts (as a real PMI held off by IF=0). One for a wrap in
+ * user time is marked as the user's: the driver samples the user
+ * registers of the kernel entry that noticed it (vpmu_pmi_frame) - the
+ * nearest to the wrap the model knows, exact for a stepped instruction
+ * - whichever path noticed it (the wrap timer, a system call, a fault,
+ * a single step) and even if the task never returns to user mode.
+ */
 static void wrapped(struct vpmu_cpu *c)
 {
-	if (c->mode == VPMU_USER)
-		c->pmi_owed = true;
-	else
-		raise_pmi();
+	if (raise_pmi() && c->mode == VPMU_USER)
+		c->pmi_user = true;
 }
 
 /* Charge the time since last_tsc to the counters that count in the mode
@@ -179,24 +188,6 @@ static void advance(struct vpmu_cpu *c)
 	c->last_tsc = now;
 	if (pmi)
 		wrapped(c);
-}
-
-/* A wrap seen at an update is late: the counter passed 2^48 in the
- * time just charged. One that happened in kernel time raises the PMI at
- * once (taken when the kernel next allows interrupts, as a real PMI
- * held off by IF=0). One that happened in user time is owed to user
- * mode: it is raised on the way back (vpmu_set_mode(VPMU_USER), with
- * interrupts off until IRET), so the PMI is taken before the next user
- * instruction, with the user registers of the kernel entry that noticed
- * the wrap - the nearest to it the model knows (a real PMI would have
- * come at the wrap, before that entry). A task that does not go back
- * hands it to the next return to user or halt. */
-static void pay_owed_pmi(struct vpmu_cpu *c)
-{
-	if (c->pmi_owed && c->mode != VPMU_KERNEL) {
-		c->pmi_owed = false;
-		raise_pmi();
-	}
 }
 
 static bool any_enabled(const struct vpmu_cpu *c)
@@ -257,6 +248,13 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 	return left;
 }
 
+/* The wrap timer aims a little past the wrap: an APIC timer interrupt
+ * may come a tick early (its clock is not the TSC), and one that came
+ * before the wrap would let it happen in the kernel's interrupt entry,
+ * taking a user-time wrap's sample in the kernel. 1/4096 of the
+ * distance plus 64 TSC ticks: the PMI's skid on the wrap timer. */
+#define WRAP_TIMER_LATE(left) ((left) / 4096 + 64)
+
 /*
  * The wrap timer, the one place that decides when the model looks at
  * its counters again: every entry point ends by arming it for the
@@ -272,9 +270,11 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 static void arm_wrap_timer(struct vpmu_cpu *c, uint64_t left)
 {
 	c->wrap_due = left == ~0ULL ? ~0ULL : c->last_tsc + left;
-	if (c->wrap_due != ~0ULL &&
-	    (!hrtimer_queued(&c->wrap_timer) || c->wrap_due < c->wrap_timer.expires))
-		hrtimer_start(&c->wrap_timer, c->wrap_due);
+	if (c->wrap_due == ~0ULL)
+		return;
+	uint64_t at = c->wrap_due + WRAP_TIMER_LATE(left);
+	if (!hrtimer_queued(&c->wrap_timer) || at < c->wrap_timer.expires)
+		hrtimer_start(&c->wrap_timer, at);
 }
 
 uint64_t vpmu_wrap_due(void)
@@ -316,7 +316,6 @@ void vpmu_set_mode(enum vpmu_mode mode)
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = mode;
-	pay_owed_pmi(c);
 	leave(c, f);
 }
 
@@ -372,6 +371,18 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 	return true;
 }
 
+/* Is this entry the wrap timer's interrupt, due now? Then the kernel
+ * time until the return (or the next trap) is the model's, not the
+ * measured code's: on hardware no such interrupt exists, and counting
+ * it would put the profiler's own cost into a profile of a user loop.
+ * (A scheduler tick that happens to share the interrupt goes uncounted
+ * with it.) */
+static bool own_interrupt(struct vpmu_cpu *c, const struct trap_frame *f)
+{
+	return f->vector == VEC_TIMER && hrtimer_queued(&c->wrap_timer) &&
+	       c->wrap_timer.expires <= c->last_tsc;
+}
+
 /* Entry from user mode: user time is charged, then what the stepped
  * instruction (if one retired) counts, still as user mode - a counter
  * it wraps owes its PMI to the return, which takes it with the
@@ -390,7 +401,7 @@ void vpmu_user_entry(struct trap_frame *f)
 		if (pmi)
 			wrapped(c);
 	}
-	c->mode = VPMU_KERNEL;
+	c->mode = own_interrupt(c, f) ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
 }
 
@@ -403,7 +414,6 @@ void vpmu_user_exit(struct trap_frame *f)
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = VPMU_USER;
-	pay_owed_pmi(c);
 	if (wants_steps(c))
 		vpmu_step_arm(f);
 	vpmu_icount_stamp_here();
@@ -499,4 +509,22 @@ void vpmu_init(void)
 {
 	vpmu_icount_init();
 	vpmu_step_init();
+}
+
+bool vpmu_pmi_user_mark(void)
+{
+	struct vpmu_cpu *c = &cpus[this_cpu_id()];
+	bool user = c->pmi_user;
+	c->pmi_user = false;
+	return user;
+}
+
+struct trap_frame *vpmu_pmi_frame(struct trap_frame *f)
+{
+	if (!vpmu_pmi_user_mark())
+		return f;
+	struct task *t = current;
+	if ((f->cs & 3) == 3 || !t || !t->mm || !t->frame)
+		return f;
+	return t->frame; /* where the task entered the kernel from user mode */
 }

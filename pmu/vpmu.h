@@ -20,7 +20,9 @@
 #define VPMU_FIXED  3
 #define VPMU_WIDTH  48
 
-enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT };
+/* Where the CPU is. VPMU_OWN: handling the model's own wrap-timer
+ * interrupt, which real hardware does not have; it counts nowhere. */
+enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT, VPMU_OWN };
 
 /* What a counter counts (vpmu_events.c). */
 enum vpmu_source {
@@ -72,6 +74,13 @@ unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 void vpmu_step_init(void);
+
+/* The registers a PMI taken with frame f samples: the user's frame of
+ * the current task's kernel entry when the model raised it for a wrap
+ * in user time (and clears that mark), else f. In the PMI handler. */
+struct trap_frame *vpmu_pmi_frame(struct trap_frame *f);
+/* Was the PMI raised for a wrap in user time? Clears the mark. */
+bool vpmu_pmi_user_mark(void);
 
 /* Boot, once, when the model is installed. */
 void vpmu_init(void);
