@@ -35,7 +35,7 @@ record -e cycles:u -o /tmp/cyc.data -- recwork 300
 b64 /tmp/cyc.data
 record -e cycles -o /tmp/tf-cyc.data -- twofunc 30000000
 b64 /tmp/tf-cyc.data
-record -e instructions:u -c 20011 -o /tmp/tf-ins.data -- twofunc 300000
+record -e instructions:u -c 2003 -o /tmp/tf-ins.data -- twofunc 40000
 b64 /tmp/tf-ins.data
 cd /tmp
 record -- recwork 50 8
@@ -47,7 +47,7 @@ record -o /tmp/x.data -- no-such-program
 echo "status noprog $?"
 echo "== end"
 SESSION
-guest_timeout=$((${GUEST_TIMEOUT:-30} * 4)) # twofunc's 600M instructions, stepping
+guest_timeout=$((${GUEST_TIMEOUT:-30} * 4)) # twofunc: 600M instructions; 800k stepped
 guest record --smp 2 --session "$session" --add "$work" --add "$build/musl/twofunc"
 guest_timeout=${GUEST_TIMEOUT:-30}
 expect_rc 0
@@ -154,24 +154,28 @@ check "-e cycles:u: samples in spin_loop ($(lines ' spin_loop$'))" \
 # instructions (single-stepped: the PMI at the overflowing instruction)
 # split 3:1 to the unit's noise, cycles (the TSC: TCG's wall time, which
 # host load bends) roughly so.
+# A sample's pid that is also a host process in another mount namespace
+# (pid 25, kdevtmpfs, here) makes perf look for the binary there and
+# give up: report from a fresh pid namespace, where no such process is.
+isolated_perf() { unshare --pid --fork --mount-proc perf "$@"; }
 # share SYM: SYM's percentage in perf report's $out (0 if absent).
 share() { awk -v s="$1" '$NF == s && $1 ~ /%$/ { sub(/%/, "", $1); p += $1 } END { printf "%.2f", p + 0 }' "$out"; }
 # profile FILE LO HI: >= 95% in light and heavy, heavy's part of them in [LO, HI].
 profile() {
 	local f=$1 lo=$2 hi=$3 l h
 	take "$f"
-	perf report --stdio --sort sym -i "$logs/$f" --symfs "$symfs" >"$out" 2>"$out.err"
+	isolated_perf report --stdio --sort sym -i "$logs/$f" --symfs "$symfs" >"$out" 2>"$out.err"
 	l=$(share light) h=$(share heavy)
 	check "$f: perf report puts >= 95% in light and heavy ($l% + $h%)" \
 		awk -v l="$l" -v h="$h" 'BEGIN { exit !(l + h >= 95) }'
 	check "$f: heavy's part is in [$lo, $hi]" \
 		awk -v l="$l" -v h="$h" -v lo="$lo" -v hi="$hi" 'BEGIN { r = h / (l + h); exit !(r >= lo && r <= hi) }'
 }
-profile tf-cyc.data 0.60 0.90
+profile tf-cyc.data 0.60 0.95
 profile tf-ins.data 0.74 0.76
 script tf-ins.data -F event,ip,sym,period
-check "instructions:u -c 20011: every sample's PERIOD is 20011" \
-	awk '$1 == 20011 { ok++ } END { exit !(ok > 0 && ok == NR) }' "$out"
+check "instructions:u -c 2003: every sample's PERIOD is 2003" \
+	awk '$1 == 2003 { ok++ } END { exit !(ok > 0 && ok == NR) }' "$out"
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"
