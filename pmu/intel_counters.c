@@ -30,6 +30,7 @@
 #include "msr.h"
 #include "arch/percpu.h"
 #include "perf.h"
+#include "ringbuf/ringbuf.h"
 #include "sample.h"
 #include "throttle.h"
 #include "arch/trap.h"
@@ -178,6 +179,8 @@ static bool set_period(struct perf_event *e, bool pmi)
 	uint64_t start = (0 - (uint64_t)left) & width_mask(idx);
 	pmu_wrmsr(counter_msr(idx), start);
 	e->hw.prev_count = start;
+	if (pmi && e->rb)
+		rb_update_userpage(e, time_since_boot_ns()); /* RDPMC's offset */
 	return ended;
 }
 

@@ -405,6 +405,24 @@ void vpmu_user_entry(struct trap_frame *f)
 	leave(c, fl);
 }
 
+/* An instruction the kernel finished for the user (an emulated RDPMC):
+ * it faulted rather than retired, so no step saw it (the instruction
+ * clock did: QEMU counts the faulting instruction). Called from the #UD
+ * handler, after the entry hook. */
+void vpmu_emulated_user_insn(void)
+{
+	if (vpmu_icount_on())
+		return; /* QEMU's clock counted the faulting instruction */
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	c->mode = VPMU_USER;
+	if (charge(c, VPMU_SRC_INSNS, 0, 1))
+		wrapped(c);
+	c->mode = VPMU_KERNEL;
+	leave(c, fl);
+}
+
 /* The return to user through f: counters switch to user mode, an owed
  * PMI is raised (taken right after IRET), and the user code is stepped
  * if a counter needs it. */
@@ -509,6 +527,7 @@ void vpmu_init(void)
 {
 	vpmu_icount_init();
 	vpmu_step_init();
+	vpmu_rdpmc_init();
 }
 
 bool vpmu_pmi_user_mark(void)

@@ -75,6 +75,11 @@ void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 void vpmu_step_init(void);
 
+/* RDPMC's #UD under TCG, emulated (vpmu_rdpmc.c); the emulated user
+ * instruction counts as one retired. */
+void vpmu_rdpmc_init(void);
+void vpmu_emulated_user_insn(void);
+
 /* The registers a PMI taken with frame f samples: the user's frame of
  * the current task's kernel entry when the model raised it for a wrap
  * in user time (and clears that mark), else f. In the PMI handler. */

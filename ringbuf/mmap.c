@@ -21,6 +21,7 @@
 #include <linux/errno.h>
 #include <linux/mman.h>
 #include "pmu/event.h"
+#include "pmu/rdpmc.h"
 #include "kernel.h"
 #include "mm/mm.h"
 #include "ringbuf.h"
@@ -137,6 +138,8 @@ void rb_put(struct perf_buffer *rb)
 static void vma_close(struct mm *mm, void *priv)
 {
 	struct perf_buffer *rb = priv;
+	if (rb->rdpmc)
+		perf_rdpmc_unmap(mm);
 	if (__atomic_sub_fetch(&rb->mmap_count, 1, __ATOMIC_ACQ_REL) == 0)
 		uncharge(rb, mm);
 	rb_put(rb);
@@ -200,6 +203,7 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 	int r = get_buffer(e, mm, nr_pages, prot & PROT_WRITE, &rb);
 	if (r)
 		return r;
+	rb->rdpmc = perf_rdpmc_map(e, mm); /* its event's, as every mapping's */
 	r = mm_map_shm(mm, addr, len, prot, VMA_DONTCOPY | VMA_NOSPLIT, rb->shm,
 		       &rb_vma_ops, rb, "");
 	if (r)

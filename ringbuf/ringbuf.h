@@ -41,6 +41,7 @@ struct perf_buffer {
 	uint32_t uid;              /* charged: the mapper's locked_vm ... */
 	uint64_t charged_user;     /* ... pages charged to uid */
 	uint64_t charged_pinned;   /* ... pages charged to the mm's pinned_vm */
+	bool rdpmc;                /* its mappings allow RDPMC (pmu/rdpmc.c) */
 };
 
 /* file_ops.mmap of a perf event fd (Linux's perf_mmap rules). */
