@@ -371,14 +371,18 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 	return true;
 }
 
-/* Is this entry the wrap timer's interrupt, due now? Then the kernel
- * time until the return (or the next trap) is the model's, not the
- * measured code's: on hardware no such interrupt exists, and counting
- * it would put the profiler's own cost into a profile of a user loop.
- * (A scheduler tick that happens to share the interrupt goes uncounted
- * with it.) */
+/* Is this entry the wrap timer's interrupt, due now, or the PMI? Then
+ * the kernel time until the return (or the next trap) is the model's,
+ * not the measured code's: on hardware the wrap timer does not exist
+ * and the PMI is an NMI that freezes the counters and returns at once,
+ * where here it runs the kernel's whole way back to user mode; counting
+ * them would put the profiler's own cost into a profile of a user
+ * loop. (A scheduler tick that happens to share the timer interrupt
+ * goes uncounted with it.) */
 static bool own_interrupt(struct vpmu_cpu *c, const struct trap_frame *f)
 {
+	if (f->vector == VEC_PMI)
+		return true;
 	return f->vector == VEC_TIMER && hrtimer_queued(&c->wrap_timer) &&
 	       c->wrap_timer.expires <= c->last_tsc;
 }
@@ -459,12 +463,15 @@ static uint64_t *reg(struct vpmu_cpu *c, uint32_t msr)
 
 /* Register accesses happen in the kernel: bring the counters up to now
  * and note that the CPU is in kernel mode (a mode the hooks could not
- * track while nothing counted is stale). */
+ * track while nothing counted is stale) - unless it is handling the
+ * model's own interrupt, which lasts until the return to user, a trap
+ * or a context switch (perf_sched_in). */
 static struct vpmu_cpu *sync_model(void)
 {
 	struct vpmu_cpu *c = this_model();
 	advance(c);
-	c->mode = VPMU_KERNEL;
+	if (c->mode != VPMU_OWN)
+		c->mode = VPMU_KERNEL;
 	return c;
 }
 
