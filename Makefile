@@ -81,6 +81,7 @@ $(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
 # kbench tests /dev/kbench through the kernel's interface header.
 $(BUILD)/musl/kbench: MUSL_EXTRA := -Ipmu
 $(BUILD)/musl/kbench: pmu/kbench/kbench_uapi.h
+$(BUILD)/musl/twofunc: MUSL_EXTRA := -fno-omit-frame-pointer
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
 $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)

@@ -42,7 +42,8 @@ usage: ./run-qemu.sh [options]
   --cpu MODEL        QEMU CPU model (default: host with KVM; with TCG
                      max,vendor=GenuineIntel, the vendor the vpmu models)
   --machine OPTS     QEMU machine (default q35), e.g. q35,hpet=off
-  --icount [N]       -icount shift=N,sleep=off (default N=0): RDTSC counts
+  --icount [N]       -icount shift=N,sleep=off (default N=0), and icount=N on
+                     the kernel command line: RDTSC counts
                      guest instructions exactly (implies TCG)
   --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
   --timeout S        kill the guest after S seconds (exit 124)
@@ -179,6 +180,8 @@ elif [ -n "$session" ]; then
 fi
 [ "$stay" = 1 ] && kargs="$kargs stay"
 [ -n "$panic_mode" ] && kargs="$kargs panic=$panic_mode"
+# The kernel's instruction clock (pmu/vpmu_icount.c) needs the shift.
+[ -n "$icount" ] && [ "$accel" = tcg ] && kargs="$kargs icount=$icount"
 kargs="$kargs$cmdline"
 sh "$top/tools/mkinitrd.sh" "$esp/baremon/initrd.cpio" ${files[@]+"${files[@]}"} ||
 	die "could not build the initrd"

@@ -3,6 +3,7 @@
  * order and with its errnos, contexts (per task and per CPU), groups,
  * enabling and time accounting. See event.h for the locking rule.
  */
+#include "rdpmc.h"
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/fcntl.h>
@@ -49,6 +50,7 @@ void perf_init(void)
 	perf_tracefs_init();
 	perf_msr_pmu_init();
 	intel_pmu_init();
+	perf_rdpmc_init();
 	perf_bp_pmu_init();
 }
 

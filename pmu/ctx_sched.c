@@ -25,6 +25,8 @@
  * store-then-load pairing guarantees that a new event is seen either by
  * the switch-in or by perf_ctx_call's resync.
  */
+#include "vpmu.h"
+#include "rdpmc.h"
 #include "event.h"
 #include "kernel.h"
 #include "arch/percpu.h"
@@ -361,6 +363,8 @@ void perf_sched_in(struct task *next)
 			next->tid;
 	next->perf_last_cpu = (int)cpu;
 	pc->task = next;
+	perf_rdpmc_sched_in(next); /* CR4.PCE */
+	vpmu_hook(VPMU_KERNEL);    /* the model's own interrupt ends here */
 	__atomic_store_n(&next->perf_cpu, (int)cpu, __ATOMIC_SEQ_CST);
 	if (!list_empty(&next->perf_events) || pc->rotate_cpu) {
 		uint64_t now = time_since_boot_ns();

@@ -17,6 +17,7 @@
 #include <linux/mman.h>
 #include "event.h"
 #include "kernel.h"
+#include "rdpmc.h"
 #include "records/records.h"
 #include "arch/tsc.h"
 #include "fs/vfs.h"
@@ -78,5 +79,8 @@ int perf_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 	int r = get_buffer(e, mm, nr_pages, prot & PROT_WRITE, &rb);
 	if (r)
 		return r;
+	/* RDPMC rights come with the mapping; its close gives them back. */
+	if (perf_rdpmc_map(e, mm))
+		rb->unmapped = perf_rdpmc_unmap;
 	return rb_map(rb, mm, addr, len, prot);
 }

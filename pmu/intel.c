@@ -23,6 +23,7 @@
 #include "perf.h"
 #include "proc/task.h"
 #include "fs/vfs.h"
+#include "vpmu.h"
 
 struct intel_caps intel_caps;
 
@@ -124,6 +125,8 @@ static int intel_event_init(struct perf_event *e)
 	if ((r = check_any(a)) != 0)
 		return r;
 	e->hw.config = intel_event_config(e);
+	if (intel_caps.model && (r = vpmu_event_check(e->hw.config)) != 0)
+		return r; /* the model cannot count it exactly */
 	e->hw.idx = -1;
 	e->hw.flags = 0;
 	return intel_pick_counter(e->hw.config, 0) < 0 ? -EINVAL : 0;
@@ -269,10 +272,14 @@ static void report(void)
 	if (intel_caps.model)
 		klog("pmu: cpu: vpmu, a software model of intel arch perfmon v%u: %u gp x %u bits, "
 		     "%u fixed x %u bits, full-width writes; cycles and ref-cycles follow the TSC "
-		     "(unhalted, by mode); instructions, cache and branch events are not modelled "
-		     "(cpuid 0ah ebx %#x)", intel_caps.version, intel_caps.n_gp,
+		     "(unhalted, by mode); instructions %s; branches by single-step, user mode; "
+		     "cache events and branch misses are not modelled (cpuid 0ah ebx %#x)",
+		     intel_caps.version, intel_caps.n_gp,
 		     intel_caps.gp_width, popcount(intel_caps.fixed_mask),
-		     intel_caps.fixed_width, intel_caps.unavailable);
+		     intel_caps.fixed_width,
+		     vpmu_icount_on() ? "from the instruction clock, both modes"
+				      : "by single-step, user mode only",
+		     intel_caps.unavailable);
 	else
 		klog("pmu: cpu: intel arch perfmon v%u: %u gp x %u bits, %u fixed x %u bits%s, "
 		     "unavailable events %#x", intel_caps.version, intel_caps.n_gp,

@@ -178,6 +178,8 @@ static bool set_period(struct perf_event *e, bool pmi)
 	uint64_t start = (0 - (uint64_t)left) & width_mask(idx);
 	pmu_wrmsr(counter_msr(idx), start);
 	e->hw.prev_count = start;
+	if (pmi && e->rb)
+		perf_event_update_userpage(e, time_since_boot_ns()); /* RDPMC's offset */
 	return ended;
 }
 
@@ -405,6 +407,7 @@ static void intel_pmi(struct trap_frame *f)
 {
 	unsigned cpu = this_cpu_id();
 	pmi_counts[cpu]++;
+	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
 	spin_lock(&perf_lock);
 	if (intel_caps.version >= 2)
 		handle_overflows(&counters[cpu], f);

@@ -11,6 +11,7 @@ static bool model;
 void pmu_use_model(void)
 {
 	model = true;
+	vpmu_init();
 }
 
 bool pmu_model_in_use(void)
@@ -34,4 +35,9 @@ void pmu_wrmsr(uint32_t msr, uint64_t value)
 struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf)
 {
 	return model ? vpmu_cpuid(leaf, subleaf) : cpuid(leaf, subleaf);
+}
+
+struct trap_frame *pmu_pmi_frame(struct trap_frame *f)
+{
+	return model ? vpmu_pmi_frame(f) : f;
 }

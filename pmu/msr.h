@@ -80,6 +80,10 @@
 uint64_t pmu_rdmsr(uint32_t msr);
 void pmu_wrmsr(uint32_t msr, uint64_t value);
 struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf);
+/* The registers the PMI taken with frame f samples: f, or on the model
+ * the user's registers when the overflow happened in user mode. */
+struct trap_frame;
+struct trap_frame *pmu_pmi_frame(struct trap_frame *f);
 /* Route the accessors to the software model from now on (boot, once). */
 void pmu_use_model(void);
 bool pmu_model_in_use(void);

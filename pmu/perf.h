@@ -229,7 +229,9 @@ static inline void trace_irq_handler_entry(int irq, const char *name)
  * counter is enabled on the CPU.
  */
 
-enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT };
+/* Where the CPU is. VPMU_OWN: handling the model's own wrap-timer
+ * interrupt, which real hardware does not have; it counts nowhere. */
+enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT, VPMU_OWN };
 
 /* This CPU now runs in `mode`: counters catch up, then filter by it. */
 void vpmu_set_mode(enum vpmu_mode mode);
@@ -238,6 +240,29 @@ void vpmu_set_mode(enum vpmu_mode mode);
  * fixed-counter enable, and its GLOBAL_CTRL bit). Written by its CPU
  * with interrupts off. */
 extern volatile uint8_t vpmu_counting[MAX_CPUS];
+
+/* Non-zero while this CPU's user code runs with the trap flag the model
+ * set to count it instruction by instruction (vpmu_step.c). */
+extern volatile uint8_t vpmu_stepping[MAX_CPUS];
+
+/* Entry from user mode (f: the user's frame) and the return to it (f:
+ * the frame it leaves through): counters catch up, the model steps the
+ * user code its counters watch. */
+void vpmu_user_entry(struct trap_frame *f);
+void vpmu_user_exit(struct trap_frame *f);
+
+static inline void vpmu_hook_user_entry(struct trap_frame *f)
+{
+	unsigned id = this_cpu_id();
+	if (vpmu_counting[id] || vpmu_stepping[id])
+		vpmu_user_entry(f);
+}
+
+static inline void vpmu_hook_user_exit(struct trap_frame *f)
+{
+	if (vpmu_counting[this_cpu_id()])
+		vpmu_user_exit(f);
+}
 
 static inline void vpmu_hook(enum vpmu_mode mode)
 {

@@ -9,10 +9,12 @@
  * Time: cap_user_time and cap_user_time_zero with the TSC's time_mult /
  * time_shift; time_zero makes `time_zero + ns(tsc)` the perf clock (ns
  * since boot), time_offset extrapolates time_enabled/time_running from
- * the last update (Linux's documented formulas). No user RDPMC yet:
- * index is 0, so offset is the whole count.
+ * the last update (Linux's documented formulas). RDPMC: index, offset,
+ * pmc_width and cap_user_rdpmc from pmu/rdpmc.c (index 0 while the event
+ * is on no counter: offset is then the whole count).
  */
 #include "event.h"
+#include "rdpmc.h"
 #include "ringbuf/ringbuf.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -25,12 +27,14 @@ void perf_event_update_userpage(struct perf_event *e, uint64_t now)
 	tsc_time_params(&mult, &shift, &zero);
 	uint64_t count = e->state == EVENT_ACTIVE ? e->pmu->read(e, now) : e->count;
 	struct perf_event_mmap_page *p = rb_userpage_begin(e->rb);
-	p->index = 0;
-	p->offset = (int64_t)count;
+	struct perf_rdpmc_fields rd = perf_rdpmc_fields(e, count);
+	p->index = rd.index;
+	p->offset = rd.offset;
+	p->pmc_width = rd.width;
 	p->time_enabled = e->enabled_ns;
 	p->time_running = e->running_ns;
 	p->cap_bit0_is_deprecated = 1;
-	p->cap_user_rdpmc = 0;
+	p->cap_user_rdpmc = rd.cap;
 	p->cap_user_time = mult != 0;
 	p->time_mult = mult;
 	p->time_shift = shift;

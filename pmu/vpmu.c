@@ -10,11 +10,15 @@
  * IA32_PERF_CAPABILITIES with full-width writes; CPUID 0AH (and the PDCM
  * bit of CPUID 01H) describing exactly that.
  *
- * Events: unhalted core cycles (event 3CH umask 00H, fixed counter 1) and
- * unhalted reference cycles (3CH/01H, fixed counter 2) advance with the
- * TSC while enabled, in the modes their USR/OS bits select, and not while
- * the CPU is halted. Nothing else counts yet: CPUID 0AH.EBX marks
- * instructions, LLC and branch events unavailable.
+ * Events (vpmu_events.c): unhalted core cycles (event 3CH umask 00H,
+ * fixed counter 1) and unhalted reference cycles (3CH/01H, fixed counter
+ * 2) advance with the TSC while enabled, in the modes their USR/OS bits
+ * select, and not while the CPU is halted. Instructions retired (C0H,
+ * fixed counter 0) come from the instruction clock under QEMU -icount
+ * (vpmu_icount.c), else from single-stepping the user code
+ * (vpmu_step.c); branch instructions retired (C4H and some umasks) from
+ * decoding the stepped instructions (vpmu_decode.c). CPUID 0AH.EBX marks
+ * LLC events and branch misses unavailable.
  *
  * Time is charged when the model updates: on every register access, on
  * each mode change the core reports (vpmu_set_mode) and on every
@@ -22,26 +26,28 @@
  * charged to no counter. A counter passing 2^48 wraps, sets
  * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
  * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
- * CPUs do on delivery; a wrap in user time owes its PMI to the return
- * to user (pay_owed_pmi). The wrap timer (arm_wrap_timer) says when the
- * next wrap is due.
+ * CPUs do on delivery; the PMI of a wrap in user time is marked as
+ * the user's (vpmu_pmi_frame). The wrap timer (arm_wrap_timer) says
+ * when the next wrap is due.
  *
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
+#include "arch/percpu.h"
 #include "kernel.h"
 #include "msr.h"
+#include "proc/task.h"
 #include "vpmu.h"
 
 #define WIDTH_MASK ((1ULL << VPMU_WIDTH) - 1)
 #define GLOBAL_GP_BITS ((1ULL << VPMU_GP) - 1)
 #define GLOBAL_FIXED_BITS (((1ULL << VPMU_FIXED) - 1) << PMC_IDX_FIXED)
 #define FIXED_CTRL_MASK ((1ULL << (4 * VPMU_FIXED)) - 1)
-/* CPUID 0AH.EBX: everything but core and reference cycles unavailable. */
-#define MODEL_UNAVAILABLE (PERFMON_EBX_INSTRUCTIONS | PERFMON_EBX_LLC_REFS | \
-			   PERFMON_EBX_LLC_MISSES | PERFMON_EBX_BRANCHES | \
+/* CPUID 0AH.EBX: no cache events and no branch misses (the model has
+ * neither caches nor a predictor). */
+#define MODEL_UNAVAILABLE (PERFMON_EBX_LLC_REFS | PERFMON_EBX_LLC_MISSES | \
 			   PERFMON_EBX_BRANCH_MISSES)
 
 struct vpmu_cpu {
@@ -52,7 +58,9 @@ struct vpmu_cpu {
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
 	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
 	struct hrtimer wrap_timer; /* queued for wrap_due or earlier */
-	bool pmi_owed;           /* a wrap in user time: PMI at the return */
+	bool pmi_user;           /* the PMI sent is for a wrap in user time */
+	uint64_t exit_path;      /* instruction clock: most kernel instructions
+				  * seen from the exit hook's stamp to user mode */
 	bool ready;
 };
 
@@ -78,24 +86,6 @@ static struct vpmu_cpu *this_model(void)
 	return c;
 }
 
-/* Does a GP selector's event advance by one per unhalted cycle? The two
- * modelled events add 1 per cycle, so a counter mask of 1 passes every
- * cycle and a larger one none (INV flips that); EDGE counts changes of a
- * condition that never changes. */
-static bool gp_counts_cycles(uint64_t sel)
-{
-	uint64_t code = sel & (EVTSEL_EVENT | EVTSEL_UMASK);
-	if (code != ARCH_CORE_CYCLES && code != ARCH_REF_CYCLES)
-		return false;
-	unsigned cmask = (unsigned)(sel >> 24);
-	if (!cmask)
-		return !(sel & EVTSEL_EDGE);
-	bool pass = cmask <= 1;
-	if (sel & EVTSEL_INV)
-		pass = !pass;
-	return pass && !(sel & EVTSEL_EDGE);
-}
-
 static bool mode_selected(const struct vpmu_cpu *c, bool usr, bool os)
 {
 	return (c->mode == VPMU_USER && usr) || (c->mode == VPMU_KERNEL && os);
@@ -113,58 +103,91 @@ static bool bump(struct vpmu_cpu *c, uint64_t *ctr, uint64_t n, int idx, bool pm
 	return pmi;
 }
 
-static void raise_pmi(void)
+/* Send the PMI as LVTPC says, unless it is masked. Whether it was sent. */
+static bool raise_pmi(void)
 {
 	uint32_t lvt = apic_read(APIC_LVT_PMC);
 	if (lvt & LVT_MASKED)
-		return;
+		return false;
 	apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
 	bool nmi = (lvt & (7u << 8)) == LVT_DELIVERY_NMI;
 	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : (lvt & 0xff));
+	return true;
 }
 
-/* Charge the TSC ticks since last_tsc to the counters that count in the
- * mode the CPU was in. */
+/* Counter idx (GP i, or PMC_IDX_FIXED + j): is it enabled (EN or the
+ * fixed enable, and its GLOBAL_CTRL bit) and counting in the current
+ * mode? Its event, its PMI bit. */
+static bool live(const struct vpmu_cpu *c, int idx, struct vpmu_event *ev, bool *pmi)
+{
+	if (!(c->global_ctrl >> idx & 1))
+		return false;
+	if (idx < PMC_IDX_FIXED) {
+		uint64_t s = c->evtsel[idx];
+		*ev = vpmu_gp_event(s);
+		*pmi = s & EVTSEL_INT;
+		return (s & EVTSEL_EN) && mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS);
+	}
+	unsigned j = (unsigned)(idx - PMC_IDX_FIXED);
+	uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
+	*ev = vpmu_fixed_event(j);
+	*pmi = ctl & FIXED_CTRL_PMI;
+	return mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS);
+}
+
+static uint64_t *counter(struct vpmu_cpu *c, int idx)
+{
+	return idx < PMC_IDX_FIXED ? &c->pmc[idx] : &c->fixed[idx - PMC_IDX_FIXED];
+}
+
+/* The counters, GP then fixed, as GLOBAL_CTRL indices. */
+#define for_each_counter(idx) \
+	for (int idx = 0; idx < PMC_IDX_FIXED + VPMU_FIXED; \
+	     idx = idx + 1 == VPMU_GP ? PMC_IDX_FIXED : idx + 1)
+
+/* Add n events of `src` (of branch kind `kind`) to every live counter
+ * counting them. Returns whether a PMI is due. */
+static bool charge(struct vpmu_cpu *c, enum vpmu_source src, unsigned kind, uint64_t n)
+{
+	bool pmi = false, want;
+	struct vpmu_event ev;
+	if (!n)
+		return false;
+	for_each_counter(idx)
+		if (live(c, idx, &ev, &want) && ev.src == src &&
+		    (src != VPMU_SRC_BRANCHES || (ev.branch_kinds & kind)))
+			pmi |= bump(c, counter(c, idx), n, idx, want);
+	return pmi;
+}
+
+/*
+ * A wrap seen at an update is late: the counter passed 2^48 in the time
+ * just charged. The PMI is raised at once, taken when the kernel next
+ * allows interrupts (as a real PMI held off by IF=0). One for a wrap in
+ * user time is marked as the user's: the driver samples the user
+ * registers of the kernel entry that noticed it (vpmu_pmi_frame) - the
+ * nearest to the wrap the model knows, exact for a stepped instruction
+ * - whichever path noticed it (the wrap timer, a system call, a fault,
+ * a single step) and even if the task never returns to user mode.
+ */
+static void wrapped(struct vpmu_cpu *c)
+{
+	if (raise_pmi() && c->mode == VPMU_USER)
+		c->pmi_user = true;
+}
+
+/* Charge the time since last_tsc to the counters that count in the mode
+ * the CPU was in: TSC ticks to cycles, and with the instruction clock
+ * the instructions it says retired. */
 static void advance(struct vpmu_cpu *c)
 {
-	uint64_t now = rdtsc(), n = now - c->last_tsc;
-	bool pmi = false;
+	uint64_t now = rdtsc();
+	uint64_t insns = vpmu_icount_on() ? vpmu_icount_between(c->last_tsc, now) : 0;
+	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc);
+	pmi |= charge(c, VPMU_SRC_INSNS, 0, insns);
 	c->last_tsc = now;
-	for (int i = 0; i < VPMU_GP; i++) {
-		uint64_t s = c->evtsel[i];
-		if ((s & EVTSEL_EN) && (c->global_ctrl >> i & 1) &&
-		    mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS) && gp_counts_cycles(s))
-			pmi |= bump(c, &c->pmc[i], n, i, s & EVTSEL_INT);
-	}
-	/* Fixed counter 0 counts instructions: not modelled, stays put. */
-	for (int j = 1; j < VPMU_FIXED; j++) {
-		uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
-		if ((c->global_ctrl >> (PMC_IDX_FIXED + j) & 1) &&
-		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS))
-			pmi |= bump(c, &c->fixed[j], n, PMC_IDX_FIXED + j, ctl & FIXED_CTRL_PMI);
-	}
-	if (pmi && c->mode == VPMU_USER)
-		c->pmi_owed = true;
-	else if (pmi)
-		raise_pmi();
-}
-
-/* A wrap seen at an update is late: the counter passed 2^48 in the
- * time just charged. One that happened in kernel time raises the PMI at
- * once (taken when the kernel next allows interrupts, as a real PMI
- * held off by IF=0). One that happened in user time is owed to user
- * mode: it is raised on the way back (vpmu_set_mode(VPMU_USER), with
- * interrupts off until IRET), so the PMI is taken before the next user
- * instruction, with the user registers of the kernel entry that noticed
- * the wrap - the nearest to it the model knows (a real PMI would have
- * come at the wrap, before that entry). A task that does not go back
- * hands it to the next return to user or halt. */
-static void pay_owed_pmi(struct vpmu_cpu *c)
-{
-	if (c->pmi_owed && c->mode != VPMU_KERNEL) {
-		c->pmi_owed = false;
-		raise_pmi();
-	}
+	if (pmi)
+		wrapped(c);
 }
 
 static bool any_enabled(const struct vpmu_cpu *c)
@@ -181,28 +204,56 @@ static bool any_enabled(const struct vpmu_cpu *c)
 
 /* ---- overflow on time ---- */
 
-/* The cycles until the first counter with its PMI enabled (INT, or the
- * fixed counter's PMI bit) and counting in the current mode wraps, if
- * the CPU stays in that mode; ~0: none will. */
+/* Instructions the CPU runs, after the model's exit stamp, before the
+ * first user instruction: a counter of user instructions alone must
+ * not be timed from the stamp, or its timer would fire before the user
+ * ran at all (and again, and again). The longest way out seen so far,
+ * plus a margin; until one is seen, a generous guess. The PMI comes up
+ * to that margin past the wrap (the skid under the instruction clock,
+ * with the APIC timer's granularity). */
+#define WAY_OUT_MARGIN 8
+#define WAY_OUT_GUESS 2000
+static uint64_t user_only_lead(const struct vpmu_cpu *c, int idx)
+{
+	bool os = idx < PMC_IDX_FIXED
+		? c->evtsel[idx] & EVTSEL_OS
+		: c->fixed_ctrl >> FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED) & FIXED_CTRL_OS;
+	if (c->mode != VPMU_USER || os)
+		return 0;
+	return (c->exit_path ? c->exit_path : WAY_OUT_GUESS) + WAY_OUT_MARGIN;
+}
+
+/* The TSC ticks from last_tsc until the first counter with its PMI
+ * enabled and counting in the current mode wraps, if the CPU stays in
+ * that mode; ~0: none will. Stepped counts are not timed: the step that
+ * wraps a counter sees it. */
 static uint64_t wrap_left(const struct vpmu_cpu *c)
 {
-	uint64_t left = ~0ULL;
-	for (int i = 0; i < VPMU_GP; i++) {
-		uint64_t s = c->evtsel[i];
-		if ((s & EVTSEL_EN) && (s & EVTSEL_INT) && (c->global_ctrl >> i & 1) &&
-		    mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS) && gp_counts_cycles(s) &&
-		    WIDTH_MASK + 1 - c->pmc[i] < left)
-			left = WIDTH_MASK + 1 - c->pmc[i];
-	}
-	for (int j = 1; j < VPMU_FIXED; j++) {
-		uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
-		if ((ctl & FIXED_CTRL_PMI) && (c->global_ctrl >> (PMC_IDX_FIXED + j) & 1) &&
-		    mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS) &&
-		    WIDTH_MASK + 1 - c->fixed[j] < left)
-			left = WIDTH_MASK + 1 - c->fixed[j];
+	uint64_t left = ~0ULL, ticks;
+	struct vpmu_event ev;
+	bool pmi;
+	for_each_counter(idx) {
+		if (!live(c, idx, &ev, &pmi) || !pmi)
+			continue;
+		uint64_t to_wrap = WIDTH_MASK + 1 - *counter((struct vpmu_cpu *)c, idx);
+		if (ev.src == VPMU_SRC_CYCLES)
+			ticks = to_wrap;
+		else if (ev.src == VPMU_SRC_INSNS && vpmu_icount_on())
+			ticks = vpmu_icount_ticks(c->last_tsc, to_wrap + user_only_lead(c, idx));
+		else
+			continue;
+		if (ticks < left)
+			left = ticks;
 	}
 	return left;
 }
+
+/* The wrap timer aims a little past the wrap: an APIC timer interrupt
+ * may come a tick early (its clock is not the TSC), and one that came
+ * before the wrap would let it happen in the kernel's interrupt entry,
+ * taking a user-time wrap's sample in the kernel. 1/4096 of the
+ * distance plus 64 TSC ticks: the PMI's skid on the wrap timer. */
+#define WRAP_TIMER_LATE(left) ((left) / 4096 + 64)
 
 /*
  * The wrap timer, the one place that decides when the model looks at
@@ -219,9 +270,11 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 static void arm_wrap_timer(struct vpmu_cpu *c, uint64_t left)
 {
 	c->wrap_due = left == ~0ULL ? ~0ULL : c->last_tsc + left;
-	if (c->wrap_due != ~0ULL &&
-	    (!hrtimer_queued(&c->wrap_timer) || c->wrap_due < c->wrap_timer.expires))
-		hrtimer_start(&c->wrap_timer, c->wrap_due);
+	if (c->wrap_due == ~0ULL)
+		return;
+	uint64_t at = c->wrap_due + WRAP_TIMER_LATE(left);
+	if (!hrtimer_queued(&c->wrap_timer) || at < c->wrap_timer.expires)
+		hrtimer_start(&c->wrap_timer, at);
 }
 
 uint64_t vpmu_wrap_due(void)
@@ -232,7 +285,9 @@ uint64_t vpmu_wrap_due(void)
 /* Every entry point ends here: the model's own time from the TSC read
  * in advance() to now is charged to no counter (it is the emulator's,
  * not the measured code's), then interrupts come back. The wrap timer
- * is armed after the stamp (its instant depends on it). */
+ * is armed after the stamp (its instant depends on it; for the
+ * instruction clock that may put it an instruction early, which the
+ * timer's refire absorbs). */
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
 	uint64_t left = wrap_left(c);
@@ -261,8 +316,130 @@ void vpmu_set_mode(enum vpmu_mode mode)
 	struct vpmu_cpu *c = this_model();
 	advance(c);
 	c->mode = mode;
-	pay_owed_pmi(c);
 	leave(c, f);
+}
+
+/* Does a live counter need the user code stepped: branches, or
+ * instructions without the instruction clock, in user mode? */
+static bool wants_steps(struct vpmu_cpu *c)
+{
+	enum vpmu_mode m = c->mode;
+	struct vpmu_event ev;
+	bool pmi, want = false;
+	c->mode = VPMU_USER;
+	for_each_counter(idx)
+		if (live(c, idx, &ev, &pmi) &&
+		    (ev.src == VPMU_SRC_BRANCHES || (ev.src == VPMU_SRC_INSNS && !vpmu_icount_on())))
+			want = true;
+	c->mode = m;
+	return want;
+}
+
+/*
+ * With the instruction clock, the user stint that just ended is split
+ * at the stubs' TSC stamps: the instructions between them, less the
+ * stubs' own, are the user's; the rest since the last update are the
+ * kernel's (its way out after the model's exit hook, the stubs, its way
+ * in). Cycles split the same way, the TSC being the instruction clock.
+ * False when the stamps do not bracket a stint the model saw begin (then
+ * advance() charges it all to user mode).
+ */
+static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
+{
+	const struct percpu *p = this_cpu();
+	uint64_t out = p->user_exit_tsc, in = p->user_entry_tsc, now = rdtsc();
+	if (!vpmu_icount_on() || !p->stamp_user || c->mode != VPMU_USER ||
+	    !(c->last_tsc <= out && out <= in && in <= now))
+		return false;
+	uint64_t way_out = vpmu_icount_between(c->last_tsc, out) + vpmu_icount_exit_stub();
+	if (way_out > c->exit_path)
+		c->exit_path = way_out;
+	uint64_t span = vpmu_icount_between(out, in), stub = vpmu_icount_stub(f->vector);
+	uint64_t user = span > stub ? span - stub : 0;
+	uint64_t kernel = vpmu_icount_between(c->last_tsc, now) - user;
+	uint64_t user_ticks = user << vpmu_icount_shift();
+	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
+	pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
+	if (pmi)
+		wrapped(c); /* owed to user mode */
+	c->mode = VPMU_KERNEL;
+	pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc - user_ticks);
+	if (charge(c, VPMU_SRC_INSNS, 0, kernel) || pmi)
+		wrapped(c);
+	c->mode = VPMU_USER;
+	c->last_tsc = now;
+	return true;
+}
+
+/* Is this entry the wrap timer's interrupt, due now, or the PMI? Then
+ * the kernel time until the return (or the next trap) is the model's,
+ * not the measured code's: on hardware the wrap timer does not exist
+ * and the PMI is an NMI that freezes the counters and returns at once,
+ * where here it runs the kernel's whole way back to user mode; counting
+ * them would put the profiler's own cost into a profile of a user
+ * loop. (A scheduler tick that happens to share the timer interrupt
+ * goes uncounted with it.) */
+static bool own_interrupt(struct vpmu_cpu *c, const struct trap_frame *f)
+{
+	if (f->vector == VEC_PMI)
+		return true;
+	return f->vector == VEC_TIMER && hrtimer_queued(&c->wrap_timer) &&
+	       c->wrap_timer.expires <= c->last_tsc;
+}
+
+/* Entry from user mode: user time is charged, then what the stepped
+ * instruction (if one retired) counts, still as user mode - a counter
+ * it wraps owes its PMI to the return, which takes it with the
+ * registers after that instruction: exactly where it overflowed. */
+void vpmu_user_entry(struct trap_frame *f)
+{
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	if (!charge_user_stint(c, f))
+		advance(c);
+	c->mode = VPMU_USER;
+	unsigned branch;
+	if (vpmu_stepping[this_cpu_id()] && vpmu_step_finish(f, &branch)) {
+		bool pmi = charge(c, VPMU_SRC_INSNS, 0, vpmu_icount_on() ? 0 : 1);
+		pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
+		if (pmi)
+			wrapped(c);
+	}
+	c->mode = own_interrupt(c, f) ? VPMU_OWN : VPMU_KERNEL;
+	leave(c, fl);
+}
+
+/* An instruction the kernel finished for the user (an emulated RDPMC):
+ * it faulted rather than retired, so no step saw it (the instruction
+ * clock did: QEMU counts the faulting instruction). Called from the #UD
+ * handler, after the entry hook. */
+void vpmu_emulated_user_insn(void)
+{
+	if (vpmu_icount_on())
+		return; /* QEMU's clock counted the faulting instruction */
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	c->mode = VPMU_USER;
+	if (charge(c, VPMU_SRC_INSNS, 0, 1))
+		wrapped(c);
+	c->mode = VPMU_KERNEL;
+	leave(c, fl);
+}
+
+/* The return to user through f: counters switch to user mode, an owed
+ * PMI is raised (taken right after IRET), and the user code is stepped
+ * if a counter needs it. */
+void vpmu_user_exit(struct trap_frame *f)
+{
+	uint64_t fl = irq_save();
+	struct vpmu_cpu *c = this_model();
+	advance(c);
+	c->mode = VPMU_USER;
+	if (wants_steps(c))
+		vpmu_step_arm(f);
+	vpmu_icount_stamp_here();
+	leave(c, fl);
 }
 
 /* The register behind an MSR number, or NULL. */
@@ -286,12 +463,15 @@ static uint64_t *reg(struct vpmu_cpu *c, uint32_t msr)
 
 /* Register accesses happen in the kernel: bring the counters up to now
  * and note that the CPU is in kernel mode (a mode the hooks could not
- * track while nothing counted is stale). */
+ * track while nothing counted is stale) - unless it is handling the
+ * model's own interrupt, which lasts until the return to user, a trap
+ * or a context switch (perf_sched_in). */
 static struct vpmu_cpu *sync_model(void)
 {
 	struct vpmu_cpu *c = this_model();
 	advance(c);
-	c->mode = VPMU_KERNEL;
+	if (c->mode != VPMU_OWN)
+		c->mode = VPMU_KERNEL;
 	return c;
 }
 
@@ -341,10 +521,36 @@ struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
 	if (leaf == 1)
 		r.ecx |= CPUID_1_ECX_PDCM;
 	if (leaf == CPUID_PERFMON) {
+		/* instructions and branches count in user mode at least */
 		r.eax = 4 | VPMU_GP << 8 | VPMU_WIDTH << 16 | PERFMON_EVENTS << 24;
 		r.ebx = MODEL_UNAVAILABLE;
 		r.ecx = 0;
 		r.edx = VPMU_FIXED | VPMU_WIDTH << 5;
 	}
 	return r;
+}
+
+void vpmu_init(void)
+{
+	vpmu_icount_init();
+	vpmu_step_init();
+	vpmu_rdpmc_init();
+}
+
+bool vpmu_pmi_user_mark(void)
+{
+	struct vpmu_cpu *c = &cpus[this_cpu_id()];
+	bool user = c->pmi_user;
+	c->pmi_user = false;
+	return user;
+}
+
+struct trap_frame *vpmu_pmi_frame(struct trap_frame *f)
+{
+	if (!vpmu_pmi_user_mark())
+		return f;
+	struct task *t = current;
+	if ((f->cs & 3) == 3 || !t || !t->mm || !t->frame)
+		return f;
+	return t->frame; /* where the task entered the kernel from user mode */
 }

@@ -21,6 +21,72 @@
 #define VPMU_FIXED  3
 #define VPMU_WIDTH  48
 
+/* What a counter counts (vpmu_events.c). */
+enum vpmu_source {
+	VPMU_SRC_NONE,      /* an event the model does not know: stays put */
+	VPMU_SRC_CYCLES,    /* unhalted core or reference cycles: the TSC */
+	VPMU_SRC_INSNS,     /* instructions retired */
+	VPMU_SRC_BRANCHES,  /* branch instructions retired, of some kinds */
+};
+/* Kinds of branch a stepped instruction can be (vpmu_decode.c). */
+#define VPMU_BR_COND_TAKEN     0x01u
+#define VPMU_BR_COND_NOT_TAKEN 0x02u
+#define VPMU_BR_CALL           0x04u  /* near call, direct or indirect */
+#define VPMU_BR_RET            0x08u  /* near return */
+#define VPMU_BR_JMP            0x10u  /* near jump, direct or indirect */
+#define VPMU_BR_ALL            0x1fu
+
+struct vpmu_event {
+	enum vpmu_source src;
+	unsigned branch_kinds;  /* VPMU_BR_* a branch event counts */
+};
+struct vpmu_event vpmu_gp_event(uint64_t evtsel);
+struct vpmu_event vpmu_fixed_event(unsigned j);
+/* 0 if the model counts `evtsel` (its USR/OS included) exactly, else
+ * -EOPNOTSUPP: the driver refuses such an event at open. */
+int vpmu_event_check(uint64_t evtsel);
+
+/* The instruction clock (vpmu_icount.c): QEMU -icount, checked at boot. */
+void vpmu_icount_init(void);
+bool vpmu_icount_on(void);
+unsigned vpmu_icount_shift(void);
+uint64_t vpmu_icount_between(uint64_t from_tsc, uint64_t to_tsc);
+uint64_t vpmu_icount_ticks(uint64_t from_tsc, uint64_t insns);
+/* Kernel stub instructions inside a user stint's boundary stamps, for
+ * an entry through `vector`; and turning the stamps on for this CPU. */
+uint64_t vpmu_icount_stub(uint64_t vector);
+uint64_t vpmu_icount_exit_stub(void);   /* its exit part */
+void vpmu_icount_stamp_here(void);
+
+/* Decode the instruction in `bytes` (up to 15, as fetched at its address
+ * `ip`) that the CPU just executed, the next instruction being at
+ * `next_ip`: 0 when it is not a branch, else one VPMU_BR_* kind. */
+unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
+			    uint64_t next_ip);
+
+/* Single-stepping user code (vpmu_step.c), for vpmu.c: arm the trap
+ * flag in the frame user mode is entered through; at the next entry,
+ * take it off and say whether a user instruction retired (1) and which
+ * branch it was (*branch, VPMU_BR_* or 0). */
+void vpmu_step_arm(struct trap_frame *f);
+int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
+void vpmu_step_init(void);
+
+/* RDPMC's #UD under TCG, emulated (vpmu_rdpmc.c); the emulated user
+ * instruction counts as one retired. */
+void vpmu_rdpmc_init(void);
+void vpmu_emulated_user_insn(void);
+
+/* The registers a PMI taken with frame f samples: the user's frame of
+ * the current task's kernel entry when the model raised it for a wrap
+ * in user time (and clears that mark), else f. In the PMI handler. */
+struct trap_frame *vpmu_pmi_frame(struct trap_frame *f);
+/* Was the PMI raised for a wrap in user time? Clears the mark. */
+bool vpmu_pmi_user_mark(void);
+
+/* Boot, once, when the model is installed. */
+void vpmu_init(void);
+
 uint64_t vpmu_rdmsr(uint32_t msr);
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf);

@@ -18,6 +18,8 @@ void rb_get_mapping(struct ring_buffer *rb)
 static void vma_close(struct mm *mm, void *priv)
 {
 	struct ring_buffer *rb = priv;
+	if (rb->unmapped)
+		rb->unmapped(mm);
 	if (__atomic_sub_fetch(&rb->mmap_count, 1, __ATOMIC_ACQ_REL) == 0)
 		rb_uncharge(rb, mm);
 	rb_put(rb);

@@ -48,6 +48,9 @@ struct ring_buffer {
 	uint32_t uid;              /* charged: the mapper's locked_vm ... */
 	uint64_t charged_user;     /* ... pages charged to uid */
 	uint64_t charged_pinned;   /* ... pages charged to the mm's pinned_vm */
+	/* Called with each mapping's mm as it goes, when the owner set it
+	 * (pmu: RDPMC rights that the mappings grant); under the mm lock. */
+	void (*unmapped)(struct mm *mm);
 };
 
 /* ---- the buffer (buffer.c) ---- */

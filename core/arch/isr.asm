@@ -33,18 +33,26 @@ isr_common:
 	test qword [rsp + 24], 3
 	jz .kernel_entry
 	swapgs
+	PUSH_GPRS
+	STAMP_TSC PERCPU_USER_ENTRY_TSC
+	jmp .saved
 .kernel_entry:
 	PUSH_GPRS
+.saved:
 	mov rdi, rsp
 	cld
 	call trap_dispatch
 global trap_return
 trap_return:
-	POP_GPRS
-	test qword [rsp + 24], 3
+	test qword [rsp + FRAME_CS], 3
 	jz .kernel_exit
+	STAMP_TSC PERCPU_USER_EXIT_TSC
+	POP_GPRS
 	swapgs
+	add rsp, 16
+	iretq
 .kernel_exit:
+	POP_GPRS
 	add rsp, 16
 	iretq
 

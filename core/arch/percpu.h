@@ -25,7 +25,18 @@ struct percpu {
 	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)
 				 * instead of being resolved (perf sampling) */
 	int perf_wakeup;       /* perf owes pollers a wake-up (pmu/hit.c) */
+	/* The vpmu's instruction clock (pmu/vpmu_icount.c): while
+	 * stamp_user is set, the entry and exit stubs (isr.asm,
+	 * syscall_entry.asm) store the TSC at the user/kernel boundary.
+	 * The stubs know these offsets (PERCPU_* in frame.inc). */
+	uint64_t user_exit_tsc;
+	uint64_t user_entry_tsc;
+	uint32_t stamp_user;
 };
+_Static_assert(__builtin_offsetof(struct percpu, user_exit_tsc) == 72 &&
+	       __builtin_offsetof(struct percpu, user_entry_tsc) == 80 &&
+	       __builtin_offsetof(struct percpu, stamp_user) == 88,
+	       "frame.inc's PERCPU_* offsets");
 
 extern struct percpu percpu_area[MAX_CPUS];
 

@@ -29,6 +29,7 @@ syscall_entry:
 	push rax                ; error slot: the system call number
 	push SYSCALL_VECTOR
 	PUSH_GPRS
+	STAMP_TSC PERCPU_USER_ENTRY_TSC
 	mov rdi, rsp
 	xor ebp, ebp
 	call syscall_dispatch

@@ -68,6 +68,8 @@ struct mm {
 				   * user's allowance (RLIMIT_MEMLOCK) */
 	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a
 				   * credential change (ptrace/perf access) */
+	int perf_rdpmc_maps;      /* mapped buffers of cpu-PMU events: RDPMC
+				   * allowed (pmu/rdpmc.c; atomic) */
 };
 
 struct mm *mm_create(void);

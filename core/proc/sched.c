@@ -239,7 +239,7 @@ void task_first_run(void)
 {
 	sched_finish(rq_of(this_cpu_id()));
 	if (current->mm)
-		vpmu_hook(VPMU_USER); /* a new user task leaves for user mode */
+		vpmu_hook_user_exit(current->frame); /* a new user task leaves for user mode */
 	irq_enable();
 }
 

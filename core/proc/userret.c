@@ -10,20 +10,20 @@
 
 void account_user_to_kernel(struct task *t)
 {
-	vpmu_hook(VPMU_KERNEL);
+	vpmu_hook_user_entry(t->frame);
 	uint64_t now = time_since_boot_ns();
 	if (t->acct_ns)
 		t->utime_ns += now - t->acct_ns;
 	t->acct_ns = now;
 }
 
-static void account_kernel_to_user(struct task *t)
+static void account_kernel_to_user(struct task *t, struct trap_frame *f)
 {
 	uint64_t now = time_since_boot_ns();
 	if (t->acct_ns)
 		t->stime_ns += now - t->acct_ns;
 	t->acct_ns = now;
-	vpmu_hook(VPMU_USER);
+	vpmu_hook_user_exit(f);
 }
 
 static bool restart_pending(const struct trap_frame *f)
@@ -55,5 +55,5 @@ void return_to_user(struct trap_frame *f)
 		if (delivered || !signal_pending_current())
 			break;
 	}
-	account_kernel_to_user(self);
+	account_kernel_to_user(self, f);
 }

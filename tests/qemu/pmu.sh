@@ -3,7 +3,8 @@
 # stands in for the PMU QEMU lacks: its boot line, its sysfs directory
 # as Linux lays it out, tests/musl/pmu_cycles (cycles in all modes and
 # user-only around real work, Linux's errnos) on 1 and 2 CPUs, stat
-# counting cycles, and under -icount an exact user-mode cycle count.
+# counting cycles, instructions:u and branches:u (single-step), and under
+# -icount an exact user-mode cycle count and instructions in both modes.
 . "$(dirname "$0")/lib.sh"
 
 dev=/sys/bus/event_source/devices/cpu
@@ -20,6 +21,7 @@ session=$logs/pmu.session
 	echo 'pmu_cycles'
 	echo 'echo "status $?"'
 	echo 'stat -e cycles,instructions -- pmu_cycles'
+	echo 'stat -e cycles,instructions:u,branches:u -- true'
 } > "$session"
 
 # after COMMAND N: the N lines the session command COMMAND printed.
@@ -35,20 +37,22 @@ for v in 'config:0-7' 'config:8-15' 'config:18' 'config:19' 'config:21' 'config:
 done
 check "format/ holds event umask edge pc any inv cmask" \
 	[ "$(after "ls $dev/format" 7 | sort | xargs)" = "any cmask edge event inv pc umask" ]
-check "events/ holds bus-cycles cpu-cycles ref-cycles" \
-	[ "$(after "ls $dev/events" 3 | xargs)" = "bus-cycles cpu-cycles ref-cycles" ]
+check "events/ holds branch-instructions bus-cycles cpu-cycles instructions ref-cycles" \
+	[ "$(after "ls $dev/events" 5 | xargs)" = "branch-instructions bus-cycles cpu-cycles instructions ref-cycles" ]
 expect_line '^event=0x3c$' "events/cpu-cycles is event=0x3c"
 expect_line '^event=0x3c,umask=0x01$' "events/bus-cycles is event=0x3c,umask=0x01"
 expect_line '^event=0x00,umask=0x03$' "events/ref-cycles is event=0x00,umask=0x03"
-expect_line "^cat: $dev/events/instructions: No such file or directory\$" \
-	"no events/instructions: the model does not count instructions"
+expect_line '^event=0xc0$' "events/instructions is event=0xc0 (the model counts them)"
 expect_line '^vpmu$' "caps/pmu_name is vpmu"
 check "caps/max_precise is 0" [ "$(after "cat $dev/caps/max_precise" 1)" = 0 ]
 expect_line '^pmu_cycles: [0-9]+ passed, 0 failed$' "pmu_cycles passes"
 expect_line '^status 0$' "pmu_cycles exits 0"
 expect_no_line '^not ok' "no pmu_cycles check failed"
 expect_line '^ +[1-9][0-9]* +cycles( |$)' "stat counts cycles"
-expect_line '^ +<not supported> +instructions' "stat: instructions not supported on the model"
+expect_line '^ +<not supported> +instructions( |$)' \
+	"stat: kernel-mode instructions not supported without the instruction clock"
+expect_line '^ +[1-9][0-9]* +instructions:u( |$)' "stat: instructions:u counted (single-step)"
+expect_line '^ +[1-9][0-9]* +branches:u( |$)' "stat: branches:u counted (single-step)"
 expect_no_line '^PANIC' "no panic"
 
 guest smp1 --smp 1 --add "$build/musl/pmu_cycles" --run pmu_cycles
@@ -59,6 +63,21 @@ expect_line '^pmu_cycles: [0-9]+ passed, 0 failed$' "pmu_cycles passes on 1 CPU"
 guest icount --icount 4 --add "$build/musl/pmu_cycles" --run 'pmu_cycles --exact 16'
 expect_rc 0
 expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's instructions, exactly"
+
+# The instruction clock: instructions in both modes, exact in user mode.
+# Stepping branches:u costs ~2,000 kernel instructions each: room for it.
+guest_timeout=$((${GUEST_TIMEOUT:-30} * 6))
+printf '%s\n' 'stat -e cycles,instructions -- exact --icount 4' 'rdpmc --icount 4' \
+	> "$logs/icount-insns.session"
+guest icount-insns --icount 4 --add "$build/perf/musl/exact" --add "$build/perf/musl/rdpmc" \
+	--session "$logs/icount-insns.session"
+guest_timeout=${GUEST_TIMEOUT:-30}
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] pmu: vpmu: instruction clock: TSC = 2\^4 x instructions' \
+	"the kernel checked icount=4 and uses the instruction clock"
+expect_line '^ +[1-9][0-9]* +instructions( |$)' "stat counts instructions (user and kernel) under -icount"
+expect_line '^exact: [0-9]+ passed, 0 failed$' "exact passes under -icount"
+expect_line '^rdpmc: [0-9]+ passed, 0 failed$' "rdpmc (self-monitoring, RDPMC emulated) passes under -icount"
 
 # Throttling on an isolated CPU, whose tick stops while one task runs
 # there: a throttled event asks for it back, or it stays throttled.

@@ -2,7 +2,8 @@
 # record.sh: record on baremon, its files read by the host's perf. A
 # two-CPU guest records tests/musl/recwork (frame pointers, symbols) with
 # page-faults every fault, with the default cpu-clock, with call chains,
-# system wide and with two events; b64 prints each file on the console;
+# system wide and with two events, and tests/musl/twofunc (two functions,
+# 1:3) with cycles and instructions:u; b64 prints each file on the console;
 # the host takes them back (tools/b64-extract.sh) and runs Debian's
 # `perf script` and `perf report --stdio` on them. recwork is /bin/recwork
 # on baremon, so perf finds its symbols under a --symfs tree holding
@@ -32,6 +33,10 @@ record -g -c 1 -e page-faults,page-faults:u -o /tmp/two.data -- recwork 50 16
 b64 /tmp/two.data
 record -e cycles:u -o /tmp/cyc.data -- recwork 300
 b64 /tmp/cyc.data
+record -e cycles -o /tmp/tf-cyc.data -- twofunc 30000000
+b64 /tmp/tf-cyc.data
+record -e instructions:u -c 2003 -o /tmp/tf-ins.data -- twofunc 40000
+b64 /tmp/tf-ins.data
 cd /tmp
 record -- recwork 50 8
 echo "status default $?"
@@ -42,7 +47,9 @@ record -o /tmp/x.data -- no-such-program
 echo "status noprog $?"
 echo "== end"
 SESSION
-guest record --smp 2 --session "$session" --add "$work"
+guest_timeout=$((${GUEST_TIMEOUT:-30} * 4)) # twofunc: 600M instructions; 800k stepped
+guest record --smp 2 --session "$session" --add "$work" --add "$build/musl/twofunc"
+guest_timeout=${GUEST_TIMEOUT:-30}
 expect_rc 0
 expect_line '^== end$' "the session ran to its end"
 expect_no_line '^PANIC' "no panic"
@@ -52,7 +59,7 @@ expect_line "^0*401000-[0-9a-f]+ r-xp 0*${text#0x} 00:00 0 +/bin/cat\$" \
 	"/proc/self/maps: the text segment at its file offset ($text)"
 
 symfs=$logs/symfs
-mkdir -p "$symfs/bin" && cp "$work" "$symfs/bin/recwork"
+mkdir -p "$symfs/bin" && cp "$work" "$symfs/bin/recwork" && cp "$build/musl/twofunc" "$symfs/bin/twofunc"
 out=$logs/perf.out
 # take NAME: the file b64 printed, into $logs/NAME.
 take() { check "$1 comes back from the console" "$top/tools/b64-extract.sh" "$log" "$1" "$logs/$1"; }
@@ -140,6 +147,35 @@ check "-e cycles:u: perf script reads the file" \
 script cyc.data -F event,ip,sym
 check "-e cycles:u: samples in spin_loop ($(lines ' spin_loop$'))" \
 	at_least '^ *cycles[^ ]*: +[0-9a-f]+ spin_loop$' 10
+
+# twofunc: heavy() runs three times the loop light() runs, nothing else
+# of note. Samples of a user-time overflow carry the user's registers
+# whichever path noticed it, so perf report names the two functions;
+# instructions (single-stepped: the PMI at the overflowing instruction)
+# split 3:1 to the unit's noise, cycles (the TSC: TCG's wall time, which
+# host load bends) roughly so.
+# A sample's pid that is also a host process in another mount namespace
+# (pid 25, kdevtmpfs, here) makes perf look for the binary there and
+# give up: report from a fresh pid namespace, where no such process is.
+isolated_perf() { unshare --pid --fork --mount-proc perf "$@"; }
+# share SYM: SYM's percentage in perf report's $out (0 if absent).
+share() { awk -v s="$1" '$NF == s && $1 ~ /%$/ { sub(/%/, "", $1); p += $1 } END { printf "%.2f", p + 0 }' "$out"; }
+# profile FILE LO HI: >= 95% in light and heavy, heavy's part of them in [LO, HI].
+profile() {
+	local f=$1 lo=$2 hi=$3 l h
+	take "$f"
+	isolated_perf report --stdio --sort sym -i "$logs/$f" --symfs "$symfs" >"$out" 2>"$out.err"
+	l=$(share light) h=$(share heavy)
+	check "$f: perf report puts >= 95% in light and heavy ($l% + $h%)" \
+		awk -v l="$l" -v h="$h" 'BEGIN { exit !(l + h >= 95) }'
+	check "$f: heavy's part is in [$lo, $hi]" \
+		awk -v l="$l" -v h="$h" -v lo="$lo" -v hi="$hi" 'BEGIN { r = h / (l + h); exit !(r >= lo && r <= hi) }'
+}
+profile tf-cyc.data 0.60 0.95
+profile tf-ins.data 0.74 0.76
+script tf-ins.data -F event,ip,sym,period
+check "instructions:u -c 2003: every sample's PERIOD is 2003" \
+	awk '$1 == 2003 { ok++ } END { exit !(ok > 0 && ok == NR) }' "$out"
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"

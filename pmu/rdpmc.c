@@ -1,0 +1,123 @@
+/*
+ * User-space RDPMC (Linux's x86 rules, arch/x86/events/core.c):
+ *
+ *   /sys/bus/event_source/devices/cpu/rdpmc  0: never; 1 (default): a
+ *   task whose mm maps the buffer of an event of the cpu PMU; 2: every
+ *   task. CR4.PCE follows it per task: set on the way into a task that
+ *   may, cleared otherwise (perf_rdpmc_sched_in, and at mmap/munmap for
+ *   the mapping task).
+ *
+ * The control page (pmu/userpage.c) carries index = the counter's
+ * RDPMC number + 1 (GP i: i; fixed j: 2^30 + j), 0 while the event is
+ * not on a counter of the CPU it runs on; offset = count - the counter's
+ * value sign-extended from pmc_width bits, so that the man page's read
+ * loop computes offset + RDPMC. It is rewritten whenever the event goes
+ * on or off a counter and whenever the driver re-arms the counter.
+ *
+ * Locking: the mode is written by sysfs and read anywhere (one int);
+ * mm->perf_rdpmc_maps changes under the mm lock, atomically.
+ */
+#include <linux/errno.h>
+#include "arch/x86.h"
+#include "event.h"
+#include "fs/vfs.h"
+#include "intel.h"
+#include "kernel.h"
+#include "mm/usermm.h"
+#include "msr.h"
+#include "proc/task.h"
+#include "rdpmc.h"
+
+#define CR4_PCE (1ULL << 8)
+#define RDPMC_FIXED (1u << 30)
+
+static volatile int rdpmc_mode = 1;
+
+static bool is_cpu_pmu(const struct perf_event *e)
+{
+	return intel_caps.registered && e->pmu == &intel_pmu;
+}
+
+struct perf_rdpmc_fields perf_rdpmc_fields(const struct perf_event *e, uint64_t count)
+{
+	struct perf_rdpmc_fields r = { 0, (int64_t)count, 0, false };
+	if (!is_cpu_pmu(e) || !rdpmc_mode)
+		return r;
+	int idx = e->hw.idx;
+	r.cap = true;
+	r.width = (uint16_t)(idx >= PMC_IDX_FIXED ? intel_caps.fixed_width : intel_caps.gp_width);
+	if (e->state != EVENT_ACTIVE || idx < 0)
+		return r;
+	r.index = (idx >= PMC_IDX_FIXED ? RDPMC_FIXED | (uint32_t)(idx - PMC_IDX_FIXED)
+					: (uint32_t)idx) + 1;
+	unsigned shift = 64 - r.width;
+	int64_t raw = (int64_t)(e->hw.prev_count << shift) >> shift;
+	r.offset = (int64_t)count - raw;
+	return r;
+}
+
+static bool may_rdpmc(const struct task *t)
+{
+	if (rdpmc_mode == 2)
+		return true;
+	return rdpmc_mode == 1 && t && t->mm &&
+	       __atomic_load_n(&t->mm->perf_rdpmc_maps, __ATOMIC_ACQUIRE) > 0;
+}
+
+static void set_pce(bool on)
+{
+	uint64_t cr4 = read_cr4();
+	if (on != !!(cr4 & CR4_PCE))
+		write_cr4(on ? cr4 | CR4_PCE : cr4 & ~CR4_PCE);
+}
+
+void perf_rdpmc_sched_in(struct task *next)
+{
+	set_pce(may_rdpmc(next));
+}
+
+static void count_map(struct mm *mm, int delta)
+{
+	__atomic_add_fetch(&mm->perf_rdpmc_maps, delta, __ATOMIC_ACQ_REL);
+	if (current && current->mm == mm)
+		set_pce(may_rdpmc(current));
+}
+
+bool perf_rdpmc_map(const struct perf_event *e, struct mm *mm)
+{
+	if (!is_cpu_pmu(e) || !mm)
+		return false;
+	count_map(mm, 1);
+	return true;
+}
+
+void perf_rdpmc_unmap(struct mm *mm)
+{
+	count_map(mm, -1);
+}
+
+static int gen_mode(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	sb_printf(out, "%d\n", rdpmc_mode);
+	return 0;
+}
+
+/* "0", "1" or "2", as Linux's set_attr_rdpmc takes (it also takes
+ * larger numbers as 2; we do not). The running task's CR4.PCE follows
+ * at once, others' at their next switch. */
+static int write_mode(const char *data, size_t len, void *arg)
+{
+	(void)arg;
+	if (len < 1 || data[0] < '0' || data[0] > '2' || (len > 1 && (len != 2 || data[1] != '\n')))
+		return -EINVAL;
+	rdpmc_mode = data[0] - '0';
+	set_pce(may_rdpmc(current));
+	return 0;
+}
+
+void perf_rdpmc_init(void)
+{
+	if (intel_caps.registered)
+		sysfs_register("bus/event_source/devices/cpu/rdpmc", gen_mode, write_mode, NULL);
+}

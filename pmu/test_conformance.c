@@ -1,0 +1,267 @@
+/*
+ * PMU conformance self-tests, after kvm-unit-tests' x86/pmu.c: what a
+ * driver relies on, checked against whatever PMU the machine has (the
+ * vpmu under TCG, the CPU's own on hardware), through the driver's
+ * accessors, on this CPU's counters while no event holds them, with
+ * interrupts off around each measurement. Each test leaves the
+ * counters it touched at 0.
+ *
+ *   conformance_gp_events     every GP counter: cycles, reference cycles
+ *                             and (where kernel instructions can be
+ *                             counted) instructions of a known loop
+ *                             within bounds
+ *   conformance_fixed         every fixed counter, the same
+ *   conformance_all_at_once   every counter enabled together counts
+ *   conformance_rdpmc         RDPMC plain, fast (ECX[31]) and fixed
+ *                             (ECX[30]) read what RDMSR reads
+ *   conformance_running_write WRMSR to a running counter: it goes on
+ *                             from the value written
+ *   conformance_write_width   legacy IA32_PMCx writes sign-extend bit
+ *                             31; IA32_A_PMCx (full-width) take the
+ *                             counter's width
+ *
+ * Overflow status, its reset and the PMI only with INT are in
+ * test_vpmu.c (vpmu_overflow_pmi); RDPMC's #GP on a bad counter and
+ * without CR4.PCE in tests/perf/rdpmc.c (user mode, where a #GP is a
+ * signal). Not checked: #GP on a write beyond the counter's width (the
+ * model drops those bits), cmask on instructions.
+ */
+#include "intel.h"
+#include "kernel.h"
+#include "msr.h"
+#include "selftest.h"
+#include "vpmu.h"
+
+#define LOOP 100000u            /* iterations: 2 instructions each */
+#define KERNEL_CYCLES (EVTSEL_OS | EVTSEL_EN)
+
+static bool usable(struct selftest_ctx *t)
+{
+	if (!intel_caps.registered) {
+		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
+		return false;
+	}
+	if (intel_counters_busy()) {
+		ST_FAIL(t, "events hold this CPU's counters");
+		return false;
+	}
+	return true;
+}
+
+/* Kernel instructions can be counted: on hardware, or on the model
+ * with the instruction clock. */
+static bool kernel_insns(void)
+{
+	return !pmu_model_in_use() || vpmu_icount_on();
+}
+
+static void known_loop(void)
+{
+	uint32_t n = LOOP;
+	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
+}
+
+static uint64_t gp_msr(unsigned i)
+{
+	return (intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + i;
+}
+
+static void reset(void)
+{
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+		pmu_wrmsr(MSR_IA32_PMC0 + i, 0);
+	}
+	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
+		if (intel_caps.fixed_mask >> j & 1)
+			pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0);
+	if (intel_caps.version >= 2)
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ~0ULL);
+}
+
+/* GP counter i's count of the known loop with selector `sel`. */
+static uint64_t gp_count(unsigned i, uint64_t sel)
+{
+	pmu_wrmsr(MSR_IA32_PMC0 + i, 0);
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, sel);
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1ULL << i);
+	known_loop();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+	return pmu_rdmsr(MSR_IA32_PMC0 + i);
+}
+
+/* Fixed counter j's count of the known loop, kernel mode. */
+static uint64_t fixed_count(unsigned j)
+{
+	pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_OS << FIXED_CTRL_SHIFT(j));
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1ULL << (PMC_IDX_FIXED + j));
+	known_loop();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	return pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j);
+}
+
+/* Instructions: the loop's 2 x LOOP and the few around it (and under
+ * the model's clock, nothing of the model itself). Cycles: at least
+ * one per 100 instructions, at most 1000 per instruction - a slow
+ * emulator's and a fast core's bounds, as kvm-unit-tests gives ranges. */
+static bool insns_ok(uint64_t v)
+{
+	return v >= 2 * LOOP && v <= 2 * LOOP + 200;
+}
+
+static bool cycles_ok(uint64_t v)
+{
+	return v >= 2 * LOOP / 100 && v <= 2000ULL * LOOP;
+}
+
+SELFTEST(conformance_gp_events)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		uint64_t c = gp_count(i, ARCH_CORE_CYCLES | KERNEL_CYCLES);
+		uint64_t r = gp_count(i, ARCH_REF_CYCLES | KERNEL_CYCLES);
+		if (!cycles_ok(c) || !cycles_ok(r))
+			ST_FAIL(t, "gp %u: cycles %llu, ref cycles %llu", i,
+				(unsigned long long)c, (unsigned long long)r);
+		if (!kernel_insns())
+			continue;
+		uint64_t n = gp_count(i, ARCH_INSTRUCTIONS | KERNEL_CYCLES);
+		if (!insns_ok(n))
+			ST_FAIL(t, "gp %u: %llu instructions for a %u-instruction loop", i,
+				(unsigned long long)n, 2 * LOOP);
+	}
+	reset();
+	irq_restore(f);
+}
+
+SELFTEST(conformance_fixed)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++) {
+		if (!(intel_caps.fixed_mask >> j & 1) || (j == 0 && !kernel_insns()))
+			continue;
+		uint64_t v = fixed_count(j);
+		if (j == 0 ? !insns_ok(v) : !cycles_ok(v))
+			ST_FAIL(t, "fixed %u: %llu for a %u-instruction loop", j,
+				(unsigned long long)v, 2 * LOOP);
+	}
+	reset();
+	irq_restore(f);
+}
+
+SELFTEST(conformance_all_at_once)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	uint64_t global = 0, fixed_ctrl = 0;
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, ARCH_CORE_CYCLES | KERNEL_CYCLES);
+		global |= 1ULL << i;
+	}
+	for (unsigned j = 1; j < INTEL_MAX_FIXED; j++)
+		if (intel_caps.fixed_mask >> j & 1) {
+			fixed_ctrl |= FIXED_CTRL_OS << FIXED_CTRL_SHIFT(j);
+			global |= 1ULL << (PMC_IDX_FIXED + j);
+		}
+	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global);
+	known_loop();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+		if (!cycles_ok(pmu_rdmsr(MSR_IA32_PMC0 + i)))
+			ST_FAIL(t, "gp %u did not count with the others", i);
+	for (unsigned j = 1; j < INTEL_MAX_FIXED; j++)
+		if ((intel_caps.fixed_mask >> j & 1) && !cycles_ok(pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j)))
+			ST_FAIL(t, "fixed %u did not count with the others", j);
+	reset();
+	irq_restore(f);
+}
+
+static uint64_t rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Stopped counters with distinct values: RDPMC reads each as RDMSR. */
+SELFTEST(conformance_rdpmc)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		uint64_t v = 0x123456789aULL + i;
+		pmu_wrmsr(gp_msr(i), v);
+		uint64_t want = pmu_rdmsr(MSR_IA32_PMC0 + i);
+		ST_CHECK(t, rdpmc(i) == want);
+		ST_CHECK(t, rdpmc(i | 1u << 31) == (want & 0xffffffffULL)); /* fast */
+	}
+	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++) {
+		if (!(intel_caps.fixed_mask >> j & 1))
+			continue;
+		pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0x2345678ULL + j);
+		ST_CHECK(t, rdpmc(1u << 30 | j) == pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j));
+	}
+	reset();
+	irq_restore(f);
+}
+
+/* A counter written while it runs goes on from the value written. */
+SELFTEST(conformance_running_write)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	const uint64_t base = 1ULL << 40;
+	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, ARCH_CORE_CYCLES | KERNEL_CYCLES);
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1);
+	known_loop();
+	pmu_wrmsr(intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0,
+		  intel_caps.full_width ? base : 0);
+	known_loop();
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	uint64_t v = pmu_rdmsr(MSR_IA32_PMC0);
+	uint64_t from = intel_caps.full_width ? base : 0;
+	if (!(v >= from && cycles_ok(v - from)))
+		ST_FAIL(t, "written %#llx while running, then read %#llx",
+			(unsigned long long)from, (unsigned long long)v);
+	reset();
+	irq_restore(f);
+}
+
+/* Legacy writes carry 32 bits and sign-extend bit 31 to the width;
+ * full-width writes carry the width. */
+SELFTEST(conformance_write_width)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save();
+	reset();
+	uint64_t mask = intel_caps.gp_width >= 64 ? ~0ULL : (1ULL << intel_caps.gp_width) - 1;
+	pmu_wrmsr(MSR_IA32_PMC0, 0x80000001ULL);
+	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == (0xffffffff80000001ULL & mask));
+	pmu_wrmsr(MSR_IA32_PMC0, 0x7fffffffULL);
+	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == 0x7fffffffULL);
+	if (intel_caps.full_width) {
+		pmu_wrmsr(MSR_IA32_A_PMC0, mask & 0x0000800012345678ULL);
+		ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == (mask & 0x0000800012345678ULL));
+	}
+	reset();
+	irq_restore(f);
+}

@@ -1,0 +1,97 @@
+/*
+ * Counting user instructions one at a time: when a model counter counts
+ * instructions (without the instruction clock) or branches in user
+ * mode, the return to user sets EFLAGS.TF in the frame it leaves
+ * through, so the CPU traps with #DB after each user instruction. The
+ * entry hook (vpmu_user_entry, which sees every kernel entry from user
+ * mode first) takes the flag off the frame again, so no kernel code,
+ * signal frame or forked child ever sees it, and reports what retired:
+ * the instruction at the remembered IP when the entry is that #DB (DR6.BS
+ * set), or the SYSCALL that made the entry; nothing for an interrupt or a
+ * fault (the faulting instruction retires when it runs again). The #DB
+ * itself is then swallowed by the handler below.
+ *
+ * The kernel is never stepped: kernel-mode instructions need the
+ * instruction clock (vpmu_event_check refuses them otherwise).
+ *
+ * Locking: steps[c] belongs to CPU c and is touched there with
+ * interrupts off (the entry and exit hooks, the #DB handler).
+ */
+#include "arch/trap.h"
+#include "debugreg.h"
+#include "kernel.h"
+#include "mm/uaccess.h"
+#include "proc/syscall.h"
+#include "vpmu.h"
+
+#define RFLAGS_TF (1ULL << 8)
+#define X86_MAX_INSN 15
+#define PAGE_BYTES 4096ULL
+
+struct step_cpu {
+	uint64_t ip;       /* the user instruction the CPU is about to run */
+	bool swallow_db;   /* the #DB being handled is the model's step */
+};
+
+static struct step_cpu steps[MAX_CPUS];
+volatile uint8_t vpmu_stepping[MAX_CPUS];
+static trap_handler next_debug_handler;
+
+void vpmu_step_arm(struct trap_frame *f)
+{
+	unsigned cpu = this_cpu_id();
+	steps[cpu].ip = f->rip;
+	f->rflags |= RFLAGS_TF;
+	vpmu_stepping[cpu] = 1;
+}
+
+/* The instruction bytes at a user address the CPU has just executed:
+ * as many as can be read, up to 15, never past a page that cannot be. */
+static unsigned fetch(uint64_t ip, uint8_t *bytes)
+{
+	if (copy_from_user(bytes, (const void *)ip, X86_MAX_INSN) == 0)
+		return X86_MAX_INSN;
+	unsigned in_page = (unsigned)(PAGE_BYTES - (ip & (PAGE_BYTES - 1)));
+	if (in_page < X86_MAX_INSN && copy_from_user(bytes, (const void *)ip, in_page) == 0)
+		return in_page;
+	return 0;
+}
+
+int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
+{
+	unsigned cpu = this_cpu_id();
+	struct step_cpu *s = &steps[cpu];
+	vpmu_stepping[cpu] = 0;
+	f->rflags &= ~RFLAGS_TF;
+	*branch = 0;
+	if (f->vector == SYSCALL_VECTOR)
+		return 1;
+	if (f->vector != VEC_DEBUG || !(read_dr6() & DR6_BS))
+		return 0;
+	s->swallow_db = true;
+	uint8_t bytes[X86_MAX_INSN];
+	unsigned len = fetch(s->ip, bytes);
+	*branch = vpmu_decode_branch(bytes, len, s->ip, f->rip);
+	return 1;
+}
+
+/* #DB: the model's own single-step trap ends here (DR6.BS cleared for
+ * the next one); anything else goes on as before. Installed before the
+ * breakpoint PMU's handler, which passes single steps on to this one. */
+static void step_debug_trap(struct trap_frame *f)
+{
+	struct step_cpu *s = &steps[this_cpu_id()];
+	if (s->swallow_db) {
+		s->swallow_db = false;
+		write_dr6(read_dr6() & ~DR6_BS);
+		return;
+	}
+	if (next_debug_handler)
+		next_debug_handler(f);
+}
+
+void vpmu_step_init(void)
+{
+	next_debug_handler = trap_get_handler(VEC_DEBUG);
+	trap_set_handler(VEC_DEBUG, step_debug_trap);
+}

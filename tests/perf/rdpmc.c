@@ -1,0 +1,243 @@
+/*
+ * rdpmc.c [--icount SHIFT]: self-monitoring as perf_event_open(2)
+ * describes it - map an event's control page, read the counter with
+ * RDPMC inside the page's seqlock loop, add the page's offset. Needs a
+ * CPU PMU: on a Linux host without one (QEMU TCG) it says so and checks
+ * nothing; on baremon the cpu PMU (the vpmu under TCG, whose RDPMC #UD
+ * the kernel completes) must be there.
+ *
+ *  - cycles:u and instructions:u (fixed counter 0, RDPMC bit 30):
+ *    cap_user_rdpmc set, index not 0, pmc_width the counter's; the
+ *    self-read agrees with read() (self <= read() <= self, as user
+ *    counts do not move in the kernel); the page's lock is even;
+ *  - disabled: index 0, the offset is the count, equal to read();
+ *  - RDPMC of a counter that does not exist: SIGSEGV (#GP);
+ *  - /sys/bus/event_source/devices/cpu/rdpmc 0 (root): index 0,
+ *    cap_user_rdpmc 0, RDPMC faults with SIGSEGV; 1 again: it works,
+ *    but not in a forked child, which maps no buffer (as on Linux);
+ *  - what one self-monitoring read costs: its user instructions
+ *    (instructions:u read around it), and under -icount (--icount
+ *    SHIFT, where the TSC counts instructions) all it costs, the
+ *    emulated RDPMC included.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include "perf.h"
+
+#define RDPMC_SYSFS "/sys/bus/event_source/devices/cpu/rdpmc"
+
+static inline uint64_t rdpmc(uint32_t counter)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t tsc_now(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* The man page's loop. *used: whether RDPMC was executed. */
+static uint64_t self_read(volatile struct perf_event_mmap_page *pc, int *used)
+{
+	uint32_t seq, idx;
+	uint64_t count;
+
+	do {
+		seq = pc->lock;
+		__asm__ volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		*used = 0;
+		if (pc->cap_user_rdpmc && idx) {
+			unsigned width = pc->pmc_width;
+			int64_t pmc = (int64_t)rdpmc(idx - 1);
+
+			pmc <<= 64 - width;
+			pmc >>= 64 - width;
+			count += pmc;
+			*used = 1;
+		}
+		__asm__ volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	return count;
+}
+
+static int is_baremon(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
+	                          strstr(u.release, "baremon"));
+}
+
+static int open_user(uint64_t config)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_HARDWARE, config);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return perf_open(&a, 0, -1, -1, 0);
+}
+
+static volatile struct perf_event_mmap_page *map_page(int fd)
+{
+	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Run RDPMC(counter) in a child: the signal that ended it, 0 if none. */
+static int rdpmc_signal(uint32_t counter)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		rdpmc(counter);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+static void check_event(const char *name, uint64_t config, int fixed)
+{
+	int fd = open_user(config), used = 0;
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t a, b, c;
+
+	if (!CHECK(fd >= 0, "%s opens", name))
+		return;
+	pc = map_page(fd);
+	if (!CHECK(pc != NULL, "%s: the control page maps", name)) {
+		close(fd);
+		return;
+	}
+	CHECK(pc->cap_user_rdpmc, "%s: cap_user_rdpmc", name);
+	CHECK(pc->index != 0 && (fixed < 0 || !!((pc->index - 1) & (1u << 30)) == fixed),
+	      "%s: index %#x", name, pc->index);
+	CHECK(pc->pmc_width >= 32 && pc->pmc_width <= 64, "%s: pmc_width %u", name,
+	      pc->pmc_width);
+	CHECK((pc->lock & 1) == 0, "%s: the lock is even outside an update", name);
+	a = self_read(pc, &used);
+	b = perf_value(fd);
+	c = self_read(pc, &used);
+	CHECK(used, "%s: the read loop used RDPMC", name);
+	CHECK(a > 0 && a <= b && b <= c, "%s: RDPMC agrees with read(): %llu <= %llu <= %llu",
+	      name, (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	a = self_read(pc, &used);
+	b = perf_value(fd);
+	CHECK(pc->index == 0 && !used && a == b,
+	      "%s disabled: index 0, offset = read() (%llu, %llu)", name,
+	      (unsigned long long)a, (unsigned long long)b);
+	munmap((void *)pc, (size_t)sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+static int write_mode(const char *v)
+{
+	int fd = open(RDPMC_SYSFS, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+static void check_mode_zero(void)
+{
+	int fd, used;
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t a, b;
+
+	if (getuid() != 0 || write_mode("0") != 0) {
+		abi_note("rdpmc=0 not checked (needs root and %s)", RDPMC_SYSFS);
+		return;
+	}
+	fd = open_user(PERF_COUNT_HW_CPU_CYCLES);
+	pc = fd >= 0 ? map_page(fd) : NULL;
+	if (CHECK(pc != NULL, "rdpmc=0: cycles:u opens and maps")) {
+		CHECK(pc->index == 0 && !pc->cap_user_rdpmc, "rdpmc=0: index 0, no cap_user_rdpmc");
+		a = self_read(pc, &used);
+		b = perf_value(fd);
+		CHECK(!used && a <= b, "rdpmc=0: the read loop takes the offset alone (%llu <= %llu)",
+		      (unsigned long long)a, (unsigned long long)b);
+		CHECK(rdpmc_signal(0) == SIGSEGV, "rdpmc=0: RDPMC faults (SIGSEGV)");
+	}
+	CHECK(write_mode("1") == 0, "rdpmc=1 again");
+	if (pc) {
+		/* the page is rewritten when the event next goes on a counter */
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		CHECK(pc->cap_user_rdpmc && pc->index != 0, "rdpmc=1: index back (%#x)", pc->index);
+		a = self_read(pc, &used);
+		CHECK(used && a > 0, "rdpmc=1: the mapping process reads with RDPMC again");
+		/* the buffer is not mapped in a forked child (Linux's
+		 * VM_DONTCOPY): RDPMC is not its to use */
+		CHECK(rdpmc_signal(pc->index - 1) == SIGSEGV,
+		      "rdpmc=1: a forked child, mapping nothing, faults");
+		munmap((void *)pc, (size_t)sysconf(_SC_PAGESIZE));
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* One self-monitoring read's instructions: its user ones from an
+ * instructions:u counter read by RDPMC itself (the difference of two
+ * back-to-back reads is one read), and under -icount everything. */
+static void report_cost(int icount, unsigned shift)
+{
+	int fd = open_user(PERF_COUNT_HW_INSTRUCTIONS), used;
+	volatile struct perf_event_mmap_page *pc = fd >= 0 ? map_page(fd) : NULL;
+	uint64_t a, b, t0, t1;
+
+	if (!CHECK(pc != NULL, "instructions:u maps for the cost figure"))
+		return;
+	a = self_read(pc, &used);
+	b = self_read(pc, &used);
+	abi_note("cost: one self-monitoring read is %llu user instructions",
+	         (unsigned long long)(b - a));
+	if (icount) {
+		t0 = tsc_now();
+		self_read(pc, &used);
+		t1 = tsc_now();
+		abi_note("cost: one self-monitoring read takes %llu instructions in all "
+		         "(RDPMC emulated from #UD)", (unsigned long long)((t1 - t0) >> shift));
+	}
+	munmap((void *)pc, (size_t)sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	int icount = argc == 3 && strcmp(argv[1], "--icount") == 0;
+	int fd = open_user(PERF_COUNT_HW_CPU_CYCLES);
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (fd < 0) {
+		CHECK(!is_baremon(), "baremon has a cpu PMU (cycles:u: %s)", strerror(errno));
+		abi_note("no cpu PMU (cycles:u: %s): RDPMC not checked", strerror(errno));
+		return abi_done("rdpmc");
+	}
+	close(fd);
+	check_event("cycles:u", PERF_COUNT_HW_CPU_CYCLES, -1); /* fixed 1 or GP */
+	check_event("instructions:u", PERF_COUNT_HW_INSTRUCTIONS, 1);
+	CHECK(rdpmc_signal(1000) == SIGSEGV, "RDPMC of counter 1000: SIGSEGV (#GP)");
+	check_mode_zero();
+	report_cost(icount, icount ? (unsigned)atoi(argv[2]) : 0);
+	return abi_done("rdpmc");
+}
