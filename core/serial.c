@@ -56,6 +56,13 @@ void serial_write(const char *s, size_t n)
 	}
 }
 
+void serial_write_raw(const void *p, size_t n)
+{
+	const char *s = p;
+	for (size_t i = 0; i < n; i++)
+		put_raw(s[i]);
+}
+
 int serial_getc(void)
 {
 	uint8_t lsr = inb(COM1_PORT + REG_LSR);

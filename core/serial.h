@@ -12,6 +12,8 @@ void serial_init(uint32_t baud);
 uint32_t serial_baud(void);
 /* Write bytes, turning "\n" into "\r\n". Caller holds the console lock. */
 void serial_write(const char *s, size_t n);
+/* Write bytes unchanged (binary frames). Caller holds the console lock. */
+void serial_write_raw(const void *p, size_t n);
 /* A received byte, or -1 when none is waiting. */
 int serial_getc(void);
 void serial_enable_rx_irq(void);

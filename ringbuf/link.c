@@ -100,6 +100,8 @@ static void take_hello(struct link *l, const struct frame *f)
 			l->up = true;
 		return;
 	}
+	if (nonce == 0 || l->initiator)
+		return;   /* an announcement, or a request echoed back to us */
 	if (nonce != l->nonce)
 		reset_session(l, nonce);
 	l->up = true;

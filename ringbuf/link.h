@@ -12,6 +12,8 @@
  * sees a nonce different from its current one resets both directions to
  * sequence 0, and every HELLO is answered with a HELLO carrying the same
  * nonce (flags LINK_HELLO_REPLY), so the initiator knows the link is up.
+ * The initiator (the host) ignores requests; nonce 0 is an announcement
+ * ("I have started") that the link ignores and the application may use.
  *
  * No I/O and no clock of its own: the caller passes the time in ms and
  * an emit function that writes wire bytes. Not thread-safe: one user.
@@ -33,6 +35,7 @@ struct link {
 	uint64_t timeout;          /* ms before a retransmission */
 	uint32_t nonce;            /* session; 0 = none yet */
 	bool up;                   /* a HELLO exchange completed */
+	bool initiator;            /* sends requests, never answers them */
 	/* sending */
 	uint32_t tx_next;          /* sequence number of the next message */
 	uint32_t tx_acked;         /* oldest unacknowledged sequence number */

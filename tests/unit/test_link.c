@@ -89,6 +89,7 @@ static uint64_t exchange(int flip, int drop, int dup, uint32_t count,
 	ab->drop = ba->drop = drop;
 	ab->dup = ba->dup = dup;
 	link_init(&a->link, emit, ab, 50);
+	a->link.initiator = true;
 	link_init(&b->link, emit, ba, 50);
 	frame_reader_init(&a->reader);
 	frame_reader_init(&b->reader);
