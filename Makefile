@@ -55,8 +55,8 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench
-all: esp
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench host install
+all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
 include apps/apps.mk
@@ -179,6 +179,25 @@ $(BUILD)/baremon.img: $(ESP)/.stamp tools/mkimage.sh boot/grub.cfg.in
 	$(call say,IMAGE,$@)
 	$(Q)sh tools/mkimage.sh $(ESP) $@
 image: $(BUILD)/baremon.img
+
+# --- host tool: baremon (host/, docs/host.md) --------------------------------
+# Built for the host with its C library; ringbuf/'s frame and link code is
+# the same source the kernel and the guest agent compile.
+PREFIX     ?= /usr/local
+HOST_SRCS  := $(wildcard host/*.c) ringbuf/frame.c ringbuf/link.c $(HOST_EXTRA_SRCS)
+HOST_OBJS  := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -D_GNU_SOURCE \
+	       -DBAREMON_TOP='"$(CURDIR)"' -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
+$(BUILD)/host/%.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)
+	$(Q)gcc $(HOST_CFLAGS) -c $< -o $@
+$(BUILD)/baremon: $(HOST_OBJS)
+	$(call say,LD,$@)
+	$(Q)gcc -o $@ $(HOST_OBJS)
+host: $(BUILD)/baremon
+install: $(BUILD)/baremon
+	install -D -m 0755 $(BUILD)/baremon $(DESTDIR)$(PREFIX)/bin/baremon
 
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.

@@ -152,7 +152,7 @@ static void read_console(void)
 
 /* Wait for the console, and for the command's pipes when there is room
  * to forward what they hold. */
-static void wait_and_serve(void)
+static void wait_and_serve(long max_wait)
 {
 	struct pollfd p[3] = { { .fd = STDIN_FILENO, .events = POLLIN } };
 	int n = 1;
@@ -165,6 +165,8 @@ static void wait_and_serve(void)
 		wait = 50;   /* reap a child whose pipes are closed */
 	if (room && pull_active())
 		wait = 0;
+	if (max_wait >= 0 && (wait < 0 || wait > max_wait))
+		wait = max_wait;
 	if (poll(p, (nfds_t)n, (int)wait) > 0) {
 		if (p[0].revents)
 			read_console();
@@ -186,12 +188,12 @@ int main(void)
 	frame_reader_init(&reader);
 	link_hello(&link, 0);   /* the announcement: the host may start */
 	while (!finished)
-		wait_and_serve();
+		wait_and_serve(-1);
 	/* Linger: deliver what is queued and answer a repeated BYE whose
 	 * ACK was lost; give up on a host that has gone. */
 	uint64_t end = now_ms() + LINGER_MS;
 	while (now_ms() < end && (!link_idle(&link) || now_ms() < end - LINGER_MS + 1000))
-		wait_and_serve();
+		wait_and_serve(100);
 	restore_console();
 	return exit_status;
 }
