@@ -79,14 +79,32 @@ int link_send(struct link *l, uint8_t type, uint8_t channel,
 	return 0;
 }
 
+/* Go back N: every unacknowledged frame again, oldest first. */
+static void resend_all(struct link *l, uint64_t now)
+{
+	for (uint32_t s = l->tx_acked; s != l->tx_next; s++) {
+		emit_frame(l, &l->tx[s % LINK_WINDOW]);
+		l->retransmits++;
+	}
+	l->tx_deadline = now + l->timeout;
+}
+
 /* An ACK for `next`: everything before it arrived. */
 static void take_ack(struct link *l, uint32_t next, uint64_t now)
 {
 	int32_t ahead = (int32_t)(next - l->tx_acked);
 	int32_t sent = (int32_t)(l->tx_next - l->tx_acked);
+	if (ahead == 0 && sent > 0 && ++l->dup_acks == LINK_DUP_ACKS) {
+		/* The receiver got later frames but not tx_acked: it was
+		 * lost. Resend now rather than at the timeout. */
+		l->dup_acks = 0;
+		resend_all(l, now);
+		return;
+	}
 	if (ahead <= 0 || ahead > sent)
 		return;   /* old or impossible: ignore */
 	l->tx_acked = next;
+	l->dup_acks = 0;
 	l->tx_deadline = now + l->timeout;
 }
 
@@ -131,11 +149,7 @@ void link_poll(struct link *l, uint64_t now)
 {
 	if (link_idle(l) || now < l->tx_deadline)
 		return;
-	for (uint32_t s = l->tx_acked; s != l->tx_next; s++) {
-		emit_frame(l, &l->tx[s % LINK_WINDOW]);
-		l->retransmits++;
-	}
-	l->tx_deadline = now + l->timeout;
+	resend_all(l, now);
 }
 
 long link_wait_ms(const struct link *l, uint64_t now)

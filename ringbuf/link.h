@@ -6,7 +6,9 @@
  * next sequence number; the receiver delivers only the one it expects
  * and answers every data frame with an ACK carrying the next sequence
  * number it wants (cumulative). When the oldest unacknowledged frame has
- * waited `timeout` ms, every unacknowledged frame is sent again.
+ * waited `timeout` ms, or when LINK_DUP_ACKS acknowledgements in a row
+ * repeat the oldest unacknowledged number (the frames after it arrived,
+ * it did not), every unacknowledged frame is sent again.
  *
  * HELLO starts a session: its payload is a u32 nonce. A receiver that
  * sees a nonce different from its current one resets both directions to
@@ -26,6 +28,7 @@
 /* Three frames of 1 KiB fit the guest tty's 4 KiB input buffer. */
 #define LINK_WINDOW 3
 #define LINK_HELLO_REPLY 0x01
+#define LINK_DUP_ACKS 2
 
 typedef void (*link_emit_fn)(void *ctx, const uint8_t *wire, size_t n);
 
@@ -40,6 +43,7 @@ struct link {
 	uint32_t tx_next;          /* sequence number of the next message */
 	uint32_t tx_acked;         /* oldest unacknowledged sequence number */
 	uint64_t tx_deadline;      /* when to resend, if anything is unacked */
+	uint32_t dup_acks;         /* ACKs in a row that did not advance */
 	struct frame tx[LINK_WINDOW];  /* unacked frames, slot seq % WINDOW */
 	/* receiving */
 	uint32_t rx_next;          /* sequence number expected next */

@@ -203,6 +203,12 @@ static void test_duplicates_and_stale_acks(void **state)
 	assert_int_equal(link_wait_ms(l, 40), 60);
 	link_poll(l, 100);
 	assert_int_equal(l->retransmits, LINK_WINDOW);
+	/* Two ACKs repeating the oldest number: resent before the timeout. */
+	ack.seq = l->tx_acked;
+	link_receive(l, &ack, 101);
+	assert_int_equal(l->retransmits, LINK_WINDOW);
+	link_receive(l, &ack, 102);
+	assert_int_equal(l->retransmits, 2 * LINK_WINDOW);
 	free(w);
 	free(l);
 }
