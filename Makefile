@@ -207,10 +207,10 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp abi perf-tests musl-tests
+qemu-test: esp host abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp abi perf-tests musl-tests stat-tests
+test: esp host abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 clean:

@@ -62,6 +62,8 @@ struct conn {
 	char *panic_text;
 	size_t panic_len;
 	uint64_t last_progress;   /* ms: an ACK or a message arrived */
+	uint8_t *stash;           /* read while waiting to write (emit) */
+	size_t stash_len, stash_cap;
 	bool closed;
 };
 
@@ -90,7 +92,10 @@ void guest_tmp_path(const char *local, char *out, size_t size);
 /* A local regular file that can be executed? */
 bool is_local_program(const char *path);
 
-/* run.c: run argv on the target, streaming its output; its status. */
+/* run.c: a local program named as argv[0] is pushed to /tmp and argv[0]
+ * renamed (0, or the push's status). */
+int push_if_local(struct conn *c, char **argv);
+/* run argv on the target, streaming its output; its status. */
 int cmd_run(struct conn *c, int argc, char **argv);
 int run_remote(struct conn *c, int argc, char **argv,
 	       int out_fd, int err_fd);

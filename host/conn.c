@@ -5,6 +5,7 @@
  * distinct exit status (baremon.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #define RETRANSMIT_MS 500
 #define HELLO_EVERY_MS 500
 #define ANNOUNCE_WAIT_MS 20000
+#define RETYPE_MS 5000
 #define QUEUE 64
 #define PANIC_MAX (64 * 1024)
 
@@ -28,19 +30,54 @@ uint64_t host_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* Keep bytes that arrive while we wait to write; pump takes them first. */
+static void stash_input(struct conn *c)
+{
+	uint8_t buf[4096];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+	if (n == 0)
+		c->closed = true;
+	if (n <= 0)
+		return;
+	if (c->stash_len + (size_t)n > c->stash_cap) {
+		size_t cap = (c->stash_len + (size_t)n) * 2;
+		uint8_t *q = realloc(c->stash, cap);
+		if (!q)
+			return;   /* dropped: the link retransmits */
+		c->stash = q;
+		c->stash_cap = cap;
+	}
+	memcpy(c->stash + c->stash_len, buf, (size_t)n);
+	c->stash_len += (size_t)n;
+}
+
+/*
+ * Write wire bytes. The descriptor is non-blocking: a target that is
+ * itself waiting for us to read (a UART whose transmitter is full holds
+ * its CPU, a relay between us) would otherwise never read what we write,
+ * so while the write cannot proceed, we read.
+ */
 static void emit(void *ctx, const uint8_t *p, size_t n)
 {
 	struct conn *c = ctx;
-	while (n) {
+	uint64_t start = host_now_ms();
+	while (n && !c->closed) {
 		ssize_t r = write(c->fd, p, n);
-		if (r < 0 && errno == EINTR)
+		if (r > 0) {
+			p += r;
+			n -= (size_t)r;
 			continue;
-		if (r <= 0) {
+		}
+		if (r < 0 && errno != EINTR && errno != EAGAIN) {
 			c->closed = true;
 			return;
 		}
-		p += r;
-		n -= (size_t)r;
+		struct pollfd pf = { .fd = c->fd, .events = POLLIN | POLLOUT };
+		if (poll(&pf, 1, 100) > 0 && (pf.revents & POLLIN))
+			stash_input(c);
+		int limit = c->target ? c->target->timeout_s : 60;
+		if (limit > 0 && host_now_ms() - start > (uint64_t)limit * 1000)
+			conn_fail(c, EXIT_TIMEOUT, "the target takes no input (%d s)", limit);
 	}
 }
 
@@ -49,6 +86,7 @@ void conn_init(struct conn *c, int fd, struct target *t)
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
 	c->target = t;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	c->queue = calloc(QUEUE, sizeof(struct frame));
 	c->panic_text = malloc(PANIC_MAX);
 	if (!c->queue || !c->panic_text) {
@@ -151,7 +189,15 @@ static void pump(struct conn *c, long ms)
 		wait = ms;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 	bool room = c->q_count < QUEUE - 8;
-	if (room && poll(&p, 1, (int)wait) > 0) {
+	size_t i = 0;
+	for (; room && i < c->stash_len && c->q_count < QUEUE - 8; i++)
+		take_byte(c, c->stash[i]);
+	if (i) {
+		memmove(c->stash, c->stash + i, c->stash_len - i);
+		c->stash_len -= i;
+		wait = 0;
+	}
+	if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
 		uint8_t buf[512];
 		ssize_t n = read(c->fd, buf, sizeof(buf));
 		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
@@ -189,18 +235,22 @@ void conn_start(struct conn *c, bool type_agent)
 	while (nonce == 0)
 		if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce))
 			nonce = (uint32_t)host_now_ms() ^ (uint32_t)getpid();
-	if (type_agent) {
-		/* At a shell prompt this starts the agent; an agent already
-		 * running takes it as text and ignores it. */
-		const char *cmd = "\nagent\n";
-		emit(c, (const uint8_t *)cmd, strlen(cmd));
-	}
+
 	/* Under QEMU the agent announces itself once it runs: ask then (a
 	 * request sent earlier would only be echoed by the shell), or after
 	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = host_now_ms() + (type_agent ? 300 : ANNOUNCE_WAIT_MS);
+	uint64_t next_type = host_now_ms();
 	while (!c->link.up) {
+		if (type_agent && host_now_ms() >= next_type) {
+			/* At a shell prompt this starts the agent; an agent
+			 * already running takes it as text and ignores it.
+			 * Typed again in case the shell missed it. */
+			const char *cmd = "\nagent\n";
+			emit(c, (const uint8_t *)cmd, strlen(cmd));
+			next_type = host_now_ms() + RETYPE_MS;
+		}
 		if (host_now_ms() >= next) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;

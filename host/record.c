@@ -125,7 +125,11 @@ int cmd_record(struct conn *c, int argc, char **argv)
 	if (r)
 		return r;
 	struct machine_info facts;
-	int status = run_remote(c, n, args, STDOUT_FILENO, STDERR_FILENO);
+	/* With -o - the data goes to stdout: the program's output to
+	 * stderr, as perf record does. */
+	bool to_stdout = strcmp(out, "-") == 0;
+	int status = run_remote(c, n, args, to_stdout ? STDERR_FILENO : STDOUT_FILENO,
+				STDERR_FILENO);
 	char local[] = "/tmp/baremon-record.XXXXXX";
 	int fd = mkstemp(local);
 	if (fd < 0)

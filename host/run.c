@@ -58,15 +58,22 @@ int run_remote(struct conn *c, int argc, char **argv, int out_fd, int err_fd)
 	}
 }
 
+int push_if_local(struct conn *c, char **argv)
+{
+	static char guest[512];
+	if (!is_local_program(argv[0]))
+		return 0;
+	guest_tmp_path(argv[0], guest, sizeof(guest));
+	int r = cmd_push(c, argv[0], guest, true);
+	if (r == 0)
+		argv[0] = guest;
+	return r;
+}
+
 int cmd_run(struct conn *c, int argc, char **argv)
 {
-	char guest[512];
-	if (is_local_program(argv[0])) {
-		guest_tmp_path(argv[0], guest, sizeof(guest));
-		int r = cmd_push(c, argv[0], guest, true);
-		if (r)
-			return r;
-		argv[0] = guest;
-	}
+	int r = push_if_local(c, argv);
+	if (r)
+		return r;
 	return run_remote(c, argc, argv, STDOUT_FILENO, STDERR_FILENO);
 }

@@ -1,6 +1,8 @@
 /*
  * session FILE: a script of agent commands, one a line (docs/host.md):
- *   run CMD [ARGS]     the command must exit 0 (or as `status` said)
+ *   run CMD [ARGS]     the command must exit 0 (or as `status` said); a
+ *                      local program is pushed first, as for `run`;
+ *                      words split at blanks, '...' and "..." quote
  *   status N           the next run must exit with N
  *   expect TEXT        the last run's output contains TEXT
  *   push FILE [DEST] / pull PATH [LOCAL]
@@ -25,11 +27,29 @@ struct session {
 	size_t output_len;
 };
 
+/* Words separated by blanks; '...' and "..." keep blanks in a word. */
 static int split(char *line, char **w)
 {
 	int n = 0;
-	for (char *tok = strtok(line, " \t"); tok && n < MAX_WORDS; tok = strtok(NULL, " \t"))
-		w[n++] = tok;
+	char *in = line, *out = line;
+	while (n < MAX_WORDS) {
+		in += strspn(in, " \t");
+		if (!*in)
+			break;
+		w[n++] = out;
+		char quote = 0;
+		for (; *in && (quote || (*in != ' ' && *in != '\t')); in++) {
+			if (quote && *in == quote)
+				quote = 0;
+			else if (!quote && (*in == '\'' || *in == '"'))
+				quote = *in;
+			else
+				*out++ = *in;
+		}
+		if (*in)
+			in++;
+		*out++ = 0;
+	}
 	w[n] = NULL;
 	return n;
 }
@@ -38,7 +58,7 @@ static int split(char *line, char **w)
 static bool step_run(struct session *s, int argc, char **argv)
 {
 	int fd = memfd_create("baremon-run", MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || push_if_local(s->c, argv) != 0)
 		return false;
 	int st = run_remote(s->c, argc, argv, fd, fd);
 	off_t len = lseek(fd, 0, SEEK_END);

@@ -189,10 +189,11 @@ int main(void)
 	link_hello(&link, 0);   /* the announcement: the host may start */
 	while (!finished)
 		wait_and_serve(-1);
-	/* Linger: deliver what is queued and answer a repeated BYE whose
-	 * ACK was lost; give up on a host that has gone. */
+	/* Deliver what is still queued; give up on a host that has gone.
+	 * Exit at once after that: the next host session may already be
+	 * typing at the shell. */
 	uint64_t end = now_ms() + LINGER_MS;
-	while (now_ms() < end && (!link_idle(&link) || now_ms() < end - LINGER_MS + 1000))
+	while (now_ms() < end && (!out_empty() || !link_idle(&link)))
 		wait_and_serve(100);
 	restore_console();
 	return exit_status;
