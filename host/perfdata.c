@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 #include "perfdata.h"
 
@@ -200,8 +201,29 @@ static void put_build_id(struct buf *b, const struct build_id *bid, const char *
 	put_zeros(b, padded - n);
 }
 
-static void feat_build_id(struct buf *b, const struct program *p, int np,
-			  const char *kernel_elf)
+/* The file name of an MMAP or MMAP2 record, or NULL. */
+static const char *mapped_name(const uint8_t *r)
+{
+	uint32_t type = get_le32(r);
+	size_t at = type == PERF_RECORD_MMAP ? 40 : type == PERF_RECORD_MMAP2 ? 72 : 0;
+	if (!at || at >= get_le16(r + 6) || memchr(r + at, 0, get_le16(r + 6) - at) == NULL)
+		return NULL;
+	return (const char *)r + at;
+}
+
+/* A program of the initrd (/bin/NAME) that the tree built: bin_dir/NAME. */
+static bool initrd_program(const char *name, const char *bin_dir, char *local, size_t size)
+{
+	if (!bin_dir || strncmp(name, "/bin/", 5) != 0 || strchr(name + 5, '/'))
+		return false;
+	snprintf(local, size, "%s/%s", bin_dir, name + 5);
+	return access(local, R_OK) == 0;
+}
+
+/* Build ids of the kernel, the pushed programs and the initrd's programs
+ * that samples fall in. */
+static void feat_build_id(struct buf *b, const struct input *in, const struct program *p,
+			  int np, const char *kernel_elf, const char *bin_dir)
 {
 	struct build_id bid;
 	if (kernel_elf && buildid_cache_add(kernel_elf, &bid) == 0)
@@ -209,6 +231,22 @@ static void feat_build_id(struct buf *b, const struct program *p, int np,
 	for (int i = 0; i < np; i++)
 		if (buildid_cache_add(p[i].local_path, &bid) == 0)
 			put_build_id(b, &bid, p[i].guest_path, PERF_RECORD_MISC_USER);
+	char done[32][64];
+	int ndone = 0;
+	for (size_t off = 0; off + 8 <= in->data.len; off += get_le16(in->data.p + off + 6)) {
+		const char *name = mapped_name(in->data.p + off);
+		char local[4096];
+		if (!name || !initrd_program(name, bin_dir, local, sizeof(local)) || ndone == 32)
+			continue;
+		bool seen = false;
+		for (int i = 0; i < ndone; i++)
+			seen |= strcmp(done[i], name) == 0;
+		if (seen || strlen(name) >= sizeof(done[0]))
+			continue;
+		strcpy(done[ndone++], name);
+		if (buildid_cache_add(local, &bid) == 0)
+			put_build_id(b, &bid, name, PERF_RECORD_MISC_USER);
+	}
 }
 
 static void feat_cmdline(struct buf *b, const char *cmdline)
@@ -240,13 +278,14 @@ static void feat_event_desc(struct buf *b, const struct input *in)
 /* Each feature's contents, in feature-number order. */
 static int build_features(struct buf *feat, int *ids, const struct input *in,
 			  const struct program *p, int np, const char *kernel_elf,
-			  const struct machine_info *m, const char *cmdline)
+			  const char *bin_dir, const struct machine_info *m,
+			  const char *cmdline)
 {
 	int n = 0;
 	for (int f = FEAT_BUILD_ID; f <= FEAT_EVENT_DESC; f++) {
 		struct buf *b = &feat[n];
 		switch (f) {
-		case FEAT_BUILD_ID: feat_build_id(b, p, np, kernel_elf); break;
+		case FEAT_BUILD_ID: feat_build_id(b, in, p, np, kernel_elf, bin_dir); break;
 		case FEAT_HOSTNAME: put_string(b, m->hostname); break;
 		case FEAT_OSRELEASE: put_string(b, m->osrelease); break;
 		case FEAT_VERSION: put_string(b, "baremon-" BAREMON_VERSION); break;
@@ -271,8 +310,8 @@ static void put_section(struct buf *b, uint64_t offset, uint64_t size)
 
 int perfdata_convert(const char *pipe_file, const char *out_file,
 		     const struct program *programs, int nprograms,
-		     const char *kernel_elf, const struct machine_info *m,
-		     const char *cmdline)
+		     const char *kernel_elf, const char *bin_dir,
+		     const struct machine_info *m, const char *cmdline)
 {
 	static struct input in;
 	memset(&in, 0, sizeof(in));
@@ -283,7 +322,8 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 	}
 	struct buf feat[FEAT_BITS] = { 0 };
 	int fids[FEAT_BITS];
-	int nfeat = build_features(feat, fids, &in, programs, nprograms, kernel_elf, m, cmdline);
+	int nfeat = build_features(feat, fids, &in, programs, nprograms, kernel_elf, bin_dir,
+				   m, cmdline);
 
 	/* Layout: header, attrs, ids, data, feature table, features. */
 	uint64_t attrs_off = HEADER_SIZE;

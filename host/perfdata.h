@@ -36,13 +36,14 @@ struct program {
 	const char *local_path;
 };
 
-/* Write out_file from the pipe-format pipe_file. Programs and the
- * kernel (kernel_elf, may be NULL) go into the build-id cache and the
- * BUILD_ID feature. 0, or -1 with a message on stderr. */
+/* Write out_file from the pipe-format pipe_file. The programs, the
+ * kernel (kernel_elf, may be NULL) and the initrd's /bin/NAME found as
+ * bin_dir/NAME (may be NULL) that the data maps go into the build-id
+ * cache and the BUILD_ID feature. 0, or -1 with a message on stderr. */
 int perfdata_convert(const char *pipe_file, const char *out_file,
 		     const struct program *programs, int nprograms,
-		     const char *kernel_elf, const struct machine_info *m,
-		     const char *cmdline);
+		     const char *kernel_elf, const char *bin_dir,
+		     const struct machine_info *m, const char *cmdline);
 
 /* Fill m from "hostname\nosrelease\n" + /proc/cpuinfo + /proc/meminfo. */
 void machine_info_parse(struct machine_info *m, const char *text);

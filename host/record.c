@@ -62,6 +62,15 @@ static const char *kernel_elf(void)
 	return access(path, R_OK) == 0 ? path : NULL;
 }
 
+/* Where the tree's build of the initrd's /bin programs is. */
+static const char *apps_dir(void)
+{
+	static char path[4096];
+	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
+	snprintf(path, sizeof(path), "%s/build/apps", top);
+	return access(path, R_OK) == 0 ? path : NULL;
+}
+
 /* What perf report --header shows, read from the target's /proc. */
 static int cmd_pull_facts(struct conn *c, struct machine_info *m)
 {
@@ -154,7 +163,8 @@ int cmd_record(struct conn *c, int argc, char **argv)
 		struct program progs[64];
 		for (int i = 0; i < np; i++)
 			progs[i] = (struct program){ guest_names[i], programs[i] };
-		r = perfdata_convert(local, out, progs, np, kernel_elf(), &facts, cmdline);
+		r = perfdata_convert(local, out, progs, np, kernel_elf(), apps_dir(), &facts,
+				     cmdline);
 		if (r == 0)
 			fprintf(stderr, "baremon: wrote %s\n", out);
 	}

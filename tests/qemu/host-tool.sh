@@ -12,6 +12,7 @@
 #   downloads still intact,
 #   the tool reports the damage, nothing hangs); and through a pty
 #   (--serial);
+# - the console on COM2 (console=ttyS1, QEMU given a null COM1 first);
 # - errors: nothing to connect to, no device, a kernel panic at boot.
 . "$(dirname "$0")/lib.sh"
 
@@ -57,6 +58,11 @@ for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
 	'cmdline : baremon record' 'event : name = cpu-clock' 'perf version : baremon'; do
 	check "perf report --header: $f" grep -Eq "# $f" "$logs/header.txt"
 done
+bm record-initrd --smp 1 record -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
+expect_rc 0
+perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
+check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
+	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
 bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
 expect_rc 0
 check "record -o -: pipe format on stdout that perf script reads" \
@@ -163,6 +169,23 @@ expect_rc 0
 check "--serial: a command over a pty" in_out '^over a pty$'
 kill "$qemu" 2>/dev/null
 wait "$qemu" 2>/dev/null
+
+# --- the console on COM2 (console=ttyS1): QEMU with a null COM1 in front ------------
+wrap=$logs/qemu-com2.sh
+cat >"$wrap" <<'EOF'
+#!/bin/sh
+for a in "$@"; do
+	if [ "$a" = chardev:con ]; then set -- "$@" null -serial chardev:con; else set -- "$@" "$a"; fi
+	shift
+done
+exec qemu-system-x86_64 "$@"
+EOF
+chmod +x "$wrap"
+QEMU=$wrap bm com2 -v --cmdline console=ttyS1 run "$two" 1 0
+expect_rc 0
+check "console=ttyS1: the agent answers on COM2" in_out '^line 0$'
+check "console=ttyS1: the boot log names the ports and the console" \
+	in_err 'serial: legacy ports present: ttyS0, ttyS1; console ttyS1 \(0x2f8, irq 3\)'
 
 # --- errors ------------------------------------------------------------------------
 bm no-socket --connect "unix:$logs/none.sock" run true
