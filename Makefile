@@ -55,7 +55,8 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench host install
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench host install \
+	fuzz fuzz-build
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -199,6 +200,23 @@ host: $(BUILD)/baremon
 install: $(BUILD)/baremon
 	install -D -m 0755 $(BUILD)/baremon $(DESTDIR)$(PREFIX)/bin/baremon
 
+# --- fuzz targets (clang's libFuzzer): the line reader and perf data -----------
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
+FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata
+$(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c ringbuf/frame.c ringbuf/link.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+$(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/buildid.c \
+		ringbuf/frame.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+fuzz-build: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS)
+	sh tests/fuzz/run.sh
+
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.
 run: esp
@@ -210,7 +228,7 @@ unit: | $(DEPS_OK)
 qemu-test: esp host abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp host abi perf-tests musl-tests stat-tests
+test: esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 clean:

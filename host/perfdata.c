@@ -318,6 +318,7 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 	if (read_pipe(pipe_file, &in) != 0) {
 		fprintf(stderr, "baremon: record: the guest's data is not perf pipe format: %s\n",
 			strerror(errno));
+		free(in.data.p);
 		return -1;
 	}
 	struct buf feat[FEAT_BITS] = { 0 };
