@@ -4,6 +4,7 @@
  * Options before the command choose and shape the target; the command
  * and its arguments follow.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,7 @@ static void check_command(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static struct target t = { .kind = TARGET_QEMU, .timeout_s = 60 };
+	signal(SIGPIPE, SIG_IGN);   /* a closed line is EPIPE: "closed the line" */
 	int i = parse_target(argc, argv, &t);
 	argc -= i;
 	argv += i;

@@ -94,10 +94,13 @@ static void take_ack(struct link *l, uint32_t next, uint64_t now)
 {
 	int32_t ahead = (int32_t)(next - l->tx_acked);
 	int32_t sent = (int32_t)(l->tx_next - l->tx_acked);
-	if (ahead == 0 && sent > 0 && ++l->dup_acks == LINK_DUP_ACKS) {
+	if (ahead == 0 && sent > 0 && !l->fast_resent && ++l->dup_acks == LINK_DUP_ACKS) {
 		/* The receiver got later frames but not tx_acked: it was
-		 * lost. Resend now rather than at the timeout. */
-		l->dup_acks = 0;
+		 * lost. Resend now rather than at the timeout, but once
+		 * until the window moves: the resent frames bring more
+		 * repeated ACKs, and answering those too would flood a
+		 * slow receiver (congestion collapse). */
+		l->fast_resent = true;
 		resend_all(l, now);
 		return;
 	}
@@ -105,6 +108,7 @@ static void take_ack(struct link *l, uint32_t next, uint64_t now)
 		return;   /* old or impossible: ignore */
 	l->tx_acked = next;
 	l->dup_acks = 0;
+	l->fast_resent = false;
 	l->tx_deadline = now + l->timeout;
 }
 

@@ -8,7 +8,8 @@
  * number it wants (cumulative). When the oldest unacknowledged frame has
  * waited `timeout` ms, or when LINK_DUP_ACKS acknowledgements in a row
  * repeat the oldest unacknowledged number (the frames after it arrived,
- * it did not), every unacknowledged frame is sent again.
+ * it did not; once until the window moves), every unacknowledged frame
+ * is sent again.
  *
  * HELLO starts a session: its payload is a u32 nonce. A receiver that
  * sees a nonce different from its current one resets both directions to
@@ -44,6 +45,7 @@ struct link {
 	uint32_t tx_acked;         /* oldest unacknowledged sequence number */
 	uint64_t tx_deadline;      /* when to resend, if anything is unacked */
 	uint32_t dup_acks;         /* ACKs in a row that did not advance */
+	bool fast_resent;          /* resent on repeated ACKs; until the window moves */
 	struct frame tx[LINK_WINDOW];  /* unacked frames, slot seq % WINDOW */
 	/* receiving */
 	uint32_t rx_next;          /* sequence number expected next */

@@ -123,10 +123,12 @@ push $logs/big.bin /tmp/s.bin
 pull /tmp/s.bin $logs/s.back
 run cat /proc/version
 expect baremon
+pull /proc/cpuinfo $logs/cpuinfo.txt
 EOF
 bm session "${c[@]}" session "$logs/s.session"
 expect_rc 0
-check "session: every step passed" in_out '^session: 9 passed, 0 failed$'
+check "session: every step passed" in_out '^session: 10 passed, 0 failed$'
+check "pull: a /proc file (size 0 in stat) comes whole" grep -q '^processor' "$logs/cpuinfo.txt"
 check "session: the pulled file is intact" cmp -s "$logs/big.bin" "$logs/s.back"
 printf 'run false\nrun echo never\n' >"$logs/f.session"
 bm session-fail "${c[@]}" session "$logs/f.session"
@@ -156,7 +158,8 @@ check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
 check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
 check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
 check "damaged line: the relay did damage" grep -Eq '[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated' "$logs/relay.err"
-echo "# relay: $(cat "$logs/relay.err"); tool: $(grep 'line damage' "$err")"
+echo "# relay: $(cat "$logs/relay.err" | tr '\n' ' ')"
+echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
 
 # --- a pty (--serial) ---------------------------------------------------------------
 "$relay" "$sock" --pty "$logs/pty" 0 1 2>"$logs/pty.err" &

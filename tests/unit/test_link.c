@@ -209,6 +209,16 @@ static void test_duplicates_and_stale_acks(void **state)
 	assert_int_equal(l->retransmits, LINK_WINDOW);
 	link_receive(l, &ack, 102);
 	assert_int_equal(l->retransmits, 2 * LINK_WINDOW);
+	/* More repeats: no second fast resend until the window moves. */
+	for (int i = 0; i < 6; i++)
+		link_receive(l, &ack, 103);
+	assert_int_equal(l->retransmits, 2 * LINK_WINDOW);
+	ack.seq = l->tx_acked + 1;
+	link_receive(l, &ack, 104);
+	ack.seq = l->tx_acked;
+	link_receive(l, &ack, 105);
+	link_receive(l, &ack, 106);
+	assert_int_equal(l->retransmits, 2 * LINK_WINDOW + (LINK_WINDOW - 1));
 	free(w);
 	free(l);
 }
