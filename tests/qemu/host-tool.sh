@@ -139,7 +139,7 @@ check "session: stops at the first failure" in_out '^session: 0 passed, 1 failed
 relay=$logs/faultrelay
 gcc -O2 -Wall -Wextra -Werror -o "$relay" "$top/tests/qemu/faultrelay.c"
 check "faultrelay builds" test -x "$relay"
-"$relay" "$sock" "$logs/relay.sock" "${RELAY_RATE:-5}" 7 2>"$logs/relay.err" &
+"$relay" "$sock" "$logs/relay.sock" "${RELAY_RATE:-5}" 7 2>"$logs/faultrelay.err" &
 rpid=$!
 for _ in $(seq 50); do [ -S "$logs/relay.sock" ] && break; sleep 0.1; done
 r=(--timeout 120 --connect "unix:$logs/relay.sock")
@@ -157,8 +157,8 @@ expect_rc 0
 check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
 check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
 check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
-check "damaged line: the relay did damage" grep -Eq '[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated' "$logs/relay.err"
-echo "# relay: $(cat "$logs/relay.err" | tr '\n' ' ')"
+check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay.err"
+echo "# relay: $(cat "$logs/faultrelay.err" | tr '\n' ' ')"
 echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
 
 # --- a pty (--serial) ---------------------------------------------------------------
