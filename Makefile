@@ -58,8 +58,9 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench
-all: esp
+.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench host install \
+	fuzz fuzz-build
+all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
 include apps/apps.mk
@@ -187,6 +188,42 @@ $(BUILD)/baremon.img: $(ESP)/.stamp tools/mkimage.sh boot/grub.cfg.in
 	$(Q)sh tools/mkimage.sh $(ESP) $@
 image: $(BUILD)/baremon.img
 
+# --- host tool: baremon (host/, docs/host.md) --------------------------------
+# Built for the host with its C library; ringbuf/'s frame and link code is
+# the same source the kernel and the guest agent compile.
+PREFIX     ?= /usr/local
+HOST_SRCS  := $(wildcard host/*.c) ringbuf/frame.c ringbuf/link.c $(HOST_EXTRA_SRCS)
+HOST_OBJS  := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -D_GNU_SOURCE \
+	       -DBAREMON_TOP='"$(CURDIR)"' -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
+$(BUILD)/host/%.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)
+	$(Q)gcc $(HOST_CFLAGS) -c $< -o $@
+$(BUILD)/baremon: $(HOST_OBJS)
+	$(call say,LD,$@)
+	$(Q)gcc -o $@ $(HOST_OBJS)
+host: $(BUILD)/baremon
+install: $(BUILD)/baremon
+	install -D -m 0755 $(BUILD)/baremon $(DESTDIR)$(PREFIX)/bin/baremon
+
+# --- fuzz targets (clang's libFuzzer): the line reader and perf data -----------
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
+FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata
+$(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c ringbuf/frame.c ringbuf/link.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+$(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/buildid.c \
+		ringbuf/frame.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+fuzz-build: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS)
+	sh tests/fuzz/run.sh
+
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.
 run: esp
@@ -195,10 +232,10 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp abi perf-tests musl-tests
+qemu-test: esp host abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp abi perf-tests musl-tests stat-tests
+test: esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 clean:

@@ -103,8 +103,12 @@ build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)
 	$$(USER_Q)ld $$(USER_LDFLAGS) -o $$@ $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIBS)
 endef
 $(foreach a,$(APPS_ONEFILE),$(eval $(call APPS_LINK,$(a),build/apps/obj/apps/$(a).o)))
+# APPS_EXTRA_NAME: sources from elsewhere in the tree a program links
+# (agent shares ringbuf/'s frame code with the kernel and host/).
+APPS_EXTRA_agent := ringbuf/frame.c ringbuf/link.c
+build/apps/obj/apps/agent/%.o: USER_CFLAGS += -I.
 $(foreach a,$(APPS_DIRS),$(eval $(call APPS_LINK,$(a),\
-	$(patsubst %.c,build/apps/obj/%.o,$(wildcard apps/$(a)/*.c)))))
+	$(patsubst %.c,build/apps/obj/%.o,$(wildcard apps/$(a)/*.c) $(APPS_EXTRA_$(a))))))
 
 -include $(USER_OBJS:.o=.d) $(wildcard build/apps/obj/apps/*.d build/apps/obj/apps/*/*.d \
 	build/apps/obj/apps/lib/*/*.d)

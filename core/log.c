@@ -77,6 +77,13 @@ void console_write(const char *s, size_t n)
 	console_lock_drop(f);
 }
 
+void console_write_raw(const void *p, size_t n)
+{
+	uint64_t f = console_lock_take();
+	serial_write_raw(p, n);
+	console_lock_drop(f);
+}
+
 int vkprintf(const char *fmt, va_list ap)
 {
 	struct sink_ctx c = { .to_ring = false };

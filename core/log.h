@@ -15,7 +15,10 @@ size_t log_read(char *buf, size_t max);
  * the lock may be held by the CPU that is panicking). */
 void log_enter_panic(void);
 
-/* Write raw bytes to the console under the console lock. */
+/* Write text to the console under the console lock ("\n" -> "\r\n"). */
 void console_write(const char *s, size_t n);
+/* Write bytes unchanged in one piece under the console lock: a binary
+ * frame (docs/export.md) never has log text inside it. */
+void console_write_raw(const void *p, size_t n);
 
 #endif

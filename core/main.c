@@ -63,11 +63,18 @@ static void early_init(struct boot_info *bi)
 	idt_init();
 	check_boot_info(bi);
 	cmdline_parse(bi->cmdline);
-	serial_init((uint32_t)cmdline_get_u64("baud", 115200));
+	uint32_t baud = (uint32_t)cmdline_get_u64("baud", 115200);
+	const char *console = cmdline_get("console");
+	bool console_ok = !console || serial_select(console, &baud) == 0;
+	serial_init(baud);
 	tsc_set_boot(bi->handoff_tsc);
 	kprintf("\nbaremon %s booting (boot-info v%u from %s)\n", BAREMON_VERSION,
 		bi->version, bi->loader_name);
 	klog("cmdline: %s", cmdline_text());
+	if (!console_ok)
+		klog("serial: console=%s: no such port; staying on ttyS%d", console,
+		     serial_index());
+	serial_report();
 }
 
 static void memory_init(struct boot_info *bi)
@@ -134,9 +141,12 @@ static void uart_interrupt(struct trap_frame *f)
 /* From now on console input goes to the tty (user programs), by IRQ 4. */
 static void console_input_init(void)
 {
-	trap_set_handler(VEC_IRQ_BASE + 4, uart_interrupt);
-	trap_set_irq_name(4, "ttyS0");
-	if (ioapic_route_isa(4, VEC_IRQ_BASE + 4) == 0) {
+	static char name[] = "ttyS0";
+	int irq = serial_irq();
+	name[4] = (char)('0' + serial_index());
+	trap_set_handler(VEC_IRQ_BASE + irq, uart_interrupt);
+	trap_set_irq_name(irq, name);
+	if (ioapic_route_isa(irq, VEC_IRQ_BASE + irq) == 0) {
 		serial_enable_rx_irq();
 		sched_allow_tickless_idle();
 	} else {

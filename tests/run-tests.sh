@@ -35,6 +35,7 @@ suite() {
 }
 
 suite unit make --no-print-directory -C "$top/tests/unit" check
+suite fuzz sh "$top/tests/fuzz/run.sh"
 # The ABI programs and the apps on the host Linux: the reference that
 # tests/qemu/abi.sh holds baremon to.
 suite abi-host sh "$top/tests/abi/run-host.sh"

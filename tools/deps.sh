@@ -24,6 +24,7 @@ cpio:/usr/bin/cpio
 libcmocka-dev:/usr/include/cmocka.h
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 linux-perf:/usr/bin/perf
+clang:/usr/bin/clang
 "
 
 missing=""

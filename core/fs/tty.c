@@ -10,6 +10,7 @@
 #include "log.h"
 #include "proc/task.h"
 #include "tty.h"
+#include "mm/mm.h"
 #include "mm/uaccess.h"
 
 /* ---- reading ---- */
@@ -80,8 +81,27 @@ static long tty_read(struct file *f, struct uio *u, uint64_t *pos)
 
 /* ---- writing, polling ---- */
 
+/* With OPOST off, a write of up to RAW_WRITE_MAX bytes goes out unchanged
+ * and in one piece (the export agent's frames, docs/export.md). */
+#define RAW_WRITE_MAX 4096
+
+static long tty_write_raw(struct uio *u)
+{
+	size_t n = u->resid < RAW_WRITE_MAX ? u->resid : RAW_WRITE_MAX;
+	char *buf = kmalloc(n);
+	if (!buf)
+		return -ENOMEM;
+	long r = uio_copy_in(u, buf, n);
+	if (r > 0)
+		console_write_raw(buf, (size_t)r);
+	kfree(buf);
+	return r;
+}
+
 static long tty_write(struct file *f, struct uio *u, uint64_t *pos)
 {
+	if (!(console_tty.tio.c_oflag & OPOST))
+		return tty_write_raw(u);
 	char buf[256];
 	long done = 0;
 	while (u->resid) {

@@ -1,0 +1,200 @@
+/*
+ * agent main loop: the console in raw mode, frames in and out, one poll
+ * for the console, the command's pipes and the retransmission timer.
+ *
+ *   agent            speak the protocol on stdin/stdout (the console)
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include "agent.h"
+
+#define RETRANSMIT_MS 500
+#define OUTBOX 8
+#define LINGER_MS 10000
+
+static struct link link;
+static struct frame_reader reader;
+static struct termios saved_tio;
+static bool have_tio;
+
+/* Messages waiting for room in the link window, oldest first. */
+static struct frame outbox[OUTBOX];
+static int out_head, out_count;
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The link's output: one write per frame, so the kernel puts the whole
+ * frame on the UART at once (tty_write with OPOST off). */
+static void emit(void *ctx, const uint8_t *p, size_t n)
+{
+	(void)ctx;
+	while (n) {
+		ssize_t r = write(STDOUT_FILENO, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;   /* nowhere to write: the host will time out */
+		p += r;
+		n -= (size_t)r;
+	}
+}
+
+bool out_send(uint8_t type, uint8_t channel, const void *p, size_t n)
+{
+	if (out_count == OUTBOX || n > FRAME_MAX_PAYLOAD)
+		return false;
+	struct frame *f = &outbox[(out_head + out_count++) % OUTBOX];
+	f->type = type;
+	f->channel = channel;
+	f->len = (uint16_t)n;
+	if (n)
+		memcpy(f->payload, p, n);
+	return true;
+}
+
+bool out_empty(void)
+{
+	return out_count == 0;
+}
+
+void send_result(int err, const char *msg)
+{
+	uint8_t p[256];
+	size_t n = strlen(msg);
+	if (n > sizeof(p) - 5)
+		n = sizeof(p) - 5;
+	put_le32(p, (uint32_t)err);
+	memcpy(p + 4, msg, n);
+	p[4 + n] = 0;
+	out_send(FRAME_RESULT, CHAN_CONTROL, p, n + 5);
+}
+
+static void flush_outbox(void)
+{
+	while (out_count && link_can_send(&link)) {
+		struct frame *f = &outbox[out_head];
+		link_send(&link, f->type, f->channel, f->payload, f->len, now_ms());
+		out_head = (out_head + 1) % OUTBOX;
+		out_count--;
+	}
+}
+
+static void raw_console(void)
+{
+	struct termios t;
+	if (ioctl(STDIN_FILENO, TCGETS, &t) != 0)
+		return;   /* not a terminal (a test pipe): nothing to change */
+	saved_tio = t;
+	have_tio = true;
+	t.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR |
+				 IGNCR | ICRNL | IXON);
+	t.c_oflag &= ~(tcflag_t)OPOST;
+	t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+	t.c_cflag = (t.c_cflag & ~(tcflag_t)(CSIZE | PARENB)) | CS8;
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	ioctl(STDIN_FILENO, TCSETSF, &t);
+}
+
+static void restore_console(void)
+{
+	if (have_tio)
+		ioctl(STDIN_FILENO, TCSETS, &saved_tio);
+}
+
+static bool finished;
+static int exit_status;
+
+static void handle(const struct frame *f)
+{
+	switch (f->type) {
+	case FRAME_RUN: run_start(f->payload, f->len); break;
+	case FRAME_FILE_BEGIN: push_begin(f->payload, f->len); break;
+	case FRAME_FILE_DATA: push_data(f->payload, f->len); break;
+	case FRAME_FILE_END: push_end(f->payload, f->len); break;
+	case FRAME_PULL: pull_start(f->payload, f->len); break;
+	case FRAME_BYE:
+		finished = true;
+		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
+		break;
+	default: send_result(-EINVAL, "unknown message type"); break;
+	}
+}
+
+static void read_console(void)
+{
+	uint8_t buf[4096];
+	ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+	if (n <= 0) {
+		if (n == 0)
+			finished = true;   /* the console went away */
+		return;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		static struct frame f;
+		if (frame_reader_push(&reader, buf[i], &f) != READ_FRAME)
+			continue;
+		if (link_receive(&link, &f, now_ms()))
+			handle(&f);
+	}
+}
+
+/* Wait for the console, and for the command's pipes when there is room
+ * to forward what they hold. */
+static void wait_and_serve(long max_wait)
+{
+	struct pollfd p[3] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+	int n = 1;
+	bool room = out_empty() && link_can_send(&link);
+	for (int w = 0; w < 2; w++)
+		if (room && run_fd(w) >= 0)
+			p[n++] = (struct pollfd){ .fd = run_fd(w), .events = POLLIN };
+	long wait = link_wait_ms(&link, now_ms());
+	if (run_active() && (wait < 0 || wait > 50))
+		wait = 50;   /* reap a child whose pipes are closed */
+	if (room && pull_active())
+		wait = 0;
+	if (max_wait >= 0 && (wait < 0 || wait > max_wait))
+		wait = max_wait;
+	if (poll(p, (nfds_t)n, (int)wait) > 0) {
+		if (p[0].revents)
+			read_console();
+		for (int i = 1; i < n; i++)
+			if (p[i].revents)
+				run_drain(p[i].fd == run_fd(0) ? 0 : 1);
+	}
+	if (room && pull_active())
+		pull_step();
+	run_check_exit();
+	flush_outbox();
+	link_poll(&link, now_ms());
+}
+
+int main(void)
+{
+	raw_console();
+	link_init(&link, emit, NULL, RETRANSMIT_MS);
+	frame_reader_init(&reader);
+	link_hello(&link, 0);   /* the announcement: the host may start */
+	while (!finished)
+		wait_and_serve(-1);
+	/* Deliver what is still queued; give up on a host that has gone.
+	 * Exit at once after that: the next host session may already be
+	 * typing at the shell. */
+	uint64_t end = now_ms() + LINGER_MS;
+	while (now_ms() < end && (!out_empty() || !link_idle(&link)))
+		wait_and_serve(100);
+	restore_console();
+	return exit_status;
+}

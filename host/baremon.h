@@ -1,0 +1,114 @@
+/*
+ * baremon, the host tool (docs/host.md): reaches a baremon machine (a QEMU
+ * it starts, a QEMU already running, a serial line), talks to the guest
+ * agent over the frame protocol (docs/export.md) and runs commands, moves
+ * files, records.
+ */
+#ifndef HOST_BAREMON_H
+#define HOST_BAREMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "ringbuf/link.h"
+
+/* Exit statuses of the tool itself (a command run on the target exits
+ * with its own status). */
+enum {
+	EXIT_USAGE = 64,      /* bad command line */
+	EXIT_NOINPUT = 66,    /* a local file cannot be read */
+	EXIT_UNAVAILABLE = 69,/* no device, cannot connect, QEMU failed */
+	EXIT_SOFTWARE = 70,   /* the agent refused (busy, bad request) */
+	EXIT_IOERR = 74,      /* a transfer failed (size, CRC, errno) */
+	EXIT_TIMEOUT = 75,    /* the target stopped answering */
+	EXIT_PROTOCOL = 76,   /* the line closed or garbage only */
+	EXIT_PANIC = 125,     /* the target kernel panicked */
+};
+
+/* Where the machine is. */
+struct target {
+	enum { TARGET_QEMU, TARGET_SERIAL, TARGET_CONNECT } kind;
+	const char *device;       /* --serial DEVICE[:BAUD] or --connect ADDR */
+	const char *qemu_args[64];/* run-qemu.sh options to pass through */
+	int nqemu;
+	bool agent_running;       /* QEMU: started with --run agent */
+	bool verbose;
+	int timeout_s;            /* give up after this long without progress */
+	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
+	char tmpdir[64];
+};
+
+/* target.c: reach the machine; returns a file descriptor or exits. */
+int target_open(struct target *t, bool with_agent);
+/* Wait for a QEMU we started; its run-qemu.sh status (or -1). */
+int target_wait(struct target *t, int timeout_s);
+void target_close(struct target *t);
+
+/* conn.c: one session with the agent over fd. */
+struct conn {
+	int fd;
+	struct link link;
+	struct frame_reader reader;
+	struct target *target;
+	/* Messages delivered but not yet taken by conn_next. */
+	struct frame *queue;
+	int q_head, q_count;
+	/* Console text outside frames: the current line, the panic report. */
+	char line[512];
+	size_t line_len;
+	uint64_t text_bytes;      /* console text seen so far */
+	bool panicked;
+	char *panic_text;
+	size_t panic_len;
+	uint64_t last_progress;   /* ms: an ACK or a message arrived */
+	uint8_t *stash;           /* read while waiting to write (emit) */
+	size_t stash_len, stash_cap;
+	bool closed;
+};
+
+uint64_t host_now_ms(void);
+/* Bring the link up; exits with a message when the agent never answers. */
+void conn_init(struct conn *c, int fd, struct target *t);
+void conn_start(struct conn *c, bool type_agent);
+/* Send a message, waiting for room in the window. */
+void conn_send(struct conn *c, uint8_t type, uint8_t chan, const void *p, size_t n);
+/* The next message; exits on panic, closed line or timeout. */
+void conn_next(struct conn *c, struct frame *f);
+/* Wait until everything sent is acknowledged. */
+void conn_flush(struct conn *c);
+/* Say goodbye: the agent exits with status. */
+void conn_bye(struct conn *c, uint32_t status);
+/* Report damage seen on the line (stderr), when there was any. */
+void conn_report(struct conn *c);
+/* Print a one-line error and the panic report if any; exit(status). */
+__attribute__((noreturn)) void conn_fail(struct conn *c, int status, const char *fmt, ...);
+
+/* files.c */
+int cmd_push(struct conn *c, const char *local, const char *dest, bool quiet);
+int cmd_pull(struct conn *c, const char *path, const char *local);
+/* Guest path for a pushed local file: /tmp/BASENAME. */
+void guest_tmp_path(const char *local, char *out, size_t size);
+/* A local regular file that can be executed? */
+bool is_local_program(const char *path);
+
+/* run.c: a local program named as argv[0] is pushed to /tmp and argv[0]
+ * renamed (0, or the push's status). */
+int push_if_local(struct conn *c, char **argv);
+/* run argv on the target, streaming its output; its status. */
+int cmd_run(struct conn *c, int argc, char **argv);
+int run_remote(struct conn *c, int argc, char **argv,
+	       int out_fd, int err_fd);
+
+/* shell.c: the interactive console (no agent). */
+int cmd_shell(int fd, struct target *t);
+
+/* session.c */
+int cmd_session(struct conn *c, const char *file);
+
+/* record.c */
+int cmd_record(struct conn *c, int argc, char **argv);
+int cmd_stat(struct conn *c, int argc, char **argv);
+
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * The host end of the link: reads the line, splits console text from
+ * frames, keeps delivered messages in a queue for conn_next, retransmits,
+ * and turns every way the target can fail into one message and a
+ * distinct exit status (baremon.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include "baremon.h"
+
+#define RETRANSMIT_MS 500
+#define HELLO_EVERY_MS 500
+#define ANNOUNCE_WAIT_MS 20000
+#define RETYPE_MS 5000
+#define QUEUE 64
+#define PANIC_MAX (64 * 1024)
+
+uint64_t host_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Keep bytes that arrive while we wait to write; pump takes them first. */
+static void stash_input(struct conn *c)
+{
+	uint8_t buf[4096];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+	if (n == 0)
+		c->closed = true;
+	if (n <= 0)
+		return;
+	if (c->stash_len + (size_t)n > c->stash_cap) {
+		size_t cap = (c->stash_len + (size_t)n) * 2;
+		uint8_t *q = realloc(c->stash, cap);
+		if (!q)
+			return;   /* dropped: the link retransmits */
+		c->stash = q;
+		c->stash_cap = cap;
+	}
+	memcpy(c->stash + c->stash_len, buf, (size_t)n);
+	c->stash_len += (size_t)n;
+}
+
+/*
+ * Write wire bytes. The descriptor is non-blocking: a target that is
+ * itself waiting for us to read (a UART whose transmitter is full holds
+ * its CPU, a relay between us) would otherwise never read what we write,
+ * so while the write cannot proceed, we read.
+ */
+static void emit(void *ctx, const uint8_t *p, size_t n)
+{
+	struct conn *c = ctx;
+	uint64_t start = host_now_ms();
+	while (n && !c->closed) {
+		ssize_t r = write(c->fd, p, n);
+		if (r > 0) {
+			p += r;
+			n -= (size_t)r;
+			continue;
+		}
+		if (r < 0 && errno != EINTR && errno != EAGAIN) {
+			c->closed = true;
+			return;
+		}
+		struct pollfd pf = { .fd = c->fd, .events = POLLIN | POLLOUT };
+		if (poll(&pf, 1, 100) > 0 && (pf.revents & POLLIN))
+			stash_input(c);
+		int limit = c->target ? c->target->timeout_s : 60;
+		if (limit > 0 && host_now_ms() - start > (uint64_t)limit * 1000)
+			conn_fail(c, EXIT_TIMEOUT, "the target takes no input (%d s)", limit);
+	}
+}
+
+void conn_init(struct conn *c, int fd, struct target *t)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->target = t;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	c->queue = calloc(QUEUE, sizeof(struct frame));
+	c->panic_text = malloc(PANIC_MAX);
+	if (!c->queue || !c->panic_text) {
+		fprintf(stderr, "baremon: out of memory\n");
+		exit(EXIT_SOFTWARE);
+	}
+	link_init(&c->link, emit, c, RETRANSMIT_MS);
+	c->link.initiator = true;
+	frame_reader_init(&c->reader);
+	c->last_progress = host_now_ms();
+}
+
+void conn_report(struct conn *c)
+{
+	if (c->reader.bad_frames || c->link.retransmits || c->link.duplicates)
+		fprintf(stderr, "baremon: line damage: %llu bad frames (%llu bytes skipped), "
+			"%llu frames sent again, %llu duplicates received\n",
+			(unsigned long long)c->reader.bad_frames,
+			(unsigned long long)c->reader.skipped,
+			(unsigned long long)c->link.retransmits,
+			(unsigned long long)c->link.duplicates);
+}
+
+void conn_fail(struct conn *c, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "baremon: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	if (c && c->panicked) {
+		fprintf(stderr, "baremon: the target's panic report:\n");
+		fwrite(c->panic_text, 1, c->panic_len, stderr);
+	}
+	if (c)
+		conn_report(c);
+	if (c && c->target)
+		target_close(c->target);
+	exit(status);
+}
+
+/* A line of console text: shown with -v; a panic report is kept. */
+static void text_line(struct conn *c)
+{
+	c->line[c->line_len] = 0;
+	if (strncmp(c->line, "PANIC: ", 7) == 0)
+		c->panicked = true;
+	if (c->panicked && c->panic_len + c->line_len + 1 < PANIC_MAX) {
+		memcpy(c->panic_text + c->panic_len, c->line, c->line_len);
+		c->panic_len += c->line_len;
+		c->panic_text[c->panic_len++] = '\n';
+	}
+	if (c->target && c->target->verbose)
+		fprintf(stderr, "%s\n", c->line);
+	c->line_len = 0;
+}
+
+static void text_byte(struct conn *c, uint8_t b)
+{
+	c->text_bytes++;
+	if (b == '\r')
+		return;
+	if (b == '\n' || c->line_len == sizeof(c->line) - 1) {
+		text_line(c);
+		if (b == '\n')
+			return;
+	}
+	c->line[c->line_len++] = (char)b;
+}
+
+static void take_byte(struct conn *c, uint8_t b)
+{
+	struct frame *slot = &c->queue[(c->q_head + c->q_count) % QUEUE];
+	switch (frame_reader_push(&c->reader, b, slot)) {
+	case READ_TEXT:
+		text_byte(c, b);
+		break;
+	case READ_FRAME: {
+		uint32_t acked = c->link.tx_acked;
+		bool hello_up = c->link.up;
+		if (link_receive(&c->link, slot, host_now_ms())) {
+			c->q_count++;
+			c->last_progress = host_now_ms();
+		}
+		if (acked != c->link.tx_acked || hello_up != c->link.up)
+			c->last_progress = host_now_ms();
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Wait up to ms for the line; handle what arrives, retransmit on time. */
+static void pump(struct conn *c, long ms)
+{
+	long wait = link_wait_ms(&c->link, host_now_ms());
+	if (wait < 0 || wait > ms)
+		wait = ms;
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	bool room = c->q_count < QUEUE - 8;
+	size_t i = 0;
+	for (; room && i < c->stash_len && c->q_count < QUEUE - 8; i++)
+		take_byte(c, c->stash[i]);
+	if (i) {
+		memmove(c->stash, c->stash + i, c->stash_len - i);
+		c->stash_len -= i;
+		wait = 0;
+	}
+	if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
+		uint8_t buf[512];
+		ssize_t n = read(c->fd, buf, sizeof(buf));
+		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+			c->closed = true;
+		for (ssize_t i = 0; i < n; i++)
+			take_byte(c, buf[i]);
+	}
+	link_poll(&c->link, host_now_ms());
+}
+
+/* Fail when the target is gone, has panicked, or stopped answering. */
+static void check_health(struct conn *c, bool waiting)
+{
+	if (c->panicked) {
+		/* Let the rest of the report arrive. */
+		uint64_t end = host_now_ms() + 1500;
+		while (!c->closed && host_now_ms() < end)
+			pump(c, 100);
+		if (c->line_len)
+			text_line(c);
+		conn_fail(c, EXIT_PANIC, "the target kernel panicked");
+	}
+	if (c->closed)
+		conn_fail(c, EXIT_PROTOCOL, "the target closed the line");
+	int limit = c->target ? c->target->timeout_s : 30;
+	if (waiting && limit > 0 &&
+	    host_now_ms() - c->last_progress > (uint64_t)limit * 1000)
+		conn_fail(c, EXIT_TIMEOUT, "the target is not answering (%d s without progress)",
+			  limit);
+}
+
+void conn_start(struct conn *c, bool type_agent)
+{
+	uint32_t nonce = 0;
+	while (nonce == 0)
+		if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce))
+			nonce = (uint32_t)host_now_ms() ^ (uint32_t)getpid();
+
+	/* Under QEMU the agent announces itself once it runs: ask then (a
+	 * request sent earlier would only be echoed by the shell), or after
+	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
+	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
+	uint64_t next = host_now_ms() + (type_agent ? 300 : ANNOUNCE_WAIT_MS);
+	uint64_t next_type = host_now_ms();
+	while (!c->link.up) {
+		if (type_agent && host_now_ms() >= next_type) {
+			/* At a shell prompt this starts the agent; an agent
+			 * already running takes it as text and ignores it.
+			 * Typed again in case the shell missed it. */
+			const char *cmd = "\nagent\n";
+			emit(c, (const uint8_t *)cmd, strlen(cmd));
+			next_type = host_now_ms() + RETYPE_MS;
+		}
+		if (host_now_ms() >= next) {
+			link_hello(&c->link, nonce);
+			next = host_now_ms() + HELLO_EVERY_MS;
+		}
+		uint64_t text = c->text_bytes, frames = c->reader.frames;
+		pump(c, 100);
+		if (c->text_bytes != text || c->reader.frames != frames)
+			c->last_progress = host_now_ms();
+		if (c->reader.frames != frames && c->q_count == 0)
+			next = host_now_ms();   /* the announcement, perhaps */
+		check_health(c, true);
+	}
+	c->last_progress = host_now_ms();
+}
+
+void conn_send(struct conn *c, uint8_t type, uint8_t chan, const void *p, size_t n)
+{
+	while (!link_can_send(&c->link)) {
+		pump(c, 100);
+		check_health(c, true);
+	}
+	if (link_idle(&c->link))
+		c->last_progress = host_now_ms();
+	link_send(&c->link, type, chan, p, n, host_now_ms());
+}
+
+void conn_next(struct conn *c, struct frame *f)
+{
+	while (c->q_count == 0) {
+		pump(c, 100);
+		/* A command may run silently for long: only unacknowledged
+		 * frames count against the timeout. */
+		check_health(c, !link_idle(&c->link));
+	}
+	*f = c->queue[c->q_head];
+	c->q_head = (c->q_head + 1) % QUEUE;
+	c->q_count--;
+}
+
+void conn_flush(struct conn *c)
+{
+	while (!link_idle(&c->link)) {
+		pump(c, 100);
+		check_health(c, true);
+	}
+}
+
+void conn_bye(struct conn *c, uint32_t status)
+{
+	uint8_t p[4];
+	put_le32(p, status);
+	conn_send(c, FRAME_BYE, CHAN_CONTROL, p, sizeof(p));
+	uint64_t end = host_now_ms() + 5000;
+	while (!link_idle(&c->link) && !c->closed && host_now_ms() < end)
+		pump(c, 100);
+}

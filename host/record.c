@@ -1,0 +1,173 @@
+/*
+ * stat and record: the guest's own stat and record tools (docs/stat.md,
+ * docs/record.md) run through the agent. A local program named among
+ * the arguments is pushed to /tmp first and named there. stat's output
+ * is relayed as it is; record writes pipe format in the guest, which is
+ * pulled and turned into a seekable perf.data with feature sections
+ * (perfdata.c), or written as it is with -o -.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include "baremon.h"
+#include "perfdata.h"
+
+#ifndef BAREMON_TOP
+#define BAREMON_TOP "."
+#endif
+#define GUEST_DATA "/tmp/baremon-record.data"
+
+/* Push every argument that names a local program; rewrite it to the
+ * guest path. programs[] receives the local paths. */
+static int push_programs(struct conn *c, int argc, char **argv,
+			 const char **programs, const char **guests, int *nprograms)
+{
+	static char guest[64][512];
+	for (int i = 1; i < argc && *nprograms < 64; i++) {
+		if (!is_local_program(argv[i]))
+			continue;
+		guest_tmp_path(argv[i], guest[*nprograms], sizeof(guest[0]));
+		int r = cmd_push(c, argv[i], guest[*nprograms], true);
+		if (r)
+			return r;
+		programs[*nprograms] = argv[i];
+		guests[*nprograms] = guest[*nprograms];
+		argv[i] = guest[(*nprograms)++];
+	}
+	return 0;
+}
+
+int cmd_stat(struct conn *c, int argc, char **argv)
+{
+	const char *programs[64], *guests[64];
+	int n = 0;
+	int r = push_programs(c, argc, argv, programs, guests, &n);
+	if (r)
+		return r;
+	return run_remote(c, argc, argv, STDOUT_FILENO, STDERR_FILENO);
+}
+
+/* The kernel ELF that runs on the target: $BAREMON_KERNEL, else the
+ * tree's build. */
+static const char *kernel_elf(void)
+{
+	static char path[4096];
+	const char *k = getenv("BAREMON_KERNEL");
+	if (k && *k)
+		return k;
+	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
+	snprintf(path, sizeof(path), "%s/build/kernel.elf", top);
+	return access(path, R_OK) == 0 ? path : NULL;
+}
+
+/* Where the tree's build of the initrd's /bin programs is. */
+static const char *apps_dir(void)
+{
+	static char path[4096];
+	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
+	snprintf(path, sizeof(path), "%s/build/apps", top);
+	return access(path, R_OK) == 0 ? path : NULL;
+}
+
+/* What perf report --header shows, read from the target's /proc. */
+static int cmd_pull_facts(struct conn *c, struct machine_info *m)
+{
+	char *argv[] = { "cat", "/proc/sys/kernel/hostname", "/proc/sys/kernel/osrelease",
+			 "/proc/cpuinfo", "/proc/meminfo", NULL };
+	int fd = memfd_create("baremon-facts", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int st = run_remote(c, 5, argv, fd, STDERR_FILENO);
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *text = malloc((size_t)len + 1);
+	if (!text || pread(fd, text, (size_t)len, 0) != len) {
+		free(text);
+		close(fd);
+		return -1;
+	}
+	text[len] = 0;
+	close(fd);
+	machine_info_parse(m, text);
+	free(text);
+	return st == 0 ? 0 : -1;
+}
+
+/* The command line as one string (perf.data's CMDLINE feature). */
+static void join_args(int argc, char **argv, char *out, size_t size)
+{
+	size_t n = snprintf(out, size, "baremon");
+	for (int i = 0; i < argc && n < size; i++)
+		n += snprintf(out + n, size - n, " %s", argv[i]);
+}
+
+int cmd_record(struct conn *c, int argc, char **argv)
+{
+	char cmdline[2048];
+	join_args(argc, argv, cmdline, sizeof(cmdline));
+	/* Take -o FILE out; the guest writes GUEST_DATA. */
+	const char *out = "perf.data";
+	char *args[256];
+	int n = 0;
+	args[n++] = "record";
+	bool end_of_options = false;
+	for (int i = 1; i < argc && n < 250; i++) {
+		if (!end_of_options && strcmp(argv[i], "--") == 0)
+			end_of_options = true;
+		if (!end_of_options && (strcmp(argv[i], "-o") == 0 ||
+					strcmp(argv[i], "--output") == 0) && i + 1 < argc) {
+			out = argv[++i];
+			continue;
+		}
+		args[n++] = argv[i];
+	}
+	/* -o goes first: the program's own arguments follow the options. */
+	memmove(args + 3, args + 1, (size_t)(n - 1) * sizeof(args[0]));
+	args[1] = "-o";
+	args[2] = GUEST_DATA;
+	n += 2;
+	args[n] = NULL;
+	const char *programs[64], *guest_names[64];
+	int np = 0;
+	int r = push_programs(c, n, args, programs, guest_names, &np);
+	if (r)
+		return r;
+	struct machine_info facts;
+	/* With -o - the data goes to stdout: the program's output to
+	 * stderr, as perf record does. */
+	bool to_stdout = strcmp(out, "-") == 0;
+	int status = run_remote(c, n, args, to_stdout ? STDERR_FILENO : STDOUT_FILENO,
+				STDERR_FILENO);
+	char local[] = "/tmp/baremon-record.XXXXXX";
+	int fd = mkstemp(local);
+	if (fd < 0)
+		return EXIT_IOERR;
+	close(fd);
+	if (cmd_pull(c, GUEST_DATA, local) != 0) {
+		unlink(local);
+		return EXIT_IOERR;
+	}
+	if (strcmp(out, "-") != 0 && cmd_pull_facts(c, &facts) != 0)
+		return EXIT_IOERR;
+	if (strcmp(out, "-") == 0) {
+		FILE *f = fopen(local, "rb");
+		char buf[65536];
+		size_t k;
+		while (f && (k = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, k, stdout);
+		if (f)
+			fclose(f);
+		r = 0;
+	} else {
+		struct program progs[64];
+		for (int i = 0; i < np; i++)
+			progs[i] = (struct program){ guest_names[i], programs[i] };
+		r = perfdata_convert(local, out, progs, np, kernel_elf(), apps_dir(), &facts,
+				     cmdline);
+		if (r == 0)
+			fprintf(stderr, "baremon: wrote %s\n", out);
+	}
+	unlink(local);
+	return r ? EXIT_IOERR : status;
+}

@@ -1,0 +1,79 @@
+/*
+ * run: push a local program named as the command, run the command on
+ * the target, copy its stdout and stderr as they arrive, and return its
+ * exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "baremon.h"
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+	while (n) {
+		ssize_t r = write(fd, s, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;
+		s += r;
+		n -= (size_t)r;
+	}
+}
+
+int run_remote(struct conn *c, int argc, char **argv, int out_fd, int err_fd)
+{
+	uint8_t p[FRAME_MAX_PAYLOAD];
+	size_t n = 0;
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]) + 1;
+		if (n + len > sizeof(p)) {
+			fprintf(stderr, "baremon: run: the command line is longer than %d bytes\n",
+				FRAME_MAX_PAYLOAD);
+			return EXIT_USAGE;
+		}
+		memcpy(p + n, argv[i], len);
+		n += len;
+	}
+	conn_send(c, FRAME_RUN, CHAN_CONTROL, p, n);
+	for (;;) {
+		struct frame f;
+		conn_next(c, &f);
+		switch (f.type) {
+		case FRAME_OUTPUT:
+			write_all(f.channel == CHAN_STDERR ? err_fd : out_fd, f.payload, f.len);
+			break;
+		case FRAME_EXIT:
+			return f.len >= 4 ? (int)get_le32(f.payload) : EXIT_PROTOCOL;
+		case FRAME_RESULT:
+			f.payload[f.len < FRAME_MAX_PAYLOAD ? f.len : FRAME_MAX_PAYLOAD - 1] = 0;
+			fprintf(stderr, "baremon: run: %s\n", f.len > 4 ? (char *)f.payload + 4 : "refused");
+			return EXIT_SOFTWARE;
+		default:
+			break;
+		}
+	}
+}
+
+int push_if_local(struct conn *c, char **argv)
+{
+	static char guest[512];
+	if (!is_local_program(argv[0]))
+		return 0;
+	guest_tmp_path(argv[0], guest, sizeof(guest));
+	int r = cmd_push(c, argv[0], guest, true);
+	if (r == 0)
+		argv[0] = guest;
+	return r;
+}
+
+int cmd_run(struct conn *c, int argc, char **argv)
+{
+	int r = push_if_local(c, argv);
+	if (r)
+		return r;
+	return run_remote(c, argc, argv, STDOUT_FILENO, STDERR_FILENO);
+}

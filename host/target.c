@@ -1,0 +1,262 @@
+/*
+ * Reaching the machine: a QEMU started through run-qemu.sh with its
+ * console on a Unix socket, a QEMU already listening (unix:PATH or
+ * tcp:HOST:PORT), a serial device, or (for tests) a program on a socket
+ * pair (exec:COMMAND).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include "baremon.h"
+
+#ifndef BAREMON_TOP
+#define BAREMON_TOP "."
+#endif
+
+static __attribute__((noreturn)) void unavailable(const char *fmt, const char *a,
+						   const char *b)
+{
+	fprintf(stderr, "baremon: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n");
+	exit(EXIT_UNAVAILABLE);
+}
+
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof(a.sun_path))
+		return -1;
+	strcpy(a.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
+		return fd;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return -1;
+}
+
+static int connect_tcp(const char *hostport)
+{
+	char host[256];
+	const char *colon = strrchr(hostport, ':');
+	if (!colon || (size_t)(colon - hostport) >= sizeof(host)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(host, hostport, (size_t)(colon - hostport));
+	host[colon - hostport] = 0;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	if (getaddrinfo(host, colon + 1, &hints, &res) != 0) {
+		errno = EHOSTUNREACH;
+		return -1;
+	}
+	int fd = -1;
+	for (struct addrinfo *r = res; r; r = r->ai_next) {
+		fd = socket(r->ai_family, r->ai_socktype | SOCK_CLOEXEC, r->ai_protocol);
+		if (fd >= 0 && connect(fd, r->ai_addr, r->ai_addrlen) == 0)
+			break;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+/* exec:COMMAND: a program speaking on its stdin/stdout (tests). */
+static int connect_exec(struct target *t, const char *cmd)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(sv[1], 0);
+		dup2(sv[1], 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	t->qemu_pid = pid;
+	return sv[0];
+}
+
+static speed_t baud_constant(long baud)
+{
+	static const struct { long baud; speed_t c; } rates[] = {
+		{ 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 },
+		{ 57600, B57600 }, { 115200, B115200 }, { 230400, B230400 },
+		{ 460800, B460800 }, { 921600, B921600 },
+	};
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		if (rates[i].baud == baud)
+			return rates[i].c;
+	return 0;
+}
+
+/* A tty in raw mode at the given baud (default 115200). */
+static int open_serial(const char *spec)
+{
+	char dev[256];
+	long baud = 115200;
+	snprintf(dev, sizeof(dev), "%s", spec);
+	char *colon = strrchr(dev, ':');
+	if (colon) {
+		*colon = 0;
+		baud = strtol(colon + 1, NULL, 10);
+	}
+	speed_t speed = baud_constant(baud);
+	if (!speed)
+		unavailable("--serial %s: unsupported baud rate%s", spec, "");
+	int fd = open(dev, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		unavailable("cannot open %s: %s", dev, strerror(errno));
+	struct termios tio;
+	if (tcgetattr(fd, &tio) != 0)
+		unavailable("%s is not a terminal: %s", dev, strerror(errno));
+	cfmakeraw(&tio);
+	tio.c_cflag |= CLOCAL | CREAD;
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	cfsetispeed(&tio, speed);
+	cfsetospeed(&tio, speed);
+	if (tcsetattr(fd, TCSANOW, &tio) != 0)
+		unavailable("cannot set up %s: %s", dev, strerror(errno));
+	tcflush(fd, TCIOFLUSH);
+	return fd;
+}
+
+/* Start run-qemu.sh with the console on a socket in a fresh directory. */
+static int start_qemu(struct target *t, bool with_agent)
+{
+	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
+	snprintf(t->tmpdir, sizeof(t->tmpdir), "/tmp/baremon-host.XXXXXX");
+	if (!mkdtemp(t->tmpdir))
+		unavailable("cannot make a temporary directory: %s%s", strerror(errno), "");
+	char script[4096], sock[128], serial[160], log[128];
+	snprintf(script, sizeof(script), "%s/run-qemu.sh", top);
+	snprintf(sock, sizeof(sock), "%s/console.sock", t->tmpdir);
+	snprintf(serial, sizeof(serial), "socket:%s", sock);
+	snprintf(log, sizeof(log), "%s/run-qemu.log", t->tmpdir);
+	const char *argv[96];
+	int n = 0;
+	argv[n++] = script;
+	for (int i = 0; i < t->nqemu; i++)
+		argv[n++] = t->qemu_args[i];
+	argv[n++] = "--serial";
+	argv[n++] = serial;
+	argv[n++] = "--quiet";
+	if (with_agent) {
+		argv[n++] = "--run";
+		argv[n++] = "agent";
+	}
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (!t->verbose) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd >= 0)
+				dup2(fd, STDERR_FILENO);
+		}
+		execv(script, (char *const *)argv);
+		fprintf(stderr, "baremon: cannot run %s: %s\n", script, strerror(errno));
+		_exit(127);
+	}
+	t->qemu_pid = pid;
+	t->agent_running = with_agent;
+	/* QEMU creates the socket once it has started. */
+	for (int tries = 0; tries < 600; tries++) {
+		int fd = connect_unix(sock);
+		if (fd >= 0)
+			return fd;
+		int st;
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			t->qemu_pid = 0;
+			char msg[512] = "";
+			FILE *f = fopen(log, "r");
+			if (f) {
+				size_t k = fread(msg, 1, sizeof(msg) - 1, f);
+				msg[k] = 0;
+				fclose(f);
+				msg[strcspn(msg, "\n")] = 0;
+			}
+			unavailable("QEMU did not start: %s%s", msg[0] ? msg : "run-qemu.sh failed", "");
+		}
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	unavailable("QEMU's console socket %s never appeared%s", sock, "");
+}
+
+int target_open(struct target *t, bool with_agent)
+{
+	int fd;
+	switch (t->kind) {
+	case TARGET_QEMU:
+		return start_qemu(t, with_agent);
+	case TARGET_SERIAL:
+		return open_serial(t->device);
+	case TARGET_CONNECT:
+		if (strncmp(t->device, "unix:", 5) == 0)
+			fd = connect_unix(t->device + 5);
+		else if (strncmp(t->device, "tcp:", 4) == 0)
+			fd = connect_tcp(t->device + 4);
+		else if (strncmp(t->device, "exec:", 5) == 0)
+			fd = connect_exec(t, t->device + 5);
+		else
+			unavailable("--connect %s: want unix:PATH or tcp:HOST:PORT%s", t->device, "");
+		if (fd < 0)
+			unavailable("cannot connect to %s: %s", t->device, strerror(errno));
+		return fd;
+	}
+	return -1;
+}
+
+int target_wait(struct target *t, int timeout_s)
+{
+	if (!t->qemu_pid)
+		return -1;
+	for (int i = 0; i < timeout_s * 10; i++) {
+		int st;
+		if (waitpid(t->qemu_pid, &st, WNOHANG) == t->qemu_pid) {
+			t->qemu_pid = 0;
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		}
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* Stop what we started and remove its directory. */
+void target_close(struct target *t)
+{
+	if (t->qemu_pid) {
+		kill(t->qemu_pid, SIGTERM);
+		waitpid(t->qemu_pid, NULL, 0);
+		t->qemu_pid = 0;
+	}
+	if (t->tmpdir[0]) {
+		char path[160];
+		snprintf(path, sizeof(path), "%s/console.sock", t->tmpdir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/run-qemu.log", t->tmpdir);
+		unlink(path);
+		rmdir(t->tmpdir);
+		t->tmpdir[0] = 0;
+	}
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# host-tool.sh: the host tool build/baremon against QEMU (docs/host.md).
+# - the default target (QEMU started by the tool): record -g, the file
+#   read by the host's perf report / perf script / perf report --header
+#   with user and kernel symbols from the build-id cache (HOME is private);
+# - one QEMU at its shell prompt on a socket, reached with --connect for
+#   run (output, status, a pushed local program, a missing program),
+#   push/pull (a 300 KiB file, mode kept, a missing file), stat and a
+#   session script; through tests/qemu/faultrelay.c, which flips, drops
+#   and duplicates bytes both ways, each at RELAY_RATE per 100000 bytes
+#   (default 5: about one 1 KiB frame in seven is damaged; uploads and
+#   downloads still intact,
+#   the tool reports the damage, nothing hangs); and through a pty
+#   (--serial);
+# - the console on COM2 (console=ttyS1, QEMU given a null COM1 first);
+# - errors: nothing to connect to, no device, a kernel panic at boot.
+. "$(dirname "$0")/lib.sh"
+
+tool=$build/baremon
+work=$build/musl/recwork
+export HOME=$logs/home
+mkdir -p "$HOME"
+tmo=${HOST_TOOL_TIMEOUT:-600}
+
+# bm NAME ARGS...: run the tool (bounded); rc, out (stdout) and err set.
+bm() {
+	name=$1
+	shift
+	out=$logs/$name.out
+	err=$logs/$name.err
+	log=$err
+	local start=$SECONDS
+	timeout "$tmo" "$tool" "$@" >"$out" 2>"$err"
+	rc=$?
+	secs=$((SECONDS - start))
+	shown=0
+}
+in_out() { grep -Eq -- "$1" "$out"; }
+in_err() { grep -Eq -- "$1" "$err"; }
+
+check "the tool is built" test -x "$tool"
+
+# --- the default target: QEMU started by the tool --------------------------------
+bm record --smp 2 record -g -o "$logs/perf.data" -- "$work" 300
+expect_rc 0
+check "record: the program's output is relayed" in_out '^recwork: 64 pages'
+perf report --stdio -i "$logs/perf.data" >"$logs/report.txt" 2>"$logs/report.err"
+check "perf report reads the file" test -s "$logs/report.txt"
+check "perf report: user symbols from the build-id cache (spin_loop)" \
+	grep -q 'spin_loop' "$logs/report.txt"
+check "perf report: kernel symbols from the build-id cache (no --vmlinux)" \
+	grep -Eq '\[k\] [a-z_]+' "$logs/report.txt"
+perf script -i "$logs/perf.data" >"$logs/script.txt" 2>&1
+check "perf script reads the file" grep -q 'recwork' "$logs/script.txt"
+perf report --header-only -i "$logs/perf.data" >"$logs/header.txt" 2>&1
+for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
+	'nrcpus online : 2' 'cpudesc : ' 'cpuid : ' 'total memory : [1-9]' \
+	'cmdline : baremon record' 'event : name = cpu-clock' 'perf version : baremon'; do
+	check "perf report --header: $f" grep -Eq "# $f" "$logs/header.txt"
+done
+bm record-initrd --smp 1 record -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
+expect_rc 0
+perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
+check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
+	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
+bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
+expect_rc 0
+check "record -o -: pipe format on stdout that perf script reads" \
+	sh -c "perf script -i - < '$out' | grep -q page-faults"
+
+# --- a QEMU at its prompt, reached with --connect -----------------------------
+sock=$logs/console.sock
+"$top/run-qemu.sh" --quiet --timeout "$tmo" --serial "socket:$sock" --log "$logs/qemu.log" \
+	2>"$logs/qemu.err" &
+qemu=$!
+trap 'kill $qemu 2>/dev/null' EXIT
+for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
+c=(--connect "unix:$sock")
+
+two=$logs/twostreams
+musl-gcc -static -O2 -Wall -Wextra -Werror -o "$two" "$top/tests/qemu/twostreams.c"
+bm run "${c[@]}" run "$two" 3 3
+expect_rc 3
+printf 'line 0\nline 1\nline 2\n' >"$logs/two.expected"
+check "run: a local program is pushed; its stdout relayed" cmp -s "$out" "$logs/two.expected"
+check "run: stderr relayed to stderr" in_err '^to-stderr$'
+
+bm run-guest "${c[@]}" run cat /proc/version
+expect_rc 0
+check "run: a program of the target's" in_out '^Linux version .*baremon'
+
+bm run-missing "${c[@]}" run no-such-program
+expect_rc 127
+check "run: a missing program says so" in_err 'no-such-program: No such file'
+
+head -c 307200 /dev/urandom > "$logs/big.bin"
+chmod 751 "$logs/big.bin"
+bm push "${c[@]}" push "$logs/big.bin" /tmp/big.bin
+expect_rc 0
+check "push: reports size and rate" in_err 'pushed .* 307200 bytes in'
+bm pull "${c[@]}" pull /tmp/big.bin "$logs/back.bin"
+expect_rc 0
+check "pull: the file comes back identical" cmp -s "$logs/big.bin" "$logs/back.bin"
+check "push/pull: the mode is kept (751)" test "$(stat -c %a "$logs/back.bin")" = 751
+bm pull-missing "${c[@]}" pull /no/such/file "$logs/nothing"
+expect_rc 74
+check "pull: a missing file is an error" in_err 'No such file'
+check "pull: no local file left" test ! -e "$logs/nothing"
+
+bm stat "${c[@]}" stat -e page-faults,task-clock -- "$work" 20
+expect_rc 0
+check "stat: perf stat's output relayed" in_err 'Performance counter stats for'
+check "stat: the page-faults row" in_err '[0-9]+ +page-faults'
+
+cat >"$logs/s.session" <<EOF
+# a session script
+run echo hello session
+expect hello session
+status 7
+run $two 1 7
+expect to-stderr
+push $logs/big.bin /tmp/s.bin
+pull /tmp/s.bin $logs/s.back
+run cat /proc/version
+expect baremon
+pull /proc/cpuinfo $logs/cpuinfo.txt
+EOF
+bm session "${c[@]}" session "$logs/s.session"
+expect_rc 0
+check "session: every step passed" in_out '^session: 10 passed, 0 failed$'
+check "pull: a /proc file (size 0 in stat) comes whole" grep -q '^processor' "$logs/cpuinfo.txt"
+check "session: the pulled file is intact" cmp -s "$logs/big.bin" "$logs/s.back"
+printf 'run false\nrun echo never\n' >"$logs/f.session"
+bm session-fail "${c[@]}" session "$logs/f.session"
+expect_rc 1
+check "session: stops at the first failure" in_out '^session: 0 passed, 1 failed$'
+
+# --- a damaging line ------------------------------------------------------------
+relay=$logs/faultrelay
+gcc -O2 -Wall -Wextra -Werror -o "$relay" "$top/tests/qemu/faultrelay.c"
+check "faultrelay builds" test -x "$relay"
+"$relay" "$sock" "$logs/relay.sock" "${RELAY_RATE:-5}" 7 2>"$logs/faultrelay.err" &
+rpid=$!
+for _ in $(seq 50); do [ -S "$logs/relay.sock" ] && break; sleep 0.1; done
+r=(--timeout 120 --connect "unix:$logs/relay.sock")
+cat >"$logs/r.session" <<EOF
+push $logs/big.bin /tmp/r.bin
+pull /tmp/r.bin $logs/r.back
+push $two /tmp/two
+run /tmp/two 2000 0
+expect line 1999
+EOF
+bm relay "${r[@]}" session "$logs/r.session"
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+expect_rc 0
+check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
+check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
+check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
+check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay.err"
+echo "# relay: $(cat "$logs/faultrelay.err" | tr '\n' ' ')"
+echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
+
+# --- a pty (--serial) ---------------------------------------------------------------
+"$relay" "$sock" --pty "$logs/pty" 0 1 2>"$logs/pty.err" &
+rpid=$!
+for _ in $(seq 50); do [ -L "$logs/pty" ] && break; sleep 0.1; done
+bm serial --serial "$(readlink "$logs/pty"):115200" run echo over a pty
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+expect_rc 0
+check "--serial: a command over a pty" in_out '^over a pty$'
+kill "$qemu" 2>/dev/null
+wait "$qemu" 2>/dev/null
+
+# --- the console on COM2 (console=ttyS1): QEMU with a null COM1 in front ------------
+wrap=$logs/qemu-com2.sh
+cat >"$wrap" <<'EOF'
+#!/bin/sh
+for a in "$@"; do
+	if [ "$a" = chardev:con ]; then set -- "$@" null -serial chardev:con; else set -- "$@" "$a"; fi
+	shift
+done
+exec qemu-system-x86_64 "$@"
+EOF
+chmod +x "$wrap"
+QEMU=$wrap bm com2 -v --cmdline console=ttyS1 run "$two" 1 0
+expect_rc 0
+check "console=ttyS1: the agent answers on COM2" in_out '^line 0$'
+check "console=ttyS1: the boot log names the ports and the console" \
+	in_err 'serial: legacy ports present: ttyS0, ttyS1; console ttyS1 \(0x2f8, irq 3\)'
+
+# --- errors ------------------------------------------------------------------------
+bm no-socket --connect "unix:$logs/none.sock" run true
+expect_rc 69
+check "no socket: a one-line reason" in_err '^baremon: cannot connect to unix:'
+bm no-device --serial /dev/no-such-tty run true
+expect_rc 69
+check "no device: a one-line reason" in_err '^baremon: cannot open /dev/no-such-tty'
+bm panic --cmdline fault=pagefault run true
+expect_rc 125
+check "panic: said" in_err '^baremon: the target kernel panicked'
+check "panic: the report is shown" in_err '^PANIC: '
+
+finish
