@@ -132,6 +132,8 @@ void sched_start(struct task *t)
 
 void sched_wake(struct task *t)
 {
+	if (t->on_cpu < 0)
+		return; /* a new task not started yet: sched_start queues it */
 	struct runqueue *rq = rq_of((unsigned)t->on_cpu);
 	uint64_t f = spin_lock_irqsave(&rq->lock);
 	if (t->state == TASK_SLEEPING || t->state == TASK_SLEEPING_UNINT) {

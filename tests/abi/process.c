@@ -1,7 +1,8 @@
 /*
  * process.c: ABI test of processes: identities, fork and the values it
  * returns on each side, exit statuses through wait4/waitpid, WNOHANG,
- * ECHILD, death by signal, process groups, and execve (of /bin/true,
+ * ECHILD, death by signal, process groups (and a SIGKILL to one while
+ * its members fork: none escapes), and execve (of /bin/true,
  * /bin/false and /bin/echo with a pipe for its output, and its errors).
  */
 #define _GNU_SOURCE
@@ -9,6 +10,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -148,6 +151,77 @@ static void test_groups(void)
 	CHECK_ERR(getpgid(-5), ESRCH, "getpgid of no such process");
 }
 
+/* A chain of processes: each forks the next and waits in pause(); a
+ * fork that fails is retried (the group kill is what ends it). */
+static void fork_chain(void)
+{
+	for (;;) {
+		pid_t c = fork();
+		if (c > 0)
+			for (;;)
+				pause();
+		if (c < 0)
+			usleep(1000);
+	}
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * SIGKILL to a process group while its members fork: no child escapes
+ * it (a fork racing with a fatal group signal fails or its child dies
+ * too). Orphans come to us where PR_SET_CHILD_SUBREAPER exists (Linux)
+ * and are reaped here; elsewhere init takes them. The group is empty
+ * once kill(-pgid, 0) says ESRCH. Rounds with the kill at different
+ * points of the chain's growth.
+ */
+static void test_group_kill_forking(void)
+{
+	int survivors = 0, rounds = 8, others = 0;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	for (int round = 0; round < rounds; round++) {
+		pid_t leader = fork();
+		struct timespec t0;
+		int st, gone = 0;
+
+		if (leader == 0) {
+			setpgid(0, 0);
+			fork_chain();
+		}
+		setpgid(leader, leader);
+		usleep(2000 + 3000 * round);
+		kill(-leader, SIGKILL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (ms_since(&t0) < 10000) {
+			pid_t w;
+			while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+				others += !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+			if (kill(-leader, 0) != 0 && errno == ESRCH) {
+				gone = 1;
+				break;
+			}
+			usleep(1000);
+		}
+		if (!gone) {
+			survivors++;
+			kill(-leader, SIGKILL);
+		}
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	CHECK(survivors == 0, "SIGKILL to a forking process group: none survives "
+	      "(%d of %d rounds left one)", survivors, rounds);
+	CHECK(others == 0, "every member reaped here died of SIGKILL (%d did not)", others);
+}
+
 /* fork, execve path with argv, wait: the exit status. */
 static int run(const char *path, char *const argv[])
 {
@@ -218,6 +292,7 @@ int main(void)
 	test_wnohang();
 	test_killed();
 	test_groups();
+	test_group_kill_forking();
 	test_exec();
 	return abi_done("process");
 }
