@@ -397,6 +397,8 @@ void process_exit_thread(int code)
 	bool zombie = self == leader && !autoreap;
 	if (!zombie)
 		task_unlist(self); /* no sender may hold it when it goes */
+	else
+		free_siginfo(self); /* a zombie takes no signal */
 	irq_disable();
 	if (zombie) {
 		self->state = TASK_ZOMBIE;
@@ -448,11 +450,13 @@ void process_die_by_signal(int sig, struct trap_frame *f)
 	process_exit_group_now(sig | (core ? 0x80 : 0));
 }
 
-/* The zombie t is off its CPU for good. switched_out is set under
- * task_lock, where its parent checks it before reaping (and freeing) t,
- * so t is still there for the rest of this function. */
+/* The zombie t is off its CPU for good: its kernel stack goes now (it
+ * keeps only what wait needs). switched_out is set under task_lock,
+ * where its parent checks it before reaping (and freeing) t, so t is
+ * still there for the rest of this function. */
 void process_zombie_switched_out(struct task *t)
 {
+	task_free_stack(t);
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct task *parent = t->parent;
 	bool notify = t->leader == t && parent && t->nr_live == 0;

@@ -107,11 +107,20 @@ void task_unpin(struct task *t)
 	__atomic_sub_fetch(&t->pins, 1, __ATOMIC_ACQ_REL);
 }
 
+void task_free_stack(struct task *t)
+{
+	if (t->kstack)
+		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
+	kfree(t->fpu);
+	t->kstack = 0;
+	t->fpu = NULL;
+	t->frame = NULL; /* it lived on that stack */
+}
+
 void task_free(struct task *t)
 {
 	task_unlist(t);
-	pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
-	kfree(t->fpu);
+	task_free_stack(t);
 	kfree(t);
 }
 

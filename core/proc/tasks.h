@@ -15,6 +15,9 @@ struct task *task_alloc(const char *comm);
 /* Take t out of the task list and wait until no one holds it pinned:
  * after this, nothing else can reach t (idempotent). */
 void task_unlist(struct task *t);
+/* A task off its CPU for good (a zombie): free its kernel stack and FPU
+ * area now; the rest waits for task_free. */
+void task_free_stack(struct task *t);
 /* Unlist (if not done yet) and free t's memory. */
 void task_free(struct task *t);
 /*
