@@ -3,6 +3,7 @@
  * returns on each side, exit statuses through wait4/waitpid, WNOHANG,
  * ECHILD, death by signal, process groups (and a SIGKILL to one while
  * its members fork: none escapes), and execve (of /bin/true,
+ * a program file mostly a 128 MiB hole,
  * /bin/false and /bin/echo with a pipe for its output, and its errors).
  */
 #define _GNU_SOURCE
@@ -284,8 +285,59 @@ static void test_exec(void)
 	unlink(junk);
 }
 
-int main(void)
+#define BIG "/tmp/abi-process-big"
+
+/* This program followed by a hole of tail bytes and one more byte: an
+ * ELF file that runs (nothing maps the tail) and takes no more memory
+ * or disk than the program. 0 or -1. */
+static int make_big(long tail)
 {
+	static char buf[65536];
+	int in = open("/proc/self/exe", O_RDONLY);
+	int out = open(BIG, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t n;
+	int ok = in >= 0 && out >= 0;
+
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	ok = ok && lseek(out, tail, SEEK_CUR) > 0 && write(out, "", 1) == 1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok ? 0 : -1;
+}
+
+/*
+ * execve of a program file bigger than all memory: the kernel must need
+ * memory for what it maps, not for the whole file (it reads the file a
+ * page at a time). The file is the program and a 128 MiB hole (a
+ * kernel that reads it whole needs that much, in one piece).
+ */
+static void test_exec_big(void)
+{
+	long tail = 128L << 20;
+	int st = -1;
+	pid_t pid;
+
+	if (!CHECK(make_big(tail) == 0, "a program followed by a %ld MiB hole in /tmp",
+	           tail >> 20))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { BIG, "--exit0", NULL }, *envp[] = { NULL };
+		execve(BIG, argv, envp);
+		_exit(100 + errno);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "it runs (status %#x)", st);
+	unlink(BIG);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--exit0") == 0)
+		return 0; /* run by test_exec_big */
 	test_ids();
 	test_fork_ids();
 	test_exit_status();
@@ -294,5 +346,6 @@ int main(void)
 	test_groups();
 	test_group_kill_forking();
 	test_exec();
+	test_exec_big();
 	return abi_done("process");
 }
