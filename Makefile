@@ -55,7 +55,7 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench
+.PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench
 all: esp
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -193,6 +193,11 @@ qemu-test: esp abi perf-tests musl-tests
 
 test: esp abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
+
+# The same suite beside a CPU hog (a busy loop per core): it must pass on
+# a loaded machine too.
+test-loaded: esp abi perf-tests musl-tests stat-tests
+	sh tests/run-loaded.sh
 
 clean:
 	rm -rf $(BUILD)
