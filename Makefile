@@ -80,7 +80,13 @@ $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,PIE,$<)
 	$(Q)gcc -static-pie -O2 -Wall -Wextra -Werror -o $@ $<
-musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie
+musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz
+
+# The system-call fuzzer (tests/fuzz/, run by tests/qemu/fuzz.sh).
+$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
 
 # Instruction counts of basic operations under -icount (DESIGN.md's table).
 bench: esp musl-tests
