@@ -58,7 +58,7 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test unit qemu-test clean musl-tests bench host install \
+.PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
 	fuzz fuzz-build
 all: esp host
 
@@ -88,7 +88,13 @@ $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,PIE,$<)
 	$(Q)gcc -static-pie -O2 -Wall -Wextra -Werror -o $@ $<
-musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie
+musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz
+
+# The system-call fuzzer (tests/fuzz/, run by tests/qemu/fuzz.sh).
+$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
 
 # Instruction counts of basic operations under -icount (DESIGN.md's table).
 bench: esp musl-tests
@@ -237,6 +243,11 @@ qemu-test: esp host abi perf-tests musl-tests
 
 test: esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
+
+# The same suite beside a CPU hog (a busy loop per core): it must pass on
+# a loaded machine too.
+test-loaded: esp host fuzz-build abi perf-tests musl-tests stat-tests
+	sh tests/run-loaded.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -101,26 +101,35 @@ static int check_segments(const void *img, size_t len)
 	return entry_ok ? 0 : ELF64_E_ENTRY;
 }
 
-static int check(const void *img, size_t len, uint16_t machine)
+/* head: the first head_len bytes of a file of file_len bytes. */
+static int check(const void *head, size_t head_len, size_t file_len,
+                 uint16_t machine)
 {
-	const Elf64_Ehdr *eh = ehdr(img);
+	const Elf64_Ehdr *eh = ehdr(head);
 	int err;
 
-	if ((err = elf64_check_header(img, len)) < 0)
+	if ((err = elf64_check_header(head, head_len)) < 0)
 		return err;
 	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
 		return ELF64_E_TYPE;
 	if (eh->e_machine != machine)
 		return ELF64_E_MACHINE;
-	if ((err = check_phdr_table(eh, len)) < 0)
+	if ((err = check_phdr_table(eh, head_len)) < 0)
 		return err;
-	return check_segments(img, len);
+	return check_segments(head, file_len);
 }
 
 int elf64_check(const void *img, size_t len, uint16_t machine,
                 const char **why)
 {
-	int err = check(img, len, machine);
+	return elf64_check_head(img, len, len, machine, why);
+}
+
+int elf64_check_head(const void *head, size_t head_len, size_t file_len,
+                     uint16_t machine, const char **why)
+{
+	int err = check(head, head_len, file_len < head_len ? head_len : file_len,
+	                machine);
 
 	if (why)
 		*why = elf64_strerror(err);

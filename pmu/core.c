@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/fcntl.h>
+#include <asm/perf_regs.h>
 #include "event.h"
 #include "kernel.h"
 #include "mm/mm.h"
@@ -268,6 +269,22 @@ too_big:
 	return -E2BIG;
 }
 
+/* Registers of x86-64 a sample can hold: Linux's perf_reg_validate
+ * refuses none, the segment registers with no x86-64 value, and the
+ * bits between R15 and XMM0. XMM0 and up pass here and are refused
+ * later by a PMU without them (EXTENDED_REGS: EOPNOTSUPP). */
+#define REGS_NOT_X86_64 ((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | \
+			 (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS))
+#define REGS_RESERVED (((1ULL << PERF_REG_X86_XMM0) - 1) & \
+		       ~((1ULL << PERF_REG_X86_64_MAX) - 1))
+#define REGS_EXTENDED (~((1ULL << PERF_REG_X86_XMM0) - 1))
+
+static int check_regs(uint64_t mask)
+{
+	return !mask || (mask & (REGS_NOT_X86_64 | REGS_RESERVED)) ? -EINVAL : 0;
+}
+
+/* Linux's perf_copy_attr checks, in its order. */
 static int check_attr(const struct perf_event_attr *a)
 {
 	if (a->__reserved_1 || a->__reserved_2 || a->__reserved_3)
@@ -275,6 +292,14 @@ static int check_attr(const struct perf_event_attr *a)
 	if (a->sample_type & ~(PERF_SAMPLE_MAX - 1))
 		return -EINVAL;
 	if (a->read_format & ~(PERF_FORMAT_MAX - 1))
+		return -EINVAL;
+	if ((a->sample_type & PERF_SAMPLE_REGS_USER) && check_regs(a->sample_regs_user))
+		return -EINVAL;
+	/* The stack dump's size must fit a u16 sample size, in u64s. */
+	if ((a->sample_type & PERF_SAMPLE_STACK_USER) &&
+	    (a->sample_stack_user >= 0xffff || a->sample_stack_user % 8))
+		return -EINVAL;
+	if ((a->sample_type & PERF_SAMPLE_REGS_INTR) && check_regs(a->sample_regs_intr))
 		return -EINVAL;
 	if (a->freq && a->sample_freq > (uint64_t)sysctl_perf_event_max_sample_rate())
 		return -EINVAL;
@@ -504,6 +529,10 @@ static int init_event(struct perf_event *e, struct open_group *g)
 	int r = e->pmu->event_init(e);
 	if (r)
 		return r;
+	/* No PMU here samples the XMM registers (Linux's
+	 * PERF_PMU_CAP_EXTENDED_REGS), whatever sample_type says. */
+	if ((e->attr.sample_regs_user | e->attr.sample_regs_intr) & REGS_EXTENDED)
+		return -EOPNOTSUPP;
 	r = check_fits(e, leader);
 	if (r)
 		return r;

@@ -123,15 +123,16 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 	return r;
 }
 
-/* PERF_EVENT_IOC_SET_OUTPUT: fd -1 or another perf event's fd. */
-static long set_output(struct perf_event *e, int fd)
+/* PERF_EVENT_IOC_SET_OUTPUT: -1 (the whole argument) or another perf
+ * event's fd; anything else is EBADF, as Linux's perf_fget_light. */
+static long set_output(struct perf_event *e, uint64_t arg)
 {
-	if (fd == -1)
+	if (arg == (uint64_t)-1)
 		return perf_event_set_output(e, NULL);
-	struct file *f = fget(fd);
+	struct file *f = arg <= INT32_MAX ? fget((int)arg) : NULL;
 	if (!f)
 		return -EBADF;
-	long r = f->ops == &perf_fops ? perf_event_set_output(e, f->priv) : -EINVAL;
+	long r = f->ops == &perf_fops ? perf_event_set_output(e, f->priv) : -EBADF;
 	file_put(f);
 	return r;
 }
@@ -165,7 +166,7 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return perf_event_set_period(e, period);
 	}
 	case PERF_EVENT_IOC_SET_OUTPUT:
-		return set_output(e, (int)arg);
+		return set_output(e, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EINVAL; /* no filter language or BPF here: as Linux for an event without them */

@@ -42,7 +42,10 @@ static void page_fault(struct trap_frame *f)
 		return;
 	}
 	if (from_user(f)) {
-		signal_force(SIGSEGV, r == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, addr);
+		if (r == -ENXIO)
+			signal_force(SIGBUS, BUS_ADRERR, addr);
+		else
+			signal_force(SIGSEGV, r == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, addr);
 		return;
 	}
 	uint64_t fixup = uaccess_fixup(f->rip);

@@ -158,19 +158,37 @@ SYSCALL_DEFINE3(madvise, unsigned long, addr, size_t, length, int, advice)
 	return 0; /* advice only: accepted */
 }
 
-/* Copy the contents of one range into a fresh one, page by page. */
-static int move_contents(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
+/* mremap of a driver's mapping (a perf buffer): it never grows (Linux's
+ * VM_DONTEXPAND: EFAULT) nor shrinks (no split: EINVAL); it moves whole. */
+static long remap_driver(struct mm *mm, uint64_t old, uint64_t old_len,
+			 uint64_t new_len, int flags, uint64_t target)
 {
-	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
-		uint64_t src = mm_translate(mm, from + off, false);
-		if (!src)
-			continue;
-		if (mm_write(mm, to + off, phys_to_virt(src & ~(PAGE_SIZE - 1)), PAGE_SIZE))
-			return -ENOMEM;
-	}
-	return 0;
+	if (new_len > old_len)
+		return -EFAULT;
+	if (new_len < old_len)
+		return -EINVAL;
+	if (!(flags & MREMAP_FIXED))
+		return (long)old;
+	int r = page_aligned(target) && user_range_ok(target, old_len)
+			? mm_move_whole(mm, old, old_len, target) : -EINVAL;
+	return r ? r : (long)target;
 }
 
+/* MREMAP_FIXED: the mapping moves to target, resized to new_len. */
+static long remap_to(struct mm *mm, uint64_t old, uint64_t old_len,
+		     uint64_t new_len, uint64_t target)
+{
+	if (!page_aligned(target) || !user_range_ok(target, new_len))
+		return -EINVAL;
+	int r = mm_move(mm, old, old_len, new_len, target);
+	return r ? r : (long)target;
+}
+
+/*
+ * Linux's order: flags, alignment, lengths; a driver's mapping; FIXED;
+ * shrinking in place; growing in place; moving (MAYMOVE). The mapping
+ * keeps its protection and kind however it changes (usermm.h).
+ */
 SYSCALL_DEFINE5(mremap, unsigned long, old, size_t, old_size, size_t, new_size,
 		int, flags, unsigned long, target)
 {
@@ -184,43 +202,25 @@ SYSCALL_DEFINE5(mremap, unsigned long, old, size_t, old_size, size_t, new_size,
 		return -EINVAL;
 	if (!old_len || !mm_range_mapped(mm, old, old_len))
 		return -EFAULT;
-	/* Driver mappings (perf buffers) never grow (Linux's VM_DONTEXPAND:
-	 * EFAULT) nor shrink (no split: EINVAL); they move whole. */
-	if (mm_range_nosplit(mm, old, old_len)) {
-		if (new_len > old_len)
-			return -EFAULT;
-		if (new_len < old_len)
-			return -EINVAL;
-		if (!(flags & MREMAP_FIXED))
-			return (long)old;
-		int r = page_aligned(target) && user_range_ok(target, old_len)
-				? mm_move_whole(mm, old, old_len, target) : -EINVAL;
-		return r ? r : (long)target;
-	}
-	if (new_len <= old_len && !(flags & MREMAP_FIXED)) {
+	if (mm_range_nosplit(mm, old, old_len))
+		return remap_driver(mm, old, old_len, new_len, flags, target);
+	if (flags & MREMAP_FIXED)
+		return remap_to(mm, old, old_len, new_len, target);
+	if (new_len <= old_len) {
 		if (new_len < old_len)
 			mm_unmap(mm, old + new_len, old_len - new_len);
 		return (long)old;
 	}
-	if (!(flags & MREMAP_FIXED) && !mm_range_overlaps(mm, old + old_len, new_len - old_len) &&
-	    user_range_ok(old, new_len)) {
-		/* Grow in place: same protection as the last page. */
-		int r = mm_map_anon(mm, old + old_len, new_len - old_len,
-				    PROT_READ | PROT_WRITE, 0, "");
+	int r = user_range_ok(old, new_len) ? mm_grow(mm, old, old_len, new_len) : -ENOMEM;
+	if (r != -ENOMEM)
 		return r ? r : (long)old;
-	}
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
-	uint64_t to = (flags & MREMAP_FIXED) ? target : mm_find_free(mm, new_len);
-	if (!to || !page_aligned(to))
-		return (flags & MREMAP_FIXED) ? -EINVAL : -ENOMEM;
-	int r = mm_map_anon(mm, to, new_len, PROT_READ | PROT_WRITE, 0, "");
-	if (!r)
-		r = move_contents(mm, old, to, old_len < new_len ? old_len : new_len);
-	if (r)
-		return r;
-	mm_unmap(mm, old, old_len);
-	return (long)to;
+	uint64_t to = mm_find_free(mm, new_len);
+	if (!to)
+		return -ENOMEM;
+	r = mm_move(mm, old, old_len, new_len, to);
+	return r ? r : (long)to;
 }
 
 SYSCALL_DEFINE1(brk, unsigned long, want)

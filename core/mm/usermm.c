@@ -321,6 +321,108 @@ int mm_move_whole(struct mm *mm, uint64_t old, uint64_t len, uint64_t to)
 	return r;
 }
 
+/* ---- mremap of ordinary mappings (mman.c checks the arguments) ---- */
+
+/* The vma holding all of [start, start+len), or NULL. Caller holds
+ * mm->lock. */
+static struct vma *vma_holding(struct mm *mm, uint64_t start, uint64_t len)
+{
+	struct vma *v = find_vma(mm, start);
+	return v && len <= v->end - start ? v : NULL;
+}
+
+int mm_grow(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = vma_holding(mm, old, old_len);
+	int r = v ? 0 : -EFAULT;
+	if (!r && (v->end != old + old_len || (v->flags & VMA_NOSPLIT)))
+		r = -ENOMEM;
+	if (!r && v->node.next != &mm->vmas &&
+	    vma_of(v->node.next)->start < old + new_len)
+		r = -ENOMEM; /* the next mapping is in the way */
+	if (!r)
+		v->end = old + new_len; /* same prot, kind and backing; a shared
+					 * one's pages past its object: SIGBUS */
+	mm_unlock(mm, f);
+	return r;
+}
+
+/* Cut v down to exactly [start, end) (inside it): the parts around it
+ * become vmas of their own. Returns the vma for [start, end), or NULL
+ * (no memory: v may be split at start already, which is harmless). */
+static struct vma *carve_vma(struct vma *v, uint64_t start, uint64_t end)
+{
+	if (v->start < start && !(v = split_vma(v, start)))
+		return NULL;
+	if (v->end > end && !split_vma(v, end))
+		return NULL;
+	return v;
+}
+
+/* Move the page table entries of [from, from+len) to [to, to+len). The
+ * target's tables exist (tables_for). Caller holds mm->lock. */
+static void move_ptes(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
+{
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t *src = pte_of(mm, from + off, false);
+		if (!src || !pte_has_page(*src))
+			continue;
+		*pte_of(mm, to + off, false) = *src;
+		*src = 0;
+		flush(mm, from + off);
+	}
+}
+
+/* Create the tables for the pages of [to, to+len) that will receive the
+ * mapped pages of [from, from+len). Caller holds mm->lock. */
+static int tables_for(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
+{
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t *src = pte_of(mm, from + off, false);
+		if (src && pte_has_page(*src) && !pte_of(mm, to + off, true))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int mm_move(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+	    uint64_t to)
+{
+	if (to < old + old_len && old < to + new_len)
+		return -EINVAL;
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, to, to + new_len);
+	if (r)
+		goto out;
+	if (new_len < old_len) {
+		r = unmap_locked(mm, old + new_len, old + old_len);
+		if (r)
+			goto out;
+		old_len = new_len;
+	}
+	/* Looked up now: the unmapping above may have split its vma. */
+	struct vma *v = vma_holding(mm, old, old_len);
+	r = -EFAULT;
+	if (!v)
+		goto out;
+	r = -EINVAL;
+	if (v->flags & VMA_NOSPLIT)
+		goto out;
+	r = -ENOMEM;
+	if (tables_for(mm, old, to, old_len) || !(v = carve_vma(v, old, old + old_len)))
+		goto out;
+	move_ptes(mm, old, to, old_len);
+	list_remove(&v->node);
+	v->start = to;
+	v->end = to + new_len; /* a shared one's pages past its object: SIGBUS */
+	insert_vma(mm, v);
+	r = 0;
+out:
+	mm_unlock(mm, f);
+	return r;
+}
+
 /* ---- address spaces ---- */
 
 struct mm *mm_create(void)
@@ -606,9 +708,11 @@ static int fault_in(struct mm *mm, struct vma *v, uint64_t addr)
 		return -ENOMEM;
 	if (pte_has_page(*pte))
 		return 0;
-	uint64_t page;
+	uint64_t page, index = v->shm_pgoff + (va - v->start) / PAGE_SIZE;
+	if (v->shm && index >= v->shm->npages)
+		return -ENXIO; /* grown by mremap past its object */
 	if (v->shm)
-		page = shm_page(v->shm, v->shm_pgoff + (va - v->start) / PAGE_SIZE);
+		page = shm_page(v->shm, index);
 	else
 		page = pmm_alloc_page();
 	if (!page)
@@ -640,8 +744,8 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		r = -EACCES;
 	else if (error & 1)
 		r = -EACCES;  /* present page, protection violation */
-	else
-		r = fault_in(mm, v, addr) ? -EFAULT : 0;
+	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO)
+		r = -EFAULT;
 	mm_unlock(mm, f);
 	return r;
 }

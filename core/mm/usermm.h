@@ -95,6 +95,21 @@ bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len);
  * -EINVAL (mremap MAYMOVE|FIXED of a perf buffer). */
 int mm_move_whole(struct mm *mm, uint64_t old, uint64_t len, uint64_t to);
 
+/*
+ * mremap's two ways for an ordinary mapping; the old range must lie in
+ * one vma (else -EFAULT), which keeps its protection, its kind (private
+ * or shared) and its backing: a shared one grown past the end of its
+ * object faults with SIGBUS there, as on Linux. mm_grow extends it in
+ * place when the range ends where the vma ends and nothing follows
+ * within new_len (else -ENOMEM). mm_move moves its pages to `to`
+ * (unmapping what was there) as a mapping of new_len bytes: -EINVAL when
+ * old and new overlap or it is a driver's mapping, -ENOMEM without
+ * memory for page tables.
+ */
+int mm_grow(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len);
+int mm_move(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+	    uint64_t to);
+
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name);
 /* The mapping starting at start holds the file's bytes from offset off
@@ -118,7 +133,8 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len);
 uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write);
 
 /* Page-fault entry: 0 when the fault was resolved by mapping a page,
- * -EFAULT (no mapping: SEGV_MAPERR) or -EACCES (SEGV_ACCERR) otherwise. */
+ * -EFAULT (no mapping: SEGV_MAPERR), -EACCES (SEGV_ACCERR) or -ENXIO
+ * (past the end of a shared mapping's object: SIGBUS) otherwise. */
 int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error);
 
 /* Copy out of another address space (for /proc). */

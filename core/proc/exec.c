@@ -87,34 +87,70 @@ static int args_from_user(struct exec_args *a, uint64_t uvec, int *count)
 	}
 }
 
-/* The whole file in a kernel buffer. */
-static long read_file(const char *path, void **data, size_t *len)
-{
+/*
+ * The file being executed: open, with its first page (the ELF header
+ * and the program header table, which the checks require there) in a
+ * kernel buffer. Segments are copied from the file a page at a time:
+ * no allocation the size of the program (which fragmented memory may
+ * not have in one piece).
+ */
+struct exec_file {
 	struct file *f;
-	int r = vfs_open(path, O_RDONLY, 0, &f);
-	if (r)
-		return r;
-	uint64_t size = 0;
-	if (!file_is_regular(f))
-		r = -EACCES;
-	else if (!file_executable(f))
-		r = -EACCES;
-	else if (file_size(f, &size) || size < sizeof(Elf64_Ehdr))
-		r = -ENOEXEC;
-	else if (size > 64 * 1024 * 1024)
-		r = -ENOMEM;
-	void *buf = r ? NULL : kmalloc(size);
-	if (!r && !buf)
-		r = -ENOMEM;
-	if (!r && kernel_read(f, buf, size, 0) != (long)size)
-		r = -EIO;
-	file_put(f);
+	uint64_t size;
+	uint8_t *head;        /* the first head_len bytes, 8-aligned */
+	size_t head_len;
+};
+
+static void exec_file_close(struct exec_file *x)
+{
+	kfree(x->head);
+	if (x->f)
+		file_put(x->f);
+}
+
+static long exec_file_open(const char *path, struct exec_file *x)
+{
+	*x = (struct exec_file){ 0 };
+	long r = vfs_open(path, O_RDONLY, 0, &x->f);
 	if (r) {
-		kfree(buf);
+		x->f = NULL;
 		return r;
 	}
-	*data = buf;
-	*len = size;
+	r = -EACCES;
+	if (!file_is_regular(x->f) || !file_executable(x->f))
+		goto fail;
+	r = -ENOEXEC;
+	if (file_size(x->f, &x->size) || x->size < sizeof(Elf64_Ehdr))
+		goto fail;
+	x->head_len = x->size < PAGE_SIZE ? x->size : PAGE_SIZE;
+	r = -ENOMEM;
+	if (!(x->head = kmalloc(PAGE_SIZE)))
+		goto fail;
+	r = -EIO;
+	if (kernel_read(x->f, x->head, x->head_len, 0) != (long)x->head_len)
+		goto fail;
+	const char *why;
+	r = -ENOEXEC;
+	if (elf64_check_head(x->head, x->head_len, x->size, EM_X86_64, &why))
+		goto fail;
+	return 0;
+fail:
+	exec_file_close(x);
+	return r;
+}
+
+/* Copy n bytes of the file from offset off to va in mm, a page at a
+ * time through buf (one page). */
+static int copy_from_file(struct mm *mm, struct exec_file *x, uint64_t va,
+			  uint64_t off, uint64_t n, void *buf)
+{
+	for (uint64_t done = 0; done < n; done += PAGE_SIZE) {
+		uint64_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
+		if (kernel_read(x->f, buf, chunk, off + done) != (long)chunk)
+			return -EIO;
+		if (mm_write(mm, va + done, buf, chunk))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -149,13 +185,22 @@ static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t
 	out->nseg++;
 }
 
-/* Map and fill the PT_LOAD segments into mm. */
-static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
-			 struct loaded *out)
+/* A segment's file bytes into its place. */
+static int copy_segment(struct mm *mm, struct exec_file *x, uint64_t va,
+			const Elf64_Phdr *ph)
 {
-	const char *why;
-	if (elf64_check(img, len, EM_X86_64, &why))
-		return -ENOEXEC;
+	void *buf = kmalloc(PAGE_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	int r = copy_from_file(mm, x, va, ph->p_offset, ph->p_filesz, buf);
+	kfree(buf);
+	return r;
+}
+
+/* Map and fill the PT_LOAD segments into mm (x is checked). */
+static int load_segments(struct mm *mm, struct exec_file *x, struct loaded *out)
+{
+	const uint8_t *img = x->head;
 	const Elf64_Ehdr *eh = (const void *)img;
 	uint64_t base = eh->e_type == ET_DYN ? USER_PIE_BASE : 0;
 	uint64_t top = 0;
@@ -188,7 +233,7 @@ static int load_segments(struct mm *mm, const uint8_t *img, size_t len,
 			r = mm_populate(mm, ALIGN_DOWN(va, PAGE_SIZE),
 					ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - ALIGN_DOWN(va, PAGE_SIZE));
 		if (!r)
-			r = mm_write(mm, va, img + ph->p_offset, ph->p_filesz);
+			r = copy_segment(mm, x, va, ph);
 		if (r)
 			return r;
 		note_exec_segment(out, ph, va);
@@ -383,31 +428,33 @@ static void drop_other_threads(struct task *self)
 		sched_yield_now();
 }
 
+/*
+ * Build the new address space in a fresh mm; each step that fails
+ * unwinds what the ones before it made. Only then the point of no
+ * return: the old mm and everything else of the old program goes.
+ */
 static long do_exec(const char *path, struct exec_args *a)
 {
-	void *img;
-	size_t len;
-	long r = read_file(path, &img, &len);
+	struct exec_file x;
+	long r = exec_file_open(path, &x);
 	if (r)
 		return r;
+	r = -ENOMEM;
 	struct mm *mm = mm_create();
-	if (!mm) {
-		kfree(img);
-		return -ENOMEM;
-	}
+	if (!mm)
+		goto close_file;
 	resolve_exe_path(path, mm->exe, sizeof(mm->exe));
 	struct loaded ld;
 	uint64_t sp = 0;
-	r = load_segments(mm, img, len, &ld);
-	if (!r)
-		ld.build_id_size = elf_build_id(img, len, ld.build_id);
-	kfree(img);
-	if (!r)
-		r = build_stack(mm, a, path, &ld, &sp);
-	if (r) {
-		mm_put(mm);
-		return r;
-	}
+	r = load_segments(mm, &x, &ld);
+	if (r)
+		goto put_mm;
+	/* The build id note, where linkers put it: in the first page. */
+	ld.build_id_size = elf_build_id(x.head, x.head_len, ld.build_id);
+	r = build_stack(mm, a, path, &ld, &sp);
+	if (r)
+		goto put_mm;
+	exec_file_close(&x);
 	mm->brk_start = mm->brk = ld.brk;
 
 	/* The point of no return. */
@@ -445,6 +492,12 @@ static long do_exec(const char *path, struct exec_args *a)
 	f->cs = USER_CS;
 	f->ss = USER_DS;
 	return 0;
+
+put_mm:
+	mm_put(mm);
+close_file:
+	exec_file_close(&x);
+	return r;
 }
 
 static struct exec_args *args_new(void)

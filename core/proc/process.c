@@ -37,9 +37,13 @@ void process_for_each_thread(struct task *leader,
 	list_for_each(node, &leader->threads)
 		if (n < 64)
 			list[n++] = list_entry(node, struct task, thread_node);
-	spin_unlock_irqrestore(&task_lock, f);
 	for (int i = 0; i < n; i++)
+		task_pin(list[i]); /* none is freed while fn uses it */
+	spin_unlock_irqrestore(&task_lock, f);
+	for (int i = 0; i < n; i++) {
 		fn(list[i], ctx);
+		task_unpin(list[i]);
+	}
 }
 
 /* ---- clone ---- */
@@ -107,7 +111,6 @@ static void release_resources(struct task *t)
 static void link_family(struct task *t, struct task *p, uint64_t flags)
 {
 	struct task *pl = p->leader;
-	uint64_t f = spin_lock_irqsave(&task_lock);
 	if (flags & CLONE_THREAD) {
 		t->tgid = p->tgid;
 		t->leader = pl;
@@ -121,30 +124,32 @@ static void link_family(struct task *t, struct task *p, uint64_t flags)
 		t->parent = (flags & CLONE_PARENT) && pl->parent ? pl->parent : pl;
 		list_add_tail(&t->sibling, &t->parent->children);
 	}
-	spin_unlock_irqrestore(&task_lock, f);
 }
 
-static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
-		     uint64_t ctid, uint64_t tls)
+/*
+ * Link t into its family unless a signal is pending for the parent:
+ * then the fork fails with -ERESTARTNOINTR and runs again once the
+ * signal is handled (a fatal one ends the parent), as on Linux. Under
+ * the group-signal lock: a signal to the parent's group or to every
+ * process either went out before (and is pending here) or goes out
+ * after, and reaches the child too.
+ */
+static int link_unless_signalled(struct task *t, struct task *p, uint64_t flags)
 {
-	int r = check_clone_flags(flags);
-	if (r)
-		return r;
-	struct task *p = current;
-	struct task *t = task_alloc(p->comm);
-	if (!t)
-		return -EAGAIN;
-	t->siginfo = kzalloc(sizeof(struct ksiginfo) * (NSIGNALS + 1));
-	if (!t->siginfo || (r = share_resources(t, p, flags)) != 0 ||
-	    (r = perf_inherit(p, t, flags & CLONE_THREAD)) != 0) {
-		perf_task_exit(t);
-		release_resources(t);
-		if (t->sig)
-			signal_state_put(t->sig);
-		kfree(t->siginfo);
-		task_free(t);
-		return t->siginfo ? r : -ENOMEM;
-	}
+	uint64_t g = signal_group_lock();
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	int r = signal_pending_current() ? -ERESTARTNOINTR : 0;
+	if (!r)
+		link_family(t, p, flags);
+	spin_unlock_irqrestore(&task_lock, f);
+	signal_group_unlock(g);
+	return r;
+}
+
+/* What a new task copies of its parent's state, registers included. */
+static void copy_task_state(struct task *t, struct task *p, uint64_t flags,
+			    uint64_t newsp, uint64_t tls)
+{
 	t->uid = p->uid, t->euid = p->euid, t->gid = p->gid, t->egid = p->egid;
 	memcpy(t->rlimits, p->leader->rlimits, sizeof(t->rlimits));
 	t->pgid = p->pgid, t->sid = p->sid;
@@ -162,7 +167,37 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 	frame->vector = 0;
 	if (newsp)
 		frame->rsp = newsp;
-	link_family(t, p, flags);
+}
+
+/*
+ * clone, fork and vfork. Each step that can fail unwinds, through the
+ * labels at the end in reverse order, exactly what the steps before it
+ * built (Linux's copy_process does the same).
+ */
+static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
+		     uint64_t ctid, uint64_t tls)
+{
+	int r = check_clone_flags(flags);
+	if (r)
+		return r;
+	struct task *p = current;
+	struct task *t = task_alloc(p->comm);
+	if (!t)
+		return -EAGAIN;
+	r = -ENOMEM;
+	t->siginfo = kzalloc(sizeof(struct ksiginfo) * (NSIGNALS + 1));
+	if (!t->siginfo)
+		goto free_task;
+	r = share_resources(t, p, flags);
+	if (r)
+		goto release_resources;
+	r = perf_inherit(p, t, flags & CLONE_THREAD);
+	if (r)
+		goto exit_perf;
+	copy_task_state(t, p, flags, newsp, tls);
+	r = link_unless_signalled(t, p, flags);
+	if (r)
+		goto exit_perf;
 	trace_sched_process_fork(p, t);
 
 	int tid = t->tid;
@@ -180,6 +215,17 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 		while (!__atomic_load_n(&t->vfork_done, __ATOMIC_ACQUIRE))
 			sched_yield_now(); /* the child releases us at exec or exit */
 	return tid;
+
+exit_perf:
+	perf_task_exit(t);
+release_resources:
+	release_resources(t);
+	if (t->sig)
+		signal_state_put(t->sig);
+	kfree(t->siginfo);
+free_task:
+	task_free(t);
+	return r;
 }
 
 SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, uint64_t, uptid,
@@ -258,14 +304,27 @@ static void clear_child_tid(struct task *self)
 	self->clear_child_tid = 0;
 }
 
+/* t's pending-signal records; under its sig->lock, where senders
+ * check for them (signal_send_thread). */
+static void free_siginfo(struct task *t)
+{
+	struct ksiginfo *info = t->siginfo;
+	uint64_t f = t->sig ? spin_lock_irqsave(&t->sig->lock) : 0;
+	signal_flush_queued(t); /* queued real-time signals */
+	t->siginfo = NULL;
+	if (t->sig)
+		spin_unlock_irqrestore(&t->sig->lock, f);
+	kfree(info);
+}
+
+/* t's signal state. No sender reaches t any more (task_unlist), or t
+ * is a thread whose process lives on (its sig stays with the others). */
 static void free_signal_parts(struct task *t)
 {
+	free_siginfo(t);
 	if (t->sig)
 		signal_state_put(t->sig);
 	t->sig = NULL;
-	signal_flush_queued(t); /* queued real-time signals */
-	kfree(t->siginfo);
-	t->siginfo = NULL;
 }
 
 static void unlink_from_parent(struct task *leader)
@@ -297,6 +356,7 @@ static void process_gone(struct task *self, struct task *leader)
 			/* The leader exited earlier and is off its CPU. */
 			while (!__atomic_load_n(&leader->switched_out, __ATOMIC_ACQUIRE))
 				cpu_relax();
+			task_unlist(leader);
 			leader->state = TASK_DEAD;
 			free_signal_parts(leader);
 			task_free(leader);
@@ -331,8 +391,13 @@ void process_exit_thread(int code)
 	}
 	if (last)
 		process_gone(self, leader);
+	bool zombie = self == leader && !autoreap;
+	if (!zombie)
+		task_unlist(self); /* no sender may hold it when it goes */
+	else
+		free_siginfo(self); /* a zombie takes no signal */
 	irq_disable();
-	if (self == leader && !autoreap) {
+	if (zombie) {
 		self->state = TASK_ZOMBIE;
 	} else {
 		free_signal_parts(self);
@@ -380,11 +445,13 @@ void process_die_by_signal(int sig, struct trap_frame *f)
 	process_exit_group_now(sig | (core ? 0x80 : 0));
 }
 
-/* The zombie t is off its CPU for good. switched_out is set under
- * task_lock, where its parent checks it before reaping (and freeing) t,
- * so t is still there for the rest of this function. */
+/* The zombie t is off its CPU for good: its kernel stack goes now (it
+ * keeps only what wait needs). switched_out is set under task_lock,
+ * where its parent checks it before reaping (and freeing) t, so t is
+ * still there for the rest of this function. */
 void process_zombie_switched_out(struct task *t)
 {
+	task_free_stack(t);
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct task *parent = t->parent;
 	bool notify = t->leader == t && parent && t->nr_live == 0;
@@ -510,6 +577,7 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 
 static void reap(struct task *c)
 {
+	task_unlist(c);
 	c->state = TASK_DEAD;
 	free_signal_parts(c);
 	task_free(c);

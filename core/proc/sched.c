@@ -138,6 +138,8 @@ void sched_start(struct task *t)
 
 void sched_wake(struct task *t)
 {
+	if (t->on_cpu < 0)
+		return; /* a new task not started yet: sched_start queues it */
 	struct runqueue *rq = rq_of((unsigned)t->on_cpu);
 	uint64_t f = spin_lock_irqsave(&rq->lock);
 	if (t->state == TASK_SLEEPING || t->state == TASK_SLEEPING_UNINT) {
@@ -318,10 +320,20 @@ void sched_tick_start(void)
 	hrtimer_start(&rq->tick, rdtsc() + tick_tsc);
 }
 
-/* perf rotation needs this CPU's tick: the next schedule() starts it. */
+/*
+ * perf rotation needs this CPU's tick: if it is stopped, the next
+ * schedule() starts it. A tick already running needs nothing: asking
+ * for a reschedule anyway livelocked a task that set rotation going at
+ * every switch-in (its own groups waiting for counters) beside a task
+ * spinning on the same CPU: it yielded on its way back to user mode
+ * each time it came in, and never got there. Called on this CPU with
+ * interrupts off (from schedule(), with rq->lock held).
+ */
 void sched_want_tick(void)
 {
-	rq_of(this_cpu_id())->need_resched = true;
+	struct runqueue *rq = rq_of(this_cpu_id());
+	if (rq->tick_stopped)
+		rq->need_resched = true;
 }
 
 void sched_tick(void)

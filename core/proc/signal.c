@@ -178,15 +178,21 @@ static void kick(struct task *t, int sig)
 	}
 }
 
+/* t is the caller's own, or pinned (tasks.h). */
 int signal_send_thread(struct task *t, const struct ksiginfo *info)
 {
-	if (!t || t->state == TASK_ZOMBIE || t->state == TASK_DEAD || !t->sig)
+	struct signal_state *s = t ? t->sig : NULL;
+	if (!s || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
 		return -ESRCH;
 	if (info->signo < 1 || info->signo > NSIGNALS)
 		return -EINVAL;
-	uint64_t f = spin_lock_irqsave(&t->sig->lock);
-	queue_locked(t, info);
-	spin_unlock_irqrestore(&t->sig->lock, f);
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	bool live = t->siginfo != NULL; /* freed under this lock at exit */
+	if (live)
+		queue_locked(t, info);
+	spin_unlock_irqrestore(&s->lock, f);
+	if (!live)
+		return -ESRCH;
 	kick(t, info->signo);
 	return 0;
 }
@@ -196,7 +202,8 @@ void signal_send_thread_cb(struct task *t, void *info)
 	signal_send_thread(t, info);
 }
 
-/* The thread of process `leader` that should take a process signal. */
+/* The thread of process `leader` that should take a process signal;
+ * pinned if it is not the leader. */
 static struct task *pick_thread(struct task *leader, int sig)
 {
 	if (!(leader->sigmask & BIT(sig)) && leader->state != TASK_ZOMBIE)
@@ -208,6 +215,7 @@ static struct task *pick_thread(struct task *leader, int sig)
 		if (!(t->sigmask & BIT(sig)) && t->state != TASK_ZOMBIE &&
 		    t->state != TASK_DEAD) {
 			pick = t;
+			task_pin(t); /* the caller unpins it */
 			break;
 		}
 	}
@@ -215,20 +223,33 @@ static struct task *pick_thread(struct task *leader, int sig)
 	return pick;
 }
 
+/* A process signal to the thread pick_thread chooses, pinned. */
+static int send_to_picked(struct task *leader, const struct ksiginfo *info)
+{
+	struct task *t = pick_thread(leader, info->signo);
+	int r = signal_send_thread(t, info);
+	if (t != leader)
+		task_unpin(t);
+	return r;
+}
+
 int signal_send_process(int tgid, const struct ksiginfo *info)
 {
-	struct task *leader = task_find(tgid);
+	struct task *leader = task_find_pinned(tgid);
+	int r = 0;
 	if (!leader || leader->tgid != tgid)
-		return -ESRCH;
-	if (info->signo == 0)
-		return 0;
-	if (info->signo == SIGKILL || default_stops(info->signo) || info->signo == SIGCONT) {
+		r = -ESRCH;
+	else if (info->signo == 0)
+		r = 0;
+	else if (info->signo == SIGKILL || default_stops(info->signo) || info->signo == SIGCONT)
 		/* These act on every thread. */
 		process_for_each_thread(leader, signal_send_thread_cb,
 					(void *)info);
-		return 0;
-	}
-	return signal_send_thread(pick_thread(leader, info->signo), info);
+	else
+		r = send_to_picked(leader, info);
+	if (leader)
+		task_unpin(leader);
+	return r;
 }
 
 static struct ksiginfo kernel_info(int sig, int code)
@@ -243,27 +264,84 @@ void signal_send_current(int sig)
 	signal_send_thread(current, &i);
 }
 
-struct pgrp_ctx {
+/* ---- signals to many processes ---- */
+
+/*
+ * A signal to a process group (or to every process) and fork exclude
+ * each other, as Linux's tasklist_lock makes them: a fork either links
+ * its child before the signal goes out, and the child is signalled too,
+ * or finds the signal pending on its parent and fails (do_clone). Lock
+ * order: group_signal_lock, then task_lock, then a sig->lock.
+ */
+static struct spinlock group_signal_lock = SPINLOCK_INIT("group signal");
+
+uint64_t signal_group_lock(void)
+{
+	return spin_lock_irqsave(&group_signal_lock);
+}
+
+void signal_group_unlock(uint64_t flags)
+{
+	spin_unlock_irqrestore(&group_signal_lock, flags);
+}
+
+/* Which processes a many-process signal reaches: those of a group, or
+ * (pgid 0) all but init and the sender. */
+struct many_ctx {
 	int pgid;
-	struct ksiginfo info;
-	int leaders[256];
+	uint64_t seq;        /* this signal's mark on the processes it reached */
+	int leaders[64];
 	int n;
 };
 
-static void collect_pgrp(struct task *t, void *ctx)
+static bool many_wants(const struct many_ctx *c, const struct task *t)
 {
-	struct pgrp_ctx *c = ctx;
-	if (t->tid == t->tgid && t->pgid == c->pgid && t->tid > 0 &&
-	    t->state != TASK_ZOMBIE && t->state != TASK_DEAD && c->n < 256)
+	if (t->tid != t->tgid || t->tid <= 0 || t->state == TASK_ZOMBIE ||
+	    t->state == TASK_DEAD || t->group_signal_seq == c->seq)
+		return false;
+	if (c->pgid)
+		return t->pgid == c->pgid;
+	return t->tid > 1 && t->tgid != current->tgid;
+}
+
+/* Under task_lock (task_for_each): take up to 64 unmarked processes. */
+static void collect_many(struct task *t, void *ctx)
+{
+	struct many_ctx *c = ctx;
+	if (c->n < 64 && many_wants(c, t)) {
+		t->group_signal_seq = c->seq;
 		c->leaders[c->n++] = t->tid;
+	}
+}
+
+/*
+ * Send info to every process of group pgid (0: every process but init
+ * and the caller), in batches until none is left unmarked; sig 0 only
+ * counts them. Returns how many processes it reached.
+ */
+static int send_many(int pgid, const struct ksiginfo *info)
+{
+	static uint64_t next_seq;
+	struct many_ctx c = { .pgid = pgid };
+	int total = 0;
+	uint64_t f = signal_group_lock();
+	c.seq = ++next_seq; /* under group_signal_lock */
+	do {
+		c.n = 0;
+		task_for_each(collect_many, &c);
+		for (int i = 0; i < c.n && info->signo; i++)
+			signal_send_process(c.leaders[i], info);
+		total += c.n;
+	} while (c.n > 0);
+	signal_group_unlock(f);
+	return total;
 }
 
 void signal_send_pgrp(int pgid, int sig)
 {
-	struct pgrp_ctx c = { .pgid = pgid, .info = kernel_info(sig, SI_KERNEL) };
-	task_for_each(collect_pgrp, &c);
-	for (int i = 0; i < c.n; i++)
-		signal_send_process(c.leaders[i], &c.info);
+	struct ksiginfo info = kernel_info(sig, SI_KERNEL);
+	if (pgid > 0)
+		send_many(pgid, &info);
 }
 
 void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t data)
@@ -437,6 +515,8 @@ static void fix_restart(struct trap_frame *f, const struct sigaction *a, bool ha
 	bool restart = false;
 	if (r == -ERESTARTSYS)
 		restart = !handler || (a && (a->sa_flags & SA_RESTART));
+	else if (r == -ERESTARTNOINTR)
+		restart = true;
 	else if (r == -ERESTARTNOHAND)
 		restart = !handler;
 	else
@@ -693,63 +773,43 @@ static bool may_signal(struct task *t)
 	return current->euid == 0 || current->uid == t->uid || current->euid == t->uid;
 }
 
-struct kill_all_ctx {
-	int leaders[256];
-	int n;
-};
-
-static void collect_all(struct task *t, void *ctx)
-{
-	struct kill_all_ctx *c = ctx;
-	if (t->tid == t->tgid && t->tid > 1 && t->tgid != current->tgid &&
-	    t->state != TASK_ZOMBIE && t->state != TASK_DEAD && c->n < 256)
-		c->leaders[c->n++] = t->tid;
-}
-
 SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 {
 	if (sig < 0 || sig > NSIGNALS)
 		return -EINVAL;
 	struct ksiginfo i = user_info(sig, SI_USER);
 	if (pid > 0) {
-		struct task *t = task_find(pid);
-		if (!t || t->tgid != pid)
-			return -ESRCH;
-		if (!may_signal(t))
-			return -EPERM;
-		return signal_send_process(pid, &i);
+		struct task *t = task_find_pinned(pid);
+		int r = !t || t->tgid != pid ? -ESRCH : !may_signal(t) ? -EPERM : 0;
+		if (t)
+			task_unpin(t);
+		return r ? r : signal_send_process(pid, &i);
 	}
-	if (pid == -1) {
-		struct kill_all_ctx c = { .n = 0 };
-		task_for_each(collect_all, &c);
-		for (int k = 0; k < c.n; k++)
-			signal_send_process(c.leaders[k], &i);
-		return c.n ? 0 : -ESRCH;
-	}
+	if (pid == -1)
+		return send_many(0, &i) ? 0 : -ESRCH;
 	int pgid = pid == 0 ? current->pgid : -pid;
-	struct pgrp_ctx c = { .pgid = pgid, .info = i };
-	task_for_each(collect_pgrp, &c);
-	if (!c.n)
+	if (pgid <= 0)
 		return -ESRCH;
-	if (sig)
-		for (int k = 0; k < c.n; k++)
-			signal_send_process(c.leaders[k], &i);
-	return 0;
+	return send_many(pgid, &i) ? 0 : -ESRCH;
 }
 
 static long send_to_thread(int tgid, int tid, int sig)
 {
 	if (sig < 0 || sig > NSIGNALS || tid <= 0)
 		return -EINVAL;
-	struct task *t = task_find(tid);
+	struct task *t = task_find_pinned(tid);
+	int r = 0;
 	if (!t || (tgid > 0 && t->tgid != tgid))
-		return -ESRCH;
-	if (!may_signal(t))
-		return -EPERM;
-	if (sig == 0)
-		return 0;
-	struct ksiginfo i = user_info(sig, SI_TKILL);
-	return signal_send_thread(t, &i);
+		r = -ESRCH;
+	else if (!may_signal(t))
+		r = -EPERM;
+	else if (sig) {
+		struct ksiginfo i = user_info(sig, SI_TKILL);
+		r = signal_send_thread(t, &i);
+	}
+	if (t)
+		task_unpin(t);
+	return r;
 }
 
 SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)

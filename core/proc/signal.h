@@ -18,6 +18,7 @@
 #include "arch/trap.h"
 
 #define NSIGNALS 64
+#define ERESTARTNOINTR 513   /* restart always, after any handler */
 #define ERESTARTNOHAND 514   /* restart only when no handler ran */
 
 struct task;
@@ -63,6 +64,10 @@ int signal_send_process(int tgid, const struct ksiginfo *info);
 /* signal_send_thread in the shape process_for_each_thread wants. */
 void signal_send_thread_cb(struct task *t, void *info);
 void signal_send_pgrp(int pgid, int sig);
+/* Held by a signal to many processes while it goes out, and by fork
+ * while it links its child (see signal.c). */
+uint64_t signal_group_lock(void);
+void signal_group_unlock(uint64_t flags);
 void signal_send_current(int sig);
 /* A perf event's SIGTRAP (attr.sigtrap) for t, the task whose event
  * overflowed: si_code TRAP_PERF, si_addr addr, si_perf_data data,

@@ -46,6 +46,9 @@ struct task {
 	uint64_t affinity;           /* allowed CPUs, one bit each */
 	struct list run_node;        /* on its CPU's run queue */
 	struct list all_node;        /* in the task list (task_lock) */
+	bool unlisted;               /* out of it for good (task_lock) */
+	int pins;                    /* users outside task_lock (atomic;
+				      * tasks.h) */
 	volatile bool switched_out;  /* off its CPU for good (zombie/dead) */
 	uint64_t slice_end_tick;
 	struct hrtimer *sleep_timer; /* schedule_until's, while armed: the
@@ -74,6 +77,8 @@ struct task {
 	struct waitq child_exit;     /* woken when a child changes state */
 	int exit_code;               /* wait status form */
 	int exit_signal;             /* sent to the parent on exit (SIGCHLD) */
+	uint64_t group_signal_seq;   /* leader: the last many-process signal
+				      * that reached it (signal.c, task_lock) */
 
 	/* Resources; may be shared between tasks (refcounted). */
 	struct mm *mm;

@@ -95,13 +95,42 @@ struct task *task_alloc(const char *comm)
 	return t;
 }
 
-void task_free(struct task *t)
+void task_unlist(struct task *t)
 {
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	list_remove(&t->all_node);
+	if (!t->unlisted) {
+		list_remove(&t->all_node);
+		t->unlisted = true;
+	}
 	spin_unlock_irqrestore(&task_lock, f);
-	pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
+	while (__atomic_load_n(&t->pins, __ATOMIC_ACQUIRE))
+		cpu_relax(); /* a sender finishing with it; it does not sleep */
+}
+
+void task_pin(struct task *t)
+{
+	__atomic_add_fetch(&t->pins, 1, __ATOMIC_ACQ_REL);
+}
+
+void task_unpin(struct task *t)
+{
+	__atomic_sub_fetch(&t->pins, 1, __ATOMIC_ACQ_REL);
+}
+
+void task_free_stack(struct task *t)
+{
+	if (t->kstack)
+		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
 	kfree(t->fpu);
+	t->kstack = 0;
+	t->fpu = NULL;
+	t->frame = NULL; /* it lived on that stack */
+}
+
+void task_free(struct task *t)
+{
+	task_unlist(t);
+	task_free_stack(t);
 	kfree(t);
 }
 
@@ -113,6 +142,22 @@ struct task *task_find(int tid)
 		struct task *t = list_entry(n, struct task, all_node);
 		if (t->tid == tid && t->state != TASK_DEAD) {
 			found = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&task_lock, f);
+	return found;
+}
+
+struct task *task_find_pinned(int tid)
+{
+	struct task *found = NULL;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	list_for_each(n, &all_tasks) {
+		struct task *t = list_entry(n, struct task, all_node);
+		if (t->tid == tid && t->state != TASK_DEAD) {
+			found = t;
+			task_pin(t);
 			break;
 		}
 	}

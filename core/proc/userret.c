@@ -30,7 +30,7 @@ static bool restart_pending(const struct trap_frame *f)
 {
 	long r = (long)f->rax;
 	return f->vector == SYSCALL_VECTOR &&
-	       (r == -ERESTARTSYS || r == -ERESTARTNOHAND);
+	       (r == -ERESTARTSYS || r == -ERESTARTNOHAND || r == -ERESTARTNOINTR);
 }
 
 void return_to_user(struct trap_frame *f)

@@ -67,6 +67,11 @@ int elf64_check_header(const void *img, size_t len);
  */
 int elf64_check(const void *img, size_t len, uint16_t machine,
                 const char **why);
+/* The same checks with only the file's first head_len bytes at hand
+ * (exec reads the rest in pieces): the header and program header table
+ * must lie in them, the segments within file_len. */
+int elf64_check_head(const void *head, size_t head_len, size_t file_len,
+                     uint16_t machine, const char **why);
 
 /* Number of program headers. img must have passed elf64_check. */
 unsigned elf64_phnum(const void *img);

@@ -1,7 +1,9 @@
 /*
  * process.c: ABI test of processes: identities, fork and the values it
  * returns on each side, exit statuses through wait4/waitpid, WNOHANG,
- * ECHILD, death by signal, process groups, and execve (of /bin/true,
+ * ECHILD, death by signal, process groups (and a SIGKILL to one while
+ * its members fork: none escapes), and execve (of /bin/true,
+ * a program file mostly a 128 MiB hole,
  * /bin/false and /bin/echo with a pipe for its output, and its errors).
  */
 #define _GNU_SOURCE
@@ -9,6 +11,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -148,6 +152,77 @@ static void test_groups(void)
 	CHECK_ERR(getpgid(-5), ESRCH, "getpgid of no such process");
 }
 
+/* A chain of processes: each forks the next and waits in pause(); a
+ * fork that fails is retried (the group kill is what ends it). */
+static void fork_chain(void)
+{
+	for (;;) {
+		pid_t c = fork();
+		if (c > 0)
+			for (;;)
+				pause();
+		if (c < 0)
+			usleep(1000);
+	}
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * SIGKILL to a process group while its members fork: no child escapes
+ * it (a fork racing with a fatal group signal fails or its child dies
+ * too). Orphans come to us where PR_SET_CHILD_SUBREAPER exists (Linux)
+ * and are reaped here; elsewhere init takes them. The group is empty
+ * once kill(-pgid, 0) says ESRCH. Rounds with the kill at different
+ * points of the chain's growth.
+ */
+static void test_group_kill_forking(void)
+{
+	int survivors = 0, rounds = 8, others = 0;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	for (int round = 0; round < rounds; round++) {
+		pid_t leader = fork();
+		struct timespec t0;
+		int st, gone = 0;
+
+		if (leader == 0) {
+			setpgid(0, 0);
+			fork_chain();
+		}
+		setpgid(leader, leader);
+		usleep(2000 + 3000 * round);
+		kill(-leader, SIGKILL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (ms_since(&t0) < 10000) {
+			pid_t w;
+			while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+				others += !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+			if (kill(-leader, 0) != 0 && errno == ESRCH) {
+				gone = 1;
+				break;
+			}
+			usleep(1000);
+		}
+		if (!gone) {
+			survivors++;
+			kill(-leader, SIGKILL);
+		}
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	CHECK(survivors == 0, "SIGKILL to a forking process group: none survives "
+	      "(%d of %d rounds left one)", survivors, rounds);
+	CHECK(others == 0, "every member reaped here died of SIGKILL (%d did not)", others);
+}
+
 /* fork, execve path with argv, wait: the exit status. */
 static int run(const char *path, char *const argv[])
 {
@@ -210,14 +285,67 @@ static void test_exec(void)
 	unlink(junk);
 }
 
-int main(void)
+#define BIG "/tmp/abi-process-big"
+
+/* This program followed by a hole of tail bytes and one more byte: an
+ * ELF file that runs (nothing maps the tail) and takes no more memory
+ * or disk than the program. 0 or -1. */
+static int make_big(long tail)
 {
+	static char buf[65536];
+	int in = open("/proc/self/exe", O_RDONLY);
+	int out = open(BIG, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t n;
+	int ok = in >= 0 && out >= 0;
+
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	ok = ok && lseek(out, tail, SEEK_CUR) > 0 && write(out, "", 1) == 1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok ? 0 : -1;
+}
+
+/*
+ * execve of a program file bigger than all memory: the kernel must need
+ * memory for what it maps, not for the whole file (it reads the file a
+ * page at a time). The file is the program and a 128 MiB hole (a
+ * kernel that reads it whole needs that much, in one piece).
+ */
+static void test_exec_big(void)
+{
+	long tail = 128L << 20;
+	int st = -1;
+	pid_t pid;
+
+	if (!CHECK(make_big(tail) == 0, "a program followed by a %ld MiB hole in /tmp",
+	           tail >> 20))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { BIG, "--exit0", NULL }, *envp[] = { NULL };
+		execve(BIG, argv, envp);
+		_exit(100 + errno);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "it runs (status %#x)", st);
+	unlink(BIG);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--exit0") == 0)
+		return 0; /* run by test_exec_big */
 	test_ids();
 	test_fork_ids();
 	test_exit_status();
 	test_wnohang();
 	test_killed();
 	test_groups();
+	test_group_kill_forking();
 	test_exec();
+	test_exec_big();
 	return abi_done("process");
 }

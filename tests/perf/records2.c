@@ -10,9 +10,11 @@
  *    second, uninherited counter) and whose id is the counter's, its
  *    trailer's STREAM_ID the child copy's own id;
  *  - use_clockid: for MONOTONIC, MONOTONIC_RAW, REALTIME, BOOTTIME and
- *    TAI, a COMM's trailer time and task-clock samples' times lie
- *    between clock_gettime(clockid) before and after; the control page
- *    then says cap_user_time_zero 0; other clocks are EINVAL, REALTIME
+ *    TAI, a COMM's trailer time lies between clock_gettime(clockid)
+ *    before and after the prctl that makes it, task-clock samples'
+ *    times between one before the event's open and one after its
+ *    disable; the control page then says cap_user_time_zero 0; other
+ *    clocks are EINVAL, REALTIME
  *    is EINVAL on a PMU that samples from NMIs (breakpoints), and a
  *    group's members must share their leader's clock.
  */
@@ -146,6 +148,10 @@ static void one_clock(clockid_t id, const char *name)
 {
 	struct ring r, s;
 	unsigned char buf[1024];
+	/* The task-clock samples from its open on: a loaded host can take
+	 * one while the rings are mapped. What Linux guarantees is that each
+	 * lies between the open and the disable. */
+	uint64_t t0 = clock_ns(id);
 	int dummy = clock_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, id, 1, -1);
 	int tc = clock_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, id, 0, -1);
 	int comms = 0, in = 0, samples = 0, sin = 0;
@@ -153,7 +159,7 @@ static void one_clock(clockid_t id, const char *name)
 	if (!CHECK(dummy >= 0 && tc >= 0 && ring_map(dummy, &r, PAGES, PROT_READ | PROT_WRITE) == 0 && ring_map(tc, &s, PAGES, PROT_READ | PROT_WRITE) == 0,
 	           "%s: a dummy event with comm and a sampling task-clock, mapped", name))
 		return;
-	uint64_t t0 = clock_ns(id);
+	uint64_t t_comm = clock_ns(id);
 	prctl(PR_SET_NAME, "clk", 0, 0, 0);
 	work_ns(40000000); /* baremon samples clocks at its 10 ms tick */
 	ioctl(tc, PERF_EVENT_IOC_DISABLE, 0);
@@ -165,7 +171,7 @@ static void one_clock(clockid_t id, const char *name)
 			continue;
 		comms++;
 		memcpy(&t, buf + h->size - 8, 8);
-		in += t >= t0 && t <= t1;
+		in += t >= t_comm && t <= t1;
 	}
 	while (next(&s, buf)) {
 		struct perf_event_header *h = (void *)buf;

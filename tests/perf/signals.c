@@ -9,7 +9,8 @@
  * PERF_EVENT_IOC_REFRESH counting overflows down to a POLL_HUP that
  * disables the event (its count stops), the self-sampling pattern of
  * REFRESH 1 in the handler, and REFRESH's errnos. A pipe with O_ASYNC
- * signals its reader's owner when data arrives.
+ * signals its reader's owner when data arrives. The watchpoint's checks
+ * need a host that delivers breakpoint hits (perf.h's probe).
  *
  * The event is a user-mode page-fault counter sampling every PERIOD
  * faults: each fault is one exact, synchronous occurrence on both
@@ -221,6 +222,16 @@ static int arm(int fd, int owner, int sig)
 	return r;
 }
 
+/* Overflows of a page-fault event since its open: its count says how
+ * many faults there were, the ones we made and any other (a loaded host
+ * may evict a page of the program and fault it back in). */
+static int overflows(int fd)
+{
+	uint64_t v = perf_value(fd);
+
+	return v == PERF_BAD_VALUE ? -1 : (int)(v / PERIOD);
+}
+
 static void sigio_default(void)
 {
 	int fd = open_faults(0, 0);
@@ -228,7 +239,9 @@ static void sigio_default(void)
 	reset();
 	CHECK(fd >= 0 && arm(fd, getpid(), 0) == 0, "O_ASYNC, owner getpid(), no F_SETSIG");
 	touch_pages(5 * PERIOD);
-	CHECK(got == 5, "one SIGIO per overflow: 5 for %d faults (got %d)", 5 * PERIOD, got);
+	CHECK(got == overflows(fd) && got >= 5, "one SIGIO per overflow: at least 5 for %d "
+	      "faults, as many as the count's overflows (got %d, %d)", 5 * PERIOD, got,
+	      overflows(fd));
 	CHECK(got_signo == SIGIO && got_code == SI_KERNEL,
 	      "plain SIGIO: si_signo SIGIO, si_code SI_KERNEL (got %d, %d)", got_signo, got_code);
 	CHECK(got_fd == 0 && got_band == 0, "plain SIGIO carries no si_fd/si_band (got %d, %ld)",
@@ -255,7 +268,8 @@ static void sigio_setsig(void)
 	reset();
 	CHECK(fd >= 0 && arm(fd, getpid(), RTSIG) == 0, "O_ASYNC with F_SETSIG %d", RTSIG);
 	touch_pages(3 * PERIOD);
-	CHECK(got == 3, "one signal per overflow: 3 (got %d)", got);
+	CHECK(got == overflows(fd) && got >= 3, "one signal per overflow: at least 3, as "
+	      "many as the count's overflows (got %d, %d)", got, overflows(fd));
 	CHECK(got_signo == RTSIG && got_code == POLL_IN,
 	      "F_SETSIG signal with si_code POLL_IN (got %d, %d)", got_signo, got_code);
 	CHECK(got_fd == fd, "si_fd is the perf fd (got %d, want %d)", got_fd, fd);
@@ -421,8 +435,8 @@ static void watchpoint(void)
 	stage = 2;
 	watched = 2;
 	stage = 3;
-	CHECK(got == 2 && got_code == POLL_IN && got_fd == fd, "a signal per watched write (got %d)", got);
-	CHECK(stage_seen == 2, "each arrives right after the write (stage %d)", stage_seen);
+	CHECK_HIT(got == 2 && got_code == POLL_IN && got_fd == fd, "a signal per watched write (got %d)", got);
+	CHECK_HIT(stage_seen == 2, "each arrives right after the write (stage %d)", stage_seen);
 	close(fd);
 }
 
@@ -476,6 +490,7 @@ static void pipe_async(void)
 
 int main(void)
 {
+	bp_hits_checked();
 	catch(SIGIO);
 	catch(RTSIG);
 	catch(SIGUSR1);
