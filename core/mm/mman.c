@@ -70,10 +70,15 @@ static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 		r = (f->fmode & FMODE_WRITE) ? -ENODEV : -EACCES; /* no shared writable file maps */
 	else if (!file_is_regular(f))
 		r = -ENODEV;
-	if (!r)
-		r = mm_map_anon(mm, addr, len, prot, 0, "");
-	if (!r)
-		r = fill_from_file(mm, addr, len, f, off);
+	if (r)
+		goto put_file;
+	r = mm_map_anon(mm, addr, len, prot, 0, "");
+	if (r)
+		goto put_file;
+	r = fill_from_file(mm, addr, len, f, off);
+	if (r)
+		mm_unmap(mm, addr, len); /* nothing half-filled stays mapped */
+put_file:
 	file_put(f);
 	return r;
 }

@@ -530,24 +530,32 @@ long exec_kernel(const char *path, char *const argv[], char *const envp[])
 	return r;
 }
 
+/* What it takes (the path buffer, the argument block) is released in
+ * reverse order through the labels, on success as on failure. */
 SYSCALL_DEFINE3(execve, const char __user *, filename, uint64_t, uargv, uint64_t, uenvp)
 {
+	long r = -ENOMEM;
 	char *path = kmalloc(PATH_MAX_LEN);
+	if (!path)
+		return r;
 	struct exec_args *a = args_new();
-	long r = (!path || !a) ? -ENOMEM : 0;
-	if (!r) {
-		long n = strncpy_from_user(path, filename, PATH_MAX_LEN);
-		r = n < 0 ? n : (n == 0 ? -ENOENT : 0);
+	if (!a)
+		goto free_path;
+	r = strncpy_from_user(path, filename, PATH_MAX_LEN);
+	if (r <= 0) {
+		r = r ? r : -ENOENT;
+		goto free_args;
 	}
-	if (!r)
-		r = args_from_user(a, uargv, &a->argc);
-	if (!r)
-		r = args_from_user(a, uenvp, &a->envc);
-	if (!r)
-		r = do_exec(path, a);
+	r = args_from_user(a, uargv, &a->argc);
+	if (r)
+		goto free_args;
+	r = args_from_user(a, uenvp, &a->envc);
+	if (r)
+		goto free_args;
+	r = do_exec(path, a); /* on success the frame holds the new program; rax = 0 */
+free_args:
+	args_free(a);
+free_path:
 	kfree(path);
-	if (a)
-		args_free(a);
-	/* On success the frame now holds the new program; rax = 0. */
 	return r;
 }
