@@ -12,12 +12,13 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 # shadows no outer name.
 KWARN      := $(WARN) -Wmissing-prototypes -Wshadow
 
-# Kernel: freestanding, higher half, no red zone, no SSE, frame pointers
-# kept for the panic backtrace.
+# Kernel: freestanding, higher half, no red zone, no SSE; frame pointers
+# kept and no tail calls, so the panic backtrace shows every caller.
 KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
 	      -isystem $(GCC_INC) -Icore -I. -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	      -fno-optimize-sibling-calls \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
 	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \

@@ -63,10 +63,11 @@ struct syscall_entry {
 
 /*
  * The typed handler sys_<name>, its untyped stub sys_<name>_regs and the
- * table entry. The handler's body follows the macro.
+ * table entry. The handler's body follows the macro. The handler is never
+ * inlined, so a panic's backtrace names it (sys_write, not the stub).
  */
 #define SYSCALL_DEFINEx(n, name, ...)                                        \
-	static long sys_##name(SC_DECL##n(__VA_ARGS__));                     \
+	static long __attribute__((noinline)) sys_##name(SC_DECL##n(__VA_ARGS__)); \
 	static long sys_##name##_regs(uint64_t r0, uint64_t r1, uint64_t r2, \
 				      uint64_t r3, uint64_t r4, uint64_t r5) \
 	{                                                                    \
