@@ -17,7 +17,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck disable=SC2034 # the tests use it
 build=${BAREMON_BUILD:-$top/build}
 suite=$(basename "$0" .sh)
-guest_timeout=${GUEST_TIMEOUT:-30}
+guest_timeout=${GUEST_TIMEOUT:-90}
 own_logs=0
 if [ -z "${QEMU_TEST_LOGS:-}" ]; then
 	mkdir -p "$top/build" &&

@@ -18,7 +18,7 @@ SESSION
 # four runs need more than the default timeout on a loaded host.
 guest_timeout=120
 guest stat --smp 2 --session "$session" --add "$build/musl/malloc_stress"
-guest_timeout=${GUEST_TIMEOUT:-30}
+guest_timeout=${GUEST_TIMEOUT:-90}
 expect_rc 0
 expect_line "^ Performance counter stats for 'malloc_stress':\$" "text: header"
 expect_line '^ +[0-9]+\.[0-9]{2} msec task-clock +# +[0-9]+\.[0-9]{3} CPUs utilized$' "text: task-clock in msec with CPUs utilized"
@@ -57,7 +57,7 @@ done
 # The conformance programs: each build must pass what it passes on Linux.
 # One session runs all of them three times (25-40 s on an idle host):
 # give it room beyond the default 30 s when the host is loaded.
-guest_timeout=${GUEST_TIMEOUT:-120}
+guest_timeout=${GUEST_TIMEOUT:-240}
 three_builds perf 1 2
 
 finish

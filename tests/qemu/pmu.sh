@@ -66,12 +66,12 @@ expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's
 
 # The instruction clock: instructions in both modes, exact in user mode.
 # Stepping branches:u costs ~2,000 kernel instructions each: room for it.
-guest_timeout=$((${GUEST_TIMEOUT:-30} * 6))
+guest_timeout=$((${GUEST_TIMEOUT:-90} * 2))
 printf '%s\n' 'stat -e cycles,instructions -- exact --icount 4' 'rdpmc --icount 4' \
 	> "$logs/icount-insns.session"
 guest icount-insns --icount 4 --add "$build/perf/musl/exact" --add "$build/perf/musl/rdpmc" \
 	--session "$logs/icount-insns.session"
-guest_timeout=${GUEST_TIMEOUT:-30}
+guest_timeout=${GUEST_TIMEOUT:-90}
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: vpmu: instruction clock: TSC = 2\^4 x instructions' \
 	"the kernel checked icount=4 and uses the instruction clock"

@@ -47,9 +47,9 @@ record -o /tmp/x.data -- no-such-program
 echo "status noprog $?"
 echo "== end"
 SESSION
-guest_timeout=$((${GUEST_TIMEOUT:-30} * 4)) # twofunc: 600M instructions; 800k stepped
+guest_timeout=$((${GUEST_TIMEOUT:-90} * 2)) # twofunc: 600M instructions; 800k stepped
 guest record --smp 2 --session "$session" --add "$work" --add "$build/musl/twofunc"
-guest_timeout=${GUEST_TIMEOUT:-30}
+guest_timeout=${GUEST_TIMEOUT:-90}
 expect_rc 0
 expect_line '^== end$' "the session ran to its end"
 expect_no_line '^PANIC' "no panic"
