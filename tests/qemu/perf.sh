@@ -56,7 +56,7 @@ done
 
 # The conformance programs: each build must pass what it passes on Linux.
 # One session runs all of them three times (25-40 s on an idle host):
-# give it room beyond the default 30 s when the host is loaded.
+# give it room beyond the default 90 s when the host is loaded.
 guest_timeout=${GUEST_TIMEOUT:-240}
 three_builds perf 1 2
 
