@@ -233,8 +233,9 @@ fuzz: $(FUZZ_BINS)
 
 # --- running and testing -----------------------------------------------------
 # From a terminal, stay at the prompt after the default session.
+# Under -icount shift=4 the vpmu's counts are exact (docs/pmu.md).
 run: esp
-	./run-qemu.sh --cmdline isolcpus=1 --session sessions/default.session $$([ -t 0 ] && echo --stay)
+	./run-qemu.sh --icount 4 --cmdline isolcpus=1 --session sessions/default.session $$([ -t 0 ] && echo --stay)
 
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
