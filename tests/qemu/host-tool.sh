@@ -75,6 +75,9 @@ sock=$logs/console.sock
 qemu=$!
 trap 'kill $qemu 2>/dev/null' EXIT
 for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
+# --connect reaches a machine at its prompt: wait for the shell's first
+# prompt (a loaded host boots slowly) before the tool types at it.
+for _ in $(seq 600); do grep -q 'baremon> ' "$logs/qemu.log" 2>/dev/null && break; sleep 0.2; done
 c=(--connect "unix:$sock")
 
 two=$logs/twostreams
