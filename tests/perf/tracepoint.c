@@ -490,7 +490,9 @@ static void test_wakeup(void)
 	close(to[1]);
 	waitpid(pid, NULL, 0);
 	v = perf_value(fd);
-	CHECK(v >= (uint64_t)n / 2 && v <= (uint64_t)n, "sched_wakeup: %d pipe "
+	/* At most one more: Linux 6.18 on a busy host was seen to count one
+	 * extra wake-up of the reader (11 for 10 writes). */
+	CHECK(v >= (uint64_t)n / 2 && v <= (uint64_t)n + 1, "sched_wakeup: %d pipe "
 	      "writes wake the reading child, asleep by then at least half the "
 	      "time (%llu)", n, (unsigned long long)v);
 	close(back[0]);
