@@ -180,7 +180,7 @@ elif [ -n "$session" ]; then
 fi
 [ "$stay" = 1 ] && kargs="$kargs stay"
 [ -n "$panic_mode" ] && kargs="$kargs panic=$panic_mode"
-# The kernel's instruction clock (pmu/vpmu_icount.c) needs the shift.
+# The kernel's instruction clock (pmu/vpmu/icount.c) needs the shift.
 [ -n "$icount" ] && [ "$accel" = tcg ] && kargs="$kargs icount=$icount"
 kargs="$kargs$cmdline"
 sh "$top/tools/mkinitrd.sh" "$esp/baremon/initrd.cpio" ${files[@]+"${files[@]}"} ||

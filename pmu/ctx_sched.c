@@ -25,7 +25,7 @@
  * store-then-load pairing guarantees that a new event is seen either by
  * the switch-in or by perf_ctx_call's resync.
  */
-#include "vpmu.h"
+#include "pmu/vpmu/vpmu.h"
 #include "rdpmc.h"
 #include "event.h"
 #include "kernel.h"

@@ -4,7 +4,7 @@
  * counter is programmed, and only read afterwards.
  */
 #include "msr.h"
-#include "vpmu.h"
+#include "pmu/vpmu/vpmu.h"
 
 static bool model;
 

@@ -10,7 +10,7 @@
  * (open, contexts, groups), pmu/ctx_sched.c (switch, tick), pmu/sw.c
  * (software events), pmu/inherit.c (fork/exit/exec), pmu/hit.c
  * (wake-ups), pmu/records/ (side-band records, build ids),
- * pmu/tracepoint.c, tp_sched.c, tp_sys.c (tracepoints), pmu/vpmu.c (the
+ * pmu/tracepoint.c, tp_sched.c, tp_sys.c (tracepoints), pmu/vpmu/vpmu.c (the
  * software PMU model).
  */
 #ifndef BAREMON_PERF_H
@@ -222,7 +222,7 @@ static inline void trace_irq_handler_entry(int irq, const char *name)
 		tp_irq_handler_entry(irq, name);
 }
 
-/* ---- the software PMU model (pmu/vpmu.c) ----
+/* ---- the software PMU model (pmu/vpmu/vpmu.c) ----
  *
  * The core tells the model where the CPU is (user, kernel, halted) with
  * the vpmu_hook* calls below; each is one flag test while no model
@@ -242,7 +242,7 @@ void vpmu_set_mode(enum vpmu_mode mode);
 extern volatile uint8_t vpmu_counting[MAX_CPUS];
 
 /* Non-zero while this CPU's user code runs with the trap flag the model
- * set to count it instruction by instruction (vpmu_step.c). */
+ * set to count it instruction by instruction (step.c). */
 extern volatile uint8_t vpmu_stepping[MAX_CPUS];
 
 /* Entry from user mode (f: the user's frame) and the return to it (f:

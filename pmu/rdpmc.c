@@ -21,7 +21,7 @@
 #include "arch/x86.h"
 #include "event.h"
 #include "fs/vfs.h"
-#include "intel.h"
+#include "pmu/intel/intel.h"
 #include "kernel.h"
 #include "mm/usermm.h"
 #include "msr.h"

@@ -26,11 +26,11 @@
  * signal). Not checked: #GP on a write beyond the counter's width (the
  * model drops those bits), cmask on instructions.
  */
-#include "intel.h"
+#include "pmu/intel/intel.h"
 #include "kernel.h"
 #include "msr.h"
 #include "selftest.h"
-#include "vpmu.h"
+#include "pmu/vpmu/vpmu.h"
 
 #define LOOP 100000u            /* iterations: 2 instructions each */
 #define KERNEL_CYCLES (EVTSEL_OS | EVTSEL_EN)

@@ -25,7 +25,7 @@ struct percpu {
 	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)
 				 * instead of being resolved (perf sampling) */
 	int perf_wakeup;       /* perf owes pollers a wake-up (pmu/hit.c) */
-	/* The vpmu's instruction clock (pmu/vpmu_icount.c): while
+	/* The vpmu's instruction clock (pmu/vpmu/icount.c): while
 	 * stamp_user is set, the entry and exit stubs (isr.asm,
 	 * syscall_entry.asm) store the TSC at the user/kernel boundary.
 	 * The stubs know these offsets (PERCPU_* in frame.inc). */

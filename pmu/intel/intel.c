@@ -19,11 +19,11 @@
 #include "arch/cpu.h"
 #include "intel.h"
 #include "kernel.h"
-#include "msr.h"
-#include "perf.h"
+#include "pmu/msr.h"
+#include "pmu/perf.h"
 #include "proc/task.h"
 #include "fs/vfs.h"
-#include "vpmu.h"
+#include "pmu/vpmu/vpmu.h"
 
 struct intel_caps intel_caps;
 

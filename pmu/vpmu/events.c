@@ -12,7 +12,7 @@
  * combinations are not modelled.
  */
 #include <linux/errno.h>
-#include "msr.h"
+#include "pmu/msr.h"
 #include "vpmu.h"
 
 /* One branch umask: the kinds it counts. */

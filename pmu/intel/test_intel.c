@@ -8,9 +8,9 @@
 #include "intel.h"
 #include "kernel.h"
 #include "mm/mm.h"
-#include "msr.h"
+#include "pmu/msr.h"
 #include "arch/percpu.h"
-#include "vpmu.h"
+#include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
 #include "arch/tsc.h"
 

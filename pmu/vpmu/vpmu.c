@@ -10,14 +10,14 @@
  * IA32_PERF_CAPABILITIES with full-width writes; CPUID 0AH (and the PDCM
  * bit of CPUID 01H) describing exactly that.
  *
- * Events (vpmu_events.c): unhalted core cycles (event 3CH umask 00H,
+ * Events (events.c): unhalted core cycles (event 3CH umask 00H,
  * fixed counter 1) and unhalted reference cycles (3CH/01H, fixed counter
  * 2) advance with the TSC while enabled, in the modes their USR/OS bits
  * select, and not while the CPU is halted. Instructions retired (C0H,
  * fixed counter 0) come from the instruction clock under QEMU -icount
- * (vpmu_icount.c), else from single-stepping the user code
- * (vpmu_step.c); branch instructions retired (C4H and some umasks) from
- * decoding the stepped instructions (vpmu_decode.c). CPUID 0AH.EBX marks
+ * (icount.c), else from single-stepping the user code
+ * (step.c); branch instructions retired (C4H and some umasks) from
+ * decoding the stepped instructions (decode.c). CPUID 0AH.EBX marks
  * LLC events and branch misses unavailable.
  *
  * Time is charged when the model updates: on every register access, on
@@ -37,7 +37,7 @@
 #include "arch/hrtimer.h"
 #include "arch/percpu.h"
 #include "kernel.h"
-#include "msr.h"
+#include "pmu/msr.h"
 #include "proc/task.h"
 #include "vpmu.h"
 

@@ -10,8 +10,8 @@
 #include <linux/errno.h>
 #include <linux/wait.h>
 #include "arch/apic.h"
-#include "intel.h"
-#include "msr.h"
+#include "pmu/intel/intel.h"
+#include "pmu/msr.h"
 #include "proc/sched.h"
 #include "selftest.h"
 #include "proc/syscall.h"

@@ -18,7 +18,7 @@
  * interrupts off (the entry and exit hooks, the #DB handler).
  */
 #include "arch/trap.h"
-#include "debugreg.h"
+#include "pmu/debugreg.h"
 #include "kernel.h"
 #include "mm/uaccess.h"
 #include "proc/syscall.h"

@@ -15,7 +15,7 @@
 #include "arch/x86.h"
 #include "kernel.h"
 #include "mm/uaccess.h"
-#include "msr.h"
+#include "pmu/msr.h"
 #include "vpmu.h"
 
 #define CR4_PCE (1ULL << 8)

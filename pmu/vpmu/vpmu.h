@@ -15,20 +15,20 @@
 #include "arch/percpu.h"
 #include "arch/trap.h"
 #include "arch/x86.h"
-#include "perf.h"
+#include "pmu/perf.h"
 
 #define VPMU_GP     4
 #define VPMU_FIXED  3
 #define VPMU_WIDTH  48
 
-/* What a counter counts (vpmu_events.c). */
+/* What a counter counts (events.c). */
 enum vpmu_source {
 	VPMU_SRC_NONE,      /* an event the model does not know: stays put */
 	VPMU_SRC_CYCLES,    /* unhalted core or reference cycles: the TSC */
 	VPMU_SRC_INSNS,     /* instructions retired */
 	VPMU_SRC_BRANCHES,  /* branch instructions retired, of some kinds */
 };
-/* Kinds of branch a stepped instruction can be (vpmu_decode.c). */
+/* Kinds of branch a stepped instruction can be (decode.c). */
 #define VPMU_BR_COND_TAKEN     0x01u
 #define VPMU_BR_COND_NOT_TAKEN 0x02u
 #define VPMU_BR_CALL           0x04u  /* near call, direct or indirect */
@@ -46,7 +46,7 @@ struct vpmu_event vpmu_fixed_event(unsigned j);
  * -EOPNOTSUPP: the driver refuses such an event at open. */
 int vpmu_event_check(uint64_t evtsel);
 
-/* The instruction clock (vpmu_icount.c): QEMU -icount, checked at boot. */
+/* The instruction clock (icount.c): QEMU -icount, checked at boot. */
 void vpmu_icount_init(void);
 bool vpmu_icount_on(void);
 unsigned vpmu_icount_shift(void);
@@ -64,7 +64,7 @@ void vpmu_icount_stamp_here(void);
 unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 			    uint64_t next_ip);
 
-/* Single-stepping user code (vpmu_step.c), for vpmu.c: arm the trap
+/* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
  * take it off and say whether a user instruction retired (1) and which
  * branch it was (*branch, VPMU_BR_* or 0). */
@@ -72,7 +72,7 @@ void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 void vpmu_step_init(void);
 
-/* RDPMC's #UD under TCG, emulated (vpmu_rdpmc.c); the emulated user
+/* RDPMC's #UD under TCG, emulated (rdpmc_ud.c); the emulated user
  * instruction counts as one retired. */
 void vpmu_rdpmc_init(void);
 void vpmu_emulated_user_insn(void);

@@ -1,7 +1,7 @@
 /*
  * The Intel architectural perfmon driver, PMU "cpu" (PERF_TYPE_RAW, and
  * HARDWARE/HW_CACHE through it): intel.c detects the PMU and turns
- * attributes into event selectors; intel_counters.c places events on
+ * attributes into event selectors; counters.c places events on
  * counters, reads them and takes the PMI. Shared with the self-tests.
  */
 #ifndef BAREMON_PMU_INTEL_H
@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "event.h"
+#include "pmu/event.h"
 
 #define INTEL_MAX_GP    8
 #define INTEL_MAX_FIXED 3  /* instructions, cycles, reference cycles */
@@ -36,7 +36,7 @@ void intel_pmu_init(void);
 /* intel.c: the event selector (without EN) e's attributes ask for. */
 uint64_t intel_event_config(const struct perf_event *e);
 
-/* intel_counters.c */
+/* counters.c */
 /* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
  * `config` gets when the counters in `used` are taken; -1: none. */
 int intel_pick_counter(uint64_t config, uint64_t used);
