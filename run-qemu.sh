@@ -40,7 +40,8 @@ usage: ./run-qemu.sh [options]
   --mem SIZE         memory, e.g. 512M, 2G (default 512M)
   --kvm | --tcg      force an accelerator (default: KVM when /dev/kvm works)
   --cpu MODEL        QEMU CPU model (default: host with KVM; with TCG
-                     max,vendor=GenuineIntel, the vendor the vpmu models)
+                     max with the vendor of the vpmu mode: AuthenticAMD
+                     for --cmdline vpmu=amd, else GenuineIntel)
   --machine OPTS     QEMU machine (default q35), e.g. q35,hpet=off
   --icount [N]       -icount shift=N,sleep=off (default N=0), and icount=N on
                      the kernel command line: RDTSC counts
@@ -139,10 +140,18 @@ if [ "$accel" = kvm ]; then
 	accel_args=(-enable-kvm -cpu "${cpu_model:-host}")
 	accel_note="KVM (-cpu ${cpu_model:-host})"
 else
-	# TCG's max CPU says AuthenticAMD whatever the host; the vpmu models
-	# Intel's architectural perfmon, so the CPU says GenuineIntel too:
-	# tools pick their event tables by vendor (docs/pmu.md).
-	tcg_cpu=${cpu_model:-max,vendor=GenuineIntel}
+	# QEMU emulates no PMU under TCG; the kernel's vpmu stands in, and
+	# its mode follows the CPU's vendor (docs/pmu.md): CPUID,
+	# /proc/cpuinfo and the model must agree, since tools pick their
+	# event tables by vendor. So the vendor follows the mode asked for:
+	# AuthenticAMD for vpmu=amd, GenuineIntel otherwise (the intel
+	# modes). An explicit --cpu (max alone says AuthenticAMD on TCG) gets
+	# the vendor's own default mode unless --cmdline names one.
+	case " $cmdline " in
+	*" vpmu=amd "*) tcg_vendor=AuthenticAMD ;;
+	*) tcg_vendor=GenuineIntel ;;
+	esac
+	tcg_cpu=${cpu_model:-max,vendor=$tcg_vendor}
 	accel_args=(-accel tcg -cpu "$tcg_cpu")
 	accel_note="TCG (-cpu $tcg_cpu; QEMU emulates no PMU here)"
 	if [ -n "$icount" ]; then

@@ -3,6 +3,8 @@
  * model when the CPU has no PMU. `model` is set once at boot, before any
  * counter is programmed, and only read afterwards.
  */
+#include <string.h>
+#include "arch/cpu.h"
 #include "msr.h"
 #include "pmu/vpmu/vpmu.h"
 
@@ -10,8 +12,31 @@ static bool model;
 
 void pmu_use_model(void)
 {
+	if (model)
+		return;
 	model = true;
 	vpmu_init();
+}
+
+bool pmu_cpu_is_amd(void)
+{
+	return strcmp(cpu.vendor, "AuthenticAMD") == 0 ||
+	       strcmp(cpu.vendor, "HygonGenuine") == 0;
+}
+
+/*
+ * Does this CPU lack the PMU its vendor's driver looks for? Intel (and
+ * any non-AMD vendor): no CPUID leaf 0AH perfmon. AMD: no PerfCtrExtCore
+ * under a hypervisor - the legacy K7 counters are not in CPUID, so a
+ * guest without that bit is taken to have no counters (emulators accept
+ * and ignore the MSRs; probing them would prove nothing), while bare
+ * metal without it has the legacy four.
+ */
+bool pmu_need_model(void)
+{
+	if (pmu_cpu_is_amd())
+		return !cpu.amd_perfctr_core && cpu.hypervisor[0];
+	return !cpu.pmu_version;
 }
 
 bool pmu_model_in_use(void)

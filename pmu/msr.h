@@ -84,8 +84,13 @@ struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf);
  * the user's registers when the overflow happened in user mode. */
 struct trap_frame;
 struct trap_frame *pmu_pmi_frame(struct trap_frame *f);
-/* Route the accessors to the software model from now on (boot, once). */
+/* Route the accessors to the software model from now on (boot; a
+ * second call does nothing). */
 void pmu_use_model(void);
+/* Does the CPU lack the PMU its vendor's driver needs (msr.c)? */
+bool pmu_need_model(void);
+/* AuthenticAMD or HygonGenuine: the AMD driver's CPUs. */
+bool pmu_cpu_is_amd(void);
 bool pmu_model_in_use(void);
 
 #endif

@@ -48,4 +48,18 @@
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391  /* v4 */
 #define MSR_IA32_A_PMC0                 0x4c1  /* full-width writes (FW_WRITE) */
 
+/* AMD core performance counters (AMD APM vol. 2, "Performance
+ * Monitoring Counters"). Legacy (K7): PERF_CTL x at EVNTSEL0 + x, PERF_CTR
+ * x at PERFCTR0 + x, four of them. PerfCtrExtCore: six, CTL x at
+ * F15H_PERF_CTL + 2x, CTR x at F15H_PERF_CTL + 2x + 1; the first four
+ * are the legacy ones under new numbers. PerfMonV2: the global MSRs. */
+#define MSR_K7_EVNTSEL0                 0xc0010000
+#define MSR_K7_PERFCTR0                 0xc0010004
+#define MSR_F15H_PERF_CTL               0xc0010200
+#define MSR_F15H_PERF_CTR               0xc0010201
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS     0xc0000300
+#define MSR_AMD64_PERF_CNTR_GLOBAL_CTL        0xc0000301
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xc0000303
+
 #endif

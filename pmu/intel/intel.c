@@ -236,9 +236,9 @@ static void detect_fixed(const struct cpuid_regs *r)
 
 static bool detect(void)
 {
-	if (!cpu.pmu_version && cpu.amd_perfctr_core)
-		return false; /* an AMD PMU: not this driver's */
-	intel_caps.model = !cpu.pmu_version; /* cpu.c found no leaf 0AH PMU */
+	if (pmu_cpu_is_amd())
+		return false; /* the AMD driver's */
+	intel_caps.model = pmu_need_model(); /* cpu.c found no leaf 0AH PMU */
 	if (intel_caps.model)
 		pmu_use_model();
 	struct cpuid_regs r = pmu_cpuid(CPUID_PERFMON, 0);
@@ -271,12 +271,12 @@ static void report(void)
 {
 	if (intel_caps.model)
 		klog("pmu: cpu: vpmu, a software model of intel arch perfmon v%u: %u gp x %u bits, "
-		     "%u fixed x %u bits, full-width writes; cycles and ref-cycles follow the TSC "
+		     "%u fixed x %u bits%s; cycles and ref-cycles follow the TSC "
 		     "(unhalted, by mode); instructions %s; branches by single-step, user mode; "
 		     "cache events and branch misses are not modelled (cpuid 0ah ebx %#x)",
 		     intel_caps.version, intel_caps.n_gp,
 		     intel_caps.gp_width, popcount(intel_caps.fixed_mask),
-		     intel_caps.fixed_width,
+		     intel_caps.fixed_width, intel_caps.full_width ? ", full-width writes" : "",
 		     vpmu_icount_on() ? "from the instruction clock, both modes"
 				      : "by single-step, user mode only",
 		     intel_caps.unavailable);

@@ -4,7 +4,7 @@
  * #UD handler here finishes the instruction from the model with the real
  * one's semantics (Intel SDM vol. 2, RDPMC): ECX[30] selects the fixed
  * counters, ECX[29:0] the counter, ECX[31] a fast read of the low 32
- * bits; EDX:EAX gets the value; an invalid counter, or CPL 3 without
+ * bits (on the amd mode, ECX 0-5 the core counters); EDX:EAX gets the value; an invalid counter, or CPL 3 without
  * CR4.PCE, is #GP. So a program that reads its counters the Linux way
  * (the control page and RDPMC) runs unchanged under TCG.
  *
@@ -16,12 +16,11 @@
 #include "kernel.h"
 #include "mm/uaccess.h"
 #include "pmu/msr.h"
-#include "vpmu.h"
+#include "mode.h"
 
 #define CR4_PCE (1ULL << 8)
 #define VEC_GP 13
 #define RDPMC_FAST (1u << 31)
-#define RDPMC_FIXED (1u << 30)
 
 static trap_handler next_ud_handler;
 
@@ -38,13 +37,10 @@ static bool is_rdpmc(const struct trap_frame *f)
 	return b[0] == 0x0f && b[1] == 0x33;
 }
 
-/* The MSR of the counter ECX selects; 0: none. */
+/* The MSR of the counter ECX selects, as the mode reads ECX; 0: none. */
 static uint32_t counter_msr(uint32_t ecx)
 {
-	uint32_t n = ecx & ~(RDPMC_FAST | RDPMC_FIXED);
-	if (ecx & RDPMC_FIXED)
-		return n < VPMU_FIXED ? MSR_IA32_FIXED_CTR0 + n : 0;
-	return n < VPMU_GP ? MSR_IA32_PMC0 + n : 0;
+	return vpmu_mode->rdpmc_msr(vpmu_this_shape(), ecx);
 }
 
 static void general_protection(struct trap_frame *f)
@@ -68,7 +64,7 @@ static void ud_trap(struct trap_frame *f)
 		return;
 	}
 	uint64_t v = vpmu_rdmsr(msr);
-	if (ecx & RDPMC_FAST)
+	if ((ecx & RDPMC_FAST) && !vpmu_mode->amd)
 		v &= 0xffffffffULL;
 	f->rax = v & 0xffffffffULL;
 	f->rdx = v >> 32;

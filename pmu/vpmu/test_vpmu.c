@@ -3,9 +3,12 @@
  * driver uses: what CPUID says, the EN and GLOBAL_CTRL gates, register
  * widths, overflow status and the PMI, and USR/OS filtering while a real
  * user process runs on this CPU. They need the model (a CPU without a
- * PMU, as under TCG) and this CPU's counters free of events; each
- * leaves every model register of the CPU at 0.
+ * PMU, as under TCG) in its default Intel mode (arch perfmon v4: the
+ * machinery they test is the same in every mode; test_modes.c checks
+ * the other modes' register maps) and this CPU's counters free of
+ * events; each leaves every model register of the CPU at 0.
  */
+#include <string.h>
 #include <asm-generic/mman-common.h>
 #include <linux/errno.h>
 #include <linux/wait.h>
@@ -25,11 +28,17 @@
 #define MASK48 ((1ULL << 48) - 1)
 #define CYCLES (ARCH_CORE_CYCLES | EVTSEL_EN)
 #define GLOBAL_ALL (0xfULL | 7ULL << PMC_IDX_FIXED)
+#define VPMU_GP 4     /* the intel mode's counters */
+#define VPMU_FIXED 3
 
 static bool usable(struct selftest_ctx *t)
 {
 	if (!pmu_model_in_use()) {
 		kprintf("selftest: %s: skipped (this CPU has a real PMU)\n", t->name);
+		return false;
+	}
+	if (strcmp(vpmu_mode_name(), "intel") != 0) {
+		kprintf("selftest: %s: skipped (vpmu=%s, not intel)\n", t->name, vpmu_mode_name());
 		return false;
 	}
 	if (intel_counters_busy()) {

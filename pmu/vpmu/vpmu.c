@@ -1,14 +1,17 @@
 /*
- * vpmu: the software model of Intel architectural perfmon version 4 that
- * stands in for the PMU on CPUs without one (QEMU TCG), so the real
- * driver, the PMI path and the tools run there unchanged.
+ * vpmu: the software model of a PMU that stands in on CPUs without one
+ * (QEMU TCG), so the real drivers, the PMI path and the tools run there
+ * unchanged.
  *
- * What it models, per CPU: 4 general counters (IA32_PMCx, IA32_A_PMCx,
- * IA32_PERFEVTSELx), 3 fixed counters (IA32_FIXED_CTRx,
- * IA32_FIXED_CTR_CTRL), all 48 bits wide; IA32_PERF_GLOBAL_CTRL,
- * _STATUS, _STATUS_RESET (OVF_CTRL) and _STATUS_SET;
- * IA32_PERF_CAPABILITIES with full-width writes; CPUID 0AH (and the PDCM
- * bit of CPUID 01H) describing exactly that.
+ * Which PMU (the mode, mode.h): `vpmu=intel|intel-v2|intel-v5|hybrid|amd`
+ * on the command line, by default the CPU's vendor's: amd on an
+ * AuthenticAMD or HygonGenuine CPU, intel (arch perfmon v4) elsewhere. A
+ * mode of the other vendor is refused (the default is used), so CPUID,
+ * /proc/cpuinfo and the model always agree on the vendor. The mode gives
+ * each CPU its counters (GP and fixed, their width) and its register map
+ * and CPUID leaves; everything below - time charging, wraps, the PMI,
+ * the wrap timer - is the same in every mode. The counters are GLOBAL
+ * bit indices: GP i is i, fixed j is PMC_IDX_FIXED + j.
  *
  * Events (events.c): unhalted core cycles (event 3CH umask 00H,
  * fixed counter 1) and unhalted reference cycles (3CH/01H, fixed counter
@@ -33,27 +36,21 @@
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
+#include <string.h>
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
 #include "arch/percpu.h"
 #include "kernel.h"
 #include "pmu/msr.h"
+#include "cmdline.h"
+#include "arch/cpu.h"
 #include "proc/task.h"
-#include "vpmu.h"
-
-#define WIDTH_MASK ((1ULL << VPMU_WIDTH) - 1)
-#define GLOBAL_GP_BITS ((1ULL << VPMU_GP) - 1)
-#define GLOBAL_FIXED_BITS (((1ULL << VPMU_FIXED) - 1) << PMC_IDX_FIXED)
-#define FIXED_CTRL_MASK ((1ULL << (4 * VPMU_FIXED)) - 1)
-/* CPUID 0AH.EBX: no cache events and no branch misses (the model has
- * neither caches nor a predictor). */
-#define MODEL_UNAVAILABLE (PERFMON_EBX_LLC_REFS | PERFMON_EBX_LLC_MISSES | \
-			   PERFMON_EBX_BRANCH_MISSES)
+#include "mode.h"
 
 struct vpmu_cpu {
-	uint64_t pmc[VPMU_GP], evtsel[VPMU_GP];
-	uint64_t fixed[VPMU_FIXED], fixed_ctrl;
-	uint64_t global_ctrl, global_status;
+	struct vpmu_regs r;      /* the mode's registers */
+	struct vpmu_shape shape; /* this CPU's counters */
+	uint64_t width_mask;
 	uint64_t last_tsc;       /* time is charged up to here */
 	enum vpmu_mode mode;     /* where the CPU has been since last_tsc */
 	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
@@ -69,14 +66,17 @@ volatile uint8_t vpmu_counting[MAX_CPUS];
 
 static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f);
 
+const struct vpmu_kind *vpmu_mode = &vpmu_mode_intel;
+
 /* This CPU's model, out of reset on first use: counters and controls 0,
- * GLOBAL_CTRL with the GP enables set (so that EN alone starts a GP
- * counter, as version 1 software expects). */
+ * GLOBAL_CTRL as the mode resets it. */
 static struct vpmu_cpu *this_model(void)
 {
 	struct vpmu_cpu *c = &cpus[this_cpu_id()];
 	if (!c->ready) {
-		c->global_ctrl = GLOBAL_GP_BITS;
+		vpmu_mode->shape(this_cpu_id(), &c->shape);
+		c->width_mask = vpmu_width_mask(&c->shape);
+		c->r.global_ctrl = vpmu_mode->global_reset(&c->shape);
 		c->last_tsc = rdtsc();
 		c->mode = VPMU_KERNEL;
 		c->wrap_due = ~0ULL;
@@ -96,10 +96,10 @@ static bool mode_selected(const struct vpmu_cpu *c, bool usr, bool os)
 static bool bump(struct vpmu_cpu *c, uint64_t *ctr, uint64_t n, int idx, bool pmi)
 {
 	uint64_t v = *ctr + n;
-	*ctr = v & WIDTH_MASK;
-	if (v <= WIDTH_MASK)
+	*ctr = v & c->width_mask;
+	if (v <= c->width_mask)
 		return false;
-	c->global_status |= 1ULL << idx;
+	c->r.global_status |= 1ULL << idx;
 	return pmi;
 }
 
@@ -120,16 +120,16 @@ static bool raise_pmi(void)
  * mode? Its event, its PMI bit. */
 static bool live(const struct vpmu_cpu *c, int idx, struct vpmu_event *ev, bool *pmi)
 {
-	if (!(c->global_ctrl >> idx & 1))
+	if (!(c->r.global_ctrl >> idx & 1))
 		return false;
 	if (idx < PMC_IDX_FIXED) {
-		uint64_t s = c->evtsel[idx];
+		uint64_t s = c->r.evtsel[idx];
 		*ev = vpmu_gp_event(s);
 		*pmi = s & EVTSEL_INT;
 		return (s & EVTSEL_EN) && mode_selected(c, s & EVTSEL_USR, s & EVTSEL_OS);
 	}
 	unsigned j = (unsigned)(idx - PMC_IDX_FIXED);
-	uint64_t ctl = c->fixed_ctrl >> FIXED_CTRL_SHIFT(j);
+	uint64_t ctl = c->r.fixed_ctrl >> FIXED_CTRL_SHIFT(j);
 	*ev = vpmu_fixed_event(j);
 	*pmi = ctl & FIXED_CTRL_PMI;
 	return mode_selected(c, ctl & FIXED_CTRL_USR, ctl & FIXED_CTRL_OS);
@@ -137,13 +137,29 @@ static bool live(const struct vpmu_cpu *c, int idx, struct vpmu_event *ev, bool 
 
 static uint64_t *counter(struct vpmu_cpu *c, int idx)
 {
-	return idx < PMC_IDX_FIXED ? &c->pmc[idx] : &c->fixed[idx - PMC_IDX_FIXED];
+	return idx < PMC_IDX_FIXED ? &c->r.pmc[idx] : &c->r.fixed[idx - PMC_IDX_FIXED];
 }
 
-/* The counters, GP then fixed, as GLOBAL_CTRL indices. */
+/* The counter after idx on CPU c (GP then fixed, as GLOBAL_CTRL
+ * indices); past the last, PMC_IDX_FIXED + VPMU_MAX_FIXED. */
+static int next_counter(const struct vpmu_cpu *c, int idx)
+{
+	idx++;
+	if (idx < PMC_IDX_FIXED && idx >= (int)c->shape.n_gp)
+		idx = PMC_IDX_FIXED;
+	if (idx >= PMC_IDX_FIXED && idx >= PMC_IDX_FIXED + (int)c->shape.n_fixed)
+		idx = PMC_IDX_FIXED + VPMU_MAX_FIXED;
+	return idx;
+}
+
+static int first_counter(const struct vpmu_cpu *c)
+{
+	return c->shape.n_gp ? 0 : next_counter(c, -1);
+}
+
 #define for_each_counter(idx) \
-	for (int idx = 0; idx < PMC_IDX_FIXED + VPMU_FIXED; \
-	     idx = idx + 1 == VPMU_GP ? PMC_IDX_FIXED : idx + 1)
+	for (int idx = first_counter(c); idx < PMC_IDX_FIXED + VPMU_MAX_FIXED; \
+	     idx = next_counter(c, idx))
 
 /* Add n events of `src` (of branch kind `kind`) to every live counter
  * counting them. Returns whether a PMI is due. */
@@ -192,12 +208,12 @@ static void advance(struct vpmu_cpu *c)
 
 static bool any_enabled(const struct vpmu_cpu *c)
 {
-	for (int i = 0; i < VPMU_GP; i++)
-		if ((c->evtsel[i] & EVTSEL_EN) && (c->global_ctrl >> i & 1))
+	for (unsigned i = 0; i < c->shape.n_gp; i++)
+		if ((c->r.evtsel[i] & EVTSEL_EN) && (c->r.global_ctrl >> i & 1))
 			return true;
-	for (int j = 0; j < VPMU_FIXED; j++)
-		if ((c->fixed_ctrl >> FIXED_CTRL_SHIFT(j) & 3) &&
-		    (c->global_ctrl >> (PMC_IDX_FIXED + j) & 1))
+	for (unsigned j = 0; j < c->shape.n_fixed; j++)
+		if ((c->r.fixed_ctrl >> FIXED_CTRL_SHIFT(j) & 3) &&
+		    (c->r.global_ctrl >> (PMC_IDX_FIXED + j) & 1))
 			return true;
 	return false;
 }
@@ -216,8 +232,8 @@ static bool any_enabled(const struct vpmu_cpu *c)
 static uint64_t user_only_lead(const struct vpmu_cpu *c, int idx)
 {
 	bool os = idx < PMC_IDX_FIXED
-		? c->evtsel[idx] & EVTSEL_OS
-		: c->fixed_ctrl >> FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED) & FIXED_CTRL_OS;
+		? c->r.evtsel[idx] & EVTSEL_OS
+		: c->r.fixed_ctrl >> FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED) & FIXED_CTRL_OS;
 	if (c->mode != VPMU_USER || os)
 		return 0;
 	return (c->exit_path ? c->exit_path : WAY_OUT_GUESS) + WAY_OUT_MARGIN;
@@ -235,7 +251,7 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 	for_each_counter(idx) {
 		if (!live(c, idx, &ev, &pmi) || !pmi)
 			continue;
-		uint64_t to_wrap = WIDTH_MASK + 1 - *counter((struct vpmu_cpu *)c, idx);
+		uint64_t to_wrap = c->width_mask + 1 - *counter((struct vpmu_cpu *)c, idx);
 		if (ev.src == VPMU_SRC_CYCLES)
 			ticks = to_wrap;
 		else if (ev.src == VPMU_SRC_INSNS && vpmu_icount_on())
@@ -442,25 +458,6 @@ void vpmu_user_exit(struct trap_frame *f)
 	leave(c, fl);
 }
 
-/* The register behind an MSR number, or NULL. */
-static uint64_t *reg(struct vpmu_cpu *c, uint32_t msr)
-{
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + VPMU_GP)
-		return &c->pmc[msr - MSR_IA32_PMC0];
-	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + VPMU_GP)
-		return &c->pmc[msr - MSR_IA32_A_PMC0];
-	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + VPMU_GP)
-		return &c->evtsel[msr - MSR_IA32_PERFEVTSEL0];
-	if (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + VPMU_FIXED)
-		return &c->fixed[msr - MSR_IA32_FIXED_CTR0];
-	switch (msr) {
-	case MSR_IA32_FIXED_CTR_CTRL: return &c->fixed_ctrl;
-	case MSR_IA32_PERF_GLOBAL_CTRL: return &c->global_ctrl;
-	case MSR_IA32_PERF_GLOBAL_STATUS: return &c->global_status;
-	}
-	return NULL;
-}
-
 /* Register accesses happen in the kernel: bring the counters up to now
  * and note that the CPU is in kernel mode (a mode the hooks could not
  * track while nothing counted is stale) - unless it is handling the
@@ -479,38 +476,16 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = sync_model();
-	uint64_t *r = reg(c, msr), v = r ? *r : 0;
-	if (msr == MSR_IA32_PERF_CAPABILITIES)
-		v = PERF_CAP_FW_WRITE;
+	uint64_t v = vpmu_mode->rdmsr(&c->r, &c->shape, msr);
 	leave(c, f);
 	return v;
-}
-
-/* The value a write leaves in the register (reserved bits dropped). */
-static uint64_t written(uint32_t msr, uint64_t v)
-{
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + VPMU_GP)
-		return (uint64_t)(int64_t)(int32_t)v & WIDTH_MASK; /* bit 31 extends */
-	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + VPMU_GP)
-		return v & 0xffffffffULL;
-	if (msr == MSR_IA32_FIXED_CTR_CTRL)
-		return v & FIXED_CTRL_MASK;
-	if (msr == MSR_IA32_PERF_GLOBAL_CTRL)
-		return v & (GLOBAL_GP_BITS | GLOBAL_FIXED_BITS);
-	return v & WIDTH_MASK; /* A_PMCx and fixed counters: full width */
 }
 
 void vpmu_wrmsr(uint32_t msr, uint64_t value)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = sync_model();
-	uint64_t *r = reg(c, msr);
-	if (msr == MSR_IA32_PERF_GLOBAL_OVF_CTRL)
-		c->global_status &= ~value;
-	else if (msr == MSR_IA32_PERF_GLOBAL_STATUS_SET)
-		c->global_status |= value & (GLOBAL_GP_BITS | GLOBAL_FIXED_BITS);
-	else if (r && msr != MSR_IA32_PERF_GLOBAL_STATUS) /* status is read-only */
-		*r = written(msr, value);
+	vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c);
 	leave(c, f);
 }
@@ -518,20 +493,64 @@ void vpmu_wrmsr(uint32_t msr, uint64_t value)
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
 {
 	struct cpuid_regs r = cpuid(leaf, subleaf);
-	if (leaf == 1)
-		r.ecx |= CPUID_1_ECX_PDCM;
-	if (leaf == CPUID_PERFMON) {
-		/* instructions and branches count in user mode at least */
-		r.eax = 4 | VPMU_GP << 8 | VPMU_WIDTH << 16 | PERFMON_EVENTS << 24;
-		r.ebx = MODEL_UNAVAILABLE;
-		r.ecx = 0;
-		r.edx = VPMU_FIXED | VPMU_WIDTH << 5;
-	}
+	vpmu_mode->cpuid(this_cpu_id(), leaf, subleaf, &r);
 	return r;
+}
+
+const struct vpmu_shape *vpmu_this_shape(void)
+{
+	return &this_model()->shape;
+}
+
+static const struct vpmu_kind *const modes[] = {
+	&vpmu_mode_intel, &vpmu_mode_intel_v2, &vpmu_mode_intel_v5,
+	&vpmu_mode_hybrid, &vpmu_mode_amd,
+};
+
+static bool vendor_is_amd(void)
+{
+	return strcmp(cpu.vendor, "AuthenticAMD") == 0 ||
+	       strcmp(cpu.vendor, "HygonGenuine") == 0;
+}
+
+/* The mode `vpmu=` names if it goes with the CPU's vendor, else the
+ * vendor's default. Before any counter is used. */
+static void choose_mode(void)
+{
+	bool amd = vendor_is_amd();
+	const char *want = cmdline_get("vpmu");
+	vpmu_mode = amd ? &vpmu_mode_amd : &vpmu_mode_intel;
+	if (!want)
+		return;
+	for (unsigned i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (strcmp(want, modes[i]->name) != 0)
+			continue;
+		if (modes[i]->amd == amd)
+			vpmu_mode = modes[i];
+		else
+			klog("pmu: vpmu: vpmu=%s refused: the CPU says %s (CPUID, /proc/cpuinfo "
+			     "and the model must agree); vpmu=%s", want, cpu.vendor, vpmu_mode->name);
+		return;
+	}
+	klog("pmu: vpmu: vpmu=%s is no mode (intel, intel-v2, intel-v5, hybrid, amd); vpmu=%s",
+	     want, vpmu_mode->name);
+}
+
+const char *vpmu_mode_name(void)
+{
+	return vpmu_mode->name;
+}
+
+bool vpmu_is_amd(void)
+{
+	return vpmu_mode->amd;
 }
 
 void vpmu_init(void)
 {
+	choose_mode();
+	klog("pmu: vpmu: mode %s (vpmu=intel|intel-v2|intel-v5|hybrid|amd; this CPU says %s)",
+	     vpmu_mode->name, cpu.vendor);
 	vpmu_icount_init();
 	vpmu_step_init();
 	vpmu_rdpmc_init();

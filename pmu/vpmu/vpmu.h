@@ -1,7 +1,9 @@
 /*
- * vpmu: a software model of Intel architectural perfmon version 4 for
- * CPUs with no PMU (QEMU TCG), behind the accessors of msr.h. See
- * vpmu.c for what it models and docs/pmu.md for what it does not.
+ * vpmu: a software model of a PMU for CPUs with none (QEMU TCG), behind
+ * the accessors of msr.h: Intel architectural perfmon (v4, v2, v5, a
+ * hybrid of two core types) or AMD's PerfCtrExtCore with PerfMonV2, as
+ * the mode chosen at boot says (mode.h). See vpmu.c for what it models
+ * and docs/pmu.md for what it does not.
  *
  * The core tells the model where the CPU is (user, kernel, halted)
  * with the vpmu_hook* calls of perf.h (the model's public side); each
@@ -17,11 +19,11 @@
 #include "arch/x86.h"
 #include "pmu/perf.h"
 
-#define VPMU_GP     4
-#define VPMU_FIXED  3
-#define VPMU_WIDTH  48
+/* The most counters any mode gives a CPU. */
+#define VPMU_MAX_GP     8
+#define VPMU_MAX_FIXED  4
 
-/* What a counter counts (events.c). */
+/* What a counter counts (events.c; the codes per mode, mode.h). */
 enum vpmu_source {
 	VPMU_SRC_NONE,      /* an event the model does not know: stays put */
 	VPMU_SRC_CYCLES,    /* unhalted core or reference cycles: the TSC */
@@ -43,8 +45,12 @@ struct vpmu_event {
 struct vpmu_event vpmu_gp_event(uint64_t evtsel);
 struct vpmu_event vpmu_fixed_event(unsigned j);
 /* 0 if the model counts `evtsel` (its USR/OS included) exactly, else
- * -EOPNOTSUPP: the driver refuses such an event at open. */
+ * -EOPNOTSUPP: the driver refuses such an event at open. Events the
+ * model does not know open (and stay at 0). */
 int vpmu_event_check(uint64_t evtsel);
+/* Does the model count selector `evtsel`'s event at all (in some mode)?
+ * Drivers leave out of their generic tables what it never counts. */
+bool vpmu_event_known(uint64_t evtsel);
 
 /* The instruction clock (icount.c): QEMU -icount, checked at boot. */
 void vpmu_icount_init(void);
@@ -84,8 +90,13 @@ struct trap_frame *vpmu_pmi_frame(struct trap_frame *f);
 /* Was the PMI raised for a wrap in user time? Clears the mark. */
 bool vpmu_pmi_user_mark(void);
 
-/* Boot, once, when the model is installed. */
+/* Boot, once, when the model is installed: chooses the mode from
+ * `vpmu=` on the command line and the CPU's vendor (vpmu.c). */
 void vpmu_init(void);
+/* The mode's name ("intel", "intel-v2", "intel-v5", "hybrid", "amd"). */
+const char *vpmu_mode_name(void);
+/* Does the model stand in for an AMD PMU? */
+bool vpmu_is_amd(void);
 
 uint64_t vpmu_rdmsr(uint32_t msr);
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
