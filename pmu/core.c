@@ -51,6 +51,7 @@ void perf_init(void)
 	perf_tracefs_init();
 	perf_msr_pmu_init();
 	intel_pmu_init();
+	amd_pmu_init();
 	perf_rdpmc_init();
 	perf_bp_pmu_init();
 }

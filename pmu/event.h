@@ -92,6 +92,7 @@ extern struct spinlock perf_lock;
 extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
 void perf_msr_pmu_init(void);
 void intel_pmu_init(void);     /* the "cpu" PMU (intel.c) */
+void amd_pmu_init(void);       /* the "cpu" PMU on AMD (amd.c) */
 void perf_bp_pmu_init(void);   /* breakpoint.c */
 /* tracefs.c: /sys/kernel/tracing/events/<group>/<name>/{id,format}. */
 void perf_tracefs_init(void);

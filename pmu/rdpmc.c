@@ -21,6 +21,7 @@
 #include "arch/x86.h"
 #include "event.h"
 #include "fs/vfs.h"
+#include "pmu/amd/amd.h"
 #include "pmu/intel/intel.h"
 #include "kernel.h"
 #include "mm/usermm.h"
@@ -33,9 +34,30 @@
 
 static volatile int rdpmc_mode = 1;
 
+static bool is_amd_pmu(const struct perf_event *e)
+{
+	return amd_caps.registered && e->pmu == &amd_pmu;
+}
+
 static bool is_cpu_pmu(const struct perf_event *e)
 {
-	return intel_caps.registered && e->pmu == &intel_pmu;
+	return (intel_caps.registered && e->pmu == &intel_pmu) || is_amd_pmu(e);
+}
+
+/* RDPMC's ECX for counter idx: AMD's counters are 0-5; Intel's fixed
+ * ones have ECX[30]. */
+static uint32_t rdpmc_ecx(const struct perf_event *e, int idx)
+{
+	if (is_amd_pmu(e) || idx < PMC_IDX_FIXED)
+		return (uint32_t)idx;
+	return RDPMC_FIXED | (uint32_t)(idx - PMC_IDX_FIXED);
+}
+
+static uint16_t counter_width(const struct perf_event *e, int idx)
+{
+	if (is_amd_pmu(e))
+		return AMD_WIDTH;
+	return (uint16_t)(idx >= PMC_IDX_FIXED ? intel_caps.fixed_width : intel_caps.gp_width);
 }
 
 struct perf_rdpmc_fields perf_rdpmc_fields(const struct perf_event *e, uint64_t count)
@@ -45,11 +67,10 @@ struct perf_rdpmc_fields perf_rdpmc_fields(const struct perf_event *e, uint64_t 
 		return r;
 	int idx = e->hw.idx;
 	r.cap = true;
-	r.width = (uint16_t)(idx >= PMC_IDX_FIXED ? intel_caps.fixed_width : intel_caps.gp_width);
+	r.width = counter_width(e, idx);
 	if (e->state != EVENT_ACTIVE || idx < 0)
 		return r;
-	r.index = (idx >= PMC_IDX_FIXED ? RDPMC_FIXED | (uint32_t)(idx - PMC_IDX_FIXED)
-					: (uint32_t)idx) + 1;
+	r.index = rdpmc_ecx(e, idx) + 1;
 	unsigned shift = 64 - r.width;
 	int64_t raw = (int64_t)(e->hw.prev_count << shift) >> shift;
 	r.offset = (int64_t)count - raw;
@@ -118,6 +139,6 @@ static int write_mode(const char *data, size_t len, void *arg)
 
 void perf_rdpmc_init(void)
 {
-	if (intel_caps.registered)
+	if (intel_caps.registered || amd_caps.registered)
 		sysfs_register("bus/event_source/devices/cpu/rdpmc", gen_mode, write_mode, NULL);
 }

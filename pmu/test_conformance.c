@@ -1,10 +1,13 @@
 /*
  * PMU conformance self-tests, after kvm-unit-tests' x86/pmu.c: what a
  * driver relies on, checked against whatever PMU the machine has (the
- * vpmu under TCG, the CPU's own on hardware), through the driver's
- * accessors, on this CPU's counters while no event holds them, with
- * interrupts off around each measurement. Each test leaves the
- * counters it touched at 0.
+ * vpmu under TCG in any of its modes, the CPU's own on hardware),
+ * through the driver's accessors, on this CPU's counters while no event
+ * holds them, with interrupts off around each measurement. Each test
+ * leaves the counters it touched at 0. Intel (arch perfmon, its GP and
+ * fixed counters) or AMD (PERF_CTL/PERF_CTR, legacy or PerfCtrExtCore,
+ * GlobalCtl with PerfMonV2), whichever driver registered "cpu"; the
+ * view below hides the difference.
  *
  *   conformance_gp_events     every GP counter: cycles, reference cycles
  *                             and (where kernel instructions can be
@@ -17,8 +20,8 @@
  *   conformance_running_write WRMSR to a running counter: it goes on
  *                             from the value written
  *   conformance_write_width   legacy IA32_PMCx writes sign-extend bit
- *                             31; IA32_A_PMCx (full-width) take the
- *                             counter's width
+ *                             31; IA32_A_PMCx (full-width) and AMD's
+ *                             PERF_CTR take the counter's width
  *
  * Overflow status, its reset and the PMI only with INT are in
  * test_vpmu.c (vpmu_overflow_pmi); RDPMC's #GP on a bad counter and
@@ -26,6 +29,7 @@
  * signal). Not checked: #GP on a write beyond the counter's width (the
  * model drops those bits), cmask on instructions.
  */
+#include "pmu/amd/amd.h"
 #include "pmu/intel/intel.h"
 #include "kernel.h"
 #include "msr.h"
@@ -34,14 +38,74 @@
 
 #define LOOP 100000u            /* iterations: 2 instructions each */
 #define KERNEL_CYCLES (EVTSEL_OS | EVTSEL_EN)
+#define AMD_CYCLES 0x76
+
+/* ---- the view: GP counters of either vendor, Intel's fixed ones ---- */
+
+static bool amd(void)
+{
+	return amd_caps.registered;
+}
+
+static unsigned n_gp(void)
+{
+	return amd() ? amd_caps.n_counters : intel_caps.n_gp;
+}
+
+static unsigned gp_width(void)
+{
+	return amd() ? AMD_WIDTH : intel_caps.gp_width;
+}
+
+static uint32_t sel_msr(unsigned i)
+{
+	return amd() ? amd_ctl_msr(i) : MSR_IA32_PERFEVTSEL0 + i;
+}
+
+/* The count register as read (and as a legacy Intel write takes it). */
+static uint32_t ctr_msr(unsigned i)
+{
+	return amd() ? amd_ctr_msr(i) : MSR_IA32_PMC0 + i;
+}
+
+/* A register that takes a write of the counter's full width, or 0. */
+static uint32_t wide_msr(unsigned i)
+{
+	if (amd())
+		return amd_ctr_msr(i);
+	return intel_caps.full_width ? MSR_IA32_A_PMC0 + i : 0;
+}
+
+static bool has_global(void)
+{
+	return amd() ? amd_caps.perfmon_v2 : intel_caps.version >= 2;
+}
+
+/* Enable exactly the counters in `mask` (GLOBAL bit numbers). */
+static void global(uint64_t mask)
+{
+	if (!has_global())
+		return;
+	pmu_wrmsr(amd() ? MSR_AMD64_PERF_CNTR_GLOBAL_CTL : MSR_IA32_PERF_GLOBAL_CTRL, mask);
+}
+
+static uint64_t cycles_event(void)
+{
+	return amd() ? AMD_CYCLES : ARCH_CORE_CYCLES;
+}
+
+static bool fixed_usable(unsigned j)
+{
+	return !amd() && (intel_caps.fixed_mask >> j & 1);
+}
 
 static bool usable(struct selftest_ctx *t)
 {
-	if (!intel_caps.registered) {
+	if (!intel_caps.registered && !amd_caps.registered) {
 		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
 		return false;
 	}
-	if (intel_counters_busy()) {
+	if (intel_counters_busy() || amd_counters_busy()) {
 		ST_FAIL(t, "events hold this CPU's counters");
 		return false;
 	}
@@ -61,36 +125,34 @@ static void known_loop(void)
 	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
 }
 
-static uint64_t gp_msr(unsigned i)
-{
-	return (intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + i;
-}
-
 static void reset(void)
 {
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
-		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
-		pmu_wrmsr(MSR_IA32_PMC0 + i, 0);
+	global(0);
+	if (!amd() && intel_caps.fixed_mask)
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	for (unsigned i = 0; i < n_gp(); i++) {
+		pmu_wrmsr(sel_msr(i), 0);
+		pmu_wrmsr(ctr_msr(i), 0);
 	}
 	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
-		if (intel_caps.fixed_mask >> j & 1)
+		if (fixed_usable(j))
 			pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0);
-	if (intel_caps.version >= 2)
-		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ~0ULL);
+	if (amd() && amd_caps.perfmon_v2)
+		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, ~0ULL);
+	else if (!amd() && intel_caps.version >= 2)
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, (1ULL << intel_caps.n_gp) - 1);
 }
 
 /* GP counter i's count of the known loop with selector `sel`. */
 static uint64_t gp_count(unsigned i, uint64_t sel)
 {
-	pmu_wrmsr(MSR_IA32_PMC0 + i, 0);
-	pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, sel);
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1ULL << i);
+	pmu_wrmsr(ctr_msr(i), 0);
+	pmu_wrmsr(sel_msr(i), sel);
+	global(1ULL << i);
 	known_loop();
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
-	return pmu_rdmsr(MSR_IA32_PMC0 + i);
+	global(0);
+	pmu_wrmsr(sel_msr(i), 0);
+	return pmu_rdmsr(ctr_msr(i));
 }
 
 /* Fixed counter j's count of the known loop, kernel mode. */
@@ -98,9 +160,9 @@ static uint64_t fixed_count(unsigned j)
 {
 	pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0);
 	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, FIXED_CTRL_OS << FIXED_CTRL_SHIFT(j));
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1ULL << (PMC_IDX_FIXED + j));
+	global(1ULL << (PMC_IDX_FIXED + j));
 	known_loop();
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	global(0);
 	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	return pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j);
 }
@@ -125,9 +187,9 @@ SELFTEST(conformance_gp_events)
 		return;
 	uint64_t f = irq_save();
 	reset();
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
-		uint64_t c = gp_count(i, ARCH_CORE_CYCLES | KERNEL_CYCLES);
-		uint64_t r = gp_count(i, ARCH_REF_CYCLES | KERNEL_CYCLES);
+	for (unsigned i = 0; i < n_gp(); i++) {
+		uint64_t c = gp_count(i, cycles_event() | KERNEL_CYCLES);
+		uint64_t r = amd() ? c : gp_count(i, ARCH_REF_CYCLES | KERNEL_CYCLES);
 		if (!cycles_ok(c) || !cycles_ok(r))
 			ST_FAIL(t, "gp %u: cycles %llu, ref cycles %llu", i,
 				(unsigned long long)c, (unsigned long long)r);
@@ -149,7 +211,7 @@ SELFTEST(conformance_fixed)
 	uint64_t f = irq_save();
 	reset();
 	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++) {
-		if (!(intel_caps.fixed_mask >> j & 1) || (j == 0 && !kernel_insns()))
+		if (!fixed_usable(j) || (j == 0 && !kernel_insns()))
 			continue;
 		uint64_t v = fixed_count(j);
 		if (j == 0 ? !insns_ok(v) : !cycles_ok(v))
@@ -166,25 +228,26 @@ SELFTEST(conformance_all_at_once)
 		return;
 	uint64_t f = irq_save();
 	reset();
-	uint64_t global = 0, fixed_ctrl = 0;
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
-		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, ARCH_CORE_CYCLES | KERNEL_CYCLES);
-		global |= 1ULL << i;
+	uint64_t all = 0, fixed_ctrl = 0;
+	for (unsigned i = 0; i < n_gp(); i++) {
+		pmu_wrmsr(sel_msr(i), cycles_event() | KERNEL_CYCLES);
+		all |= 1ULL << i;
 	}
 	for (unsigned j = 1; j < INTEL_MAX_FIXED; j++)
-		if (intel_caps.fixed_mask >> j & 1) {
+		if (fixed_usable(j)) {
 			fixed_ctrl |= FIXED_CTRL_OS << FIXED_CTRL_SHIFT(j);
-			global |= 1ULL << (PMC_IDX_FIXED + j);
+			all |= 1ULL << (PMC_IDX_FIXED + j);
 		}
-	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global);
+	if (fixed_ctrl)
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	global(all);
 	known_loop();
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for (unsigned i = 0; i < intel_caps.n_gp; i++)
-		if (!cycles_ok(pmu_rdmsr(MSR_IA32_PMC0 + i)))
+	global(0);
+	for (unsigned i = 0; i < n_gp(); i++)
+		if (!cycles_ok(pmu_rdmsr(ctr_msr(i))))
 			ST_FAIL(t, "gp %u did not count with the others", i);
 	for (unsigned j = 1; j < INTEL_MAX_FIXED; j++)
-		if ((intel_caps.fixed_mask >> j & 1) && !cycles_ok(pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j)))
+		if (fixed_usable(j) && !cycles_ok(pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j)))
 			ST_FAIL(t, "fixed %u did not count with the others", j);
 	reset();
 	irq_restore(f);
@@ -204,15 +267,16 @@ SELFTEST(conformance_rdpmc)
 		return;
 	uint64_t f = irq_save();
 	reset();
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+	for (unsigned i = 0; i < n_gp(); i++) {
 		uint64_t v = 0x123456789aULL + i;
-		pmu_wrmsr(gp_msr(i), v);
-		uint64_t want = pmu_rdmsr(MSR_IA32_PMC0 + i);
+		pmu_wrmsr(wide_msr(i) ? wide_msr(i) : ctr_msr(i), v);
+		uint64_t want = pmu_rdmsr(ctr_msr(i));
 		ST_CHECK(t, rdpmc(i) == want);
-		ST_CHECK(t, rdpmc(i | 1u << 31) == (want & 0xffffffffULL)); /* fast */
+		if (!amd()) /* Intel's fast read, ECX[31]: the low 32 bits */
+			ST_CHECK(t, rdpmc(i | 1u << 31) == (want & 0xffffffffULL));
 	}
 	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++) {
-		if (!(intel_caps.fixed_mask >> j & 1))
+		if (!fixed_usable(j))
 			continue;
 		pmu_wrmsr(MSR_IA32_FIXED_CTR0 + j, 0x2345678ULL + j);
 		ST_CHECK(t, rdpmc(1u << 30 | j) == pmu_rdmsr(MSR_IA32_FIXED_CTR0 + j));
@@ -229,15 +293,15 @@ SELFTEST(conformance_running_write)
 	uint64_t f = irq_save();
 	reset();
 	const uint64_t base = 1ULL << 40;
-	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, ARCH_CORE_CYCLES | KERNEL_CYCLES);
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1);
+	pmu_wrmsr(sel_msr(0), cycles_event() | KERNEL_CYCLES);
+	global(1);
 	known_loop();
-	pmu_wrmsr(intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0,
-		  intel_caps.full_width ? base : 0);
+	pmu_wrmsr(wide_msr(0) ? wide_msr(0) : ctr_msr(0), wide_msr(0) ? base : 0);
 	known_loop();
-	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	uint64_t v = pmu_rdmsr(MSR_IA32_PMC0);
-	uint64_t from = intel_caps.full_width ? base : 0;
+	global(0);
+	pmu_wrmsr(sel_msr(0), 0);
+	uint64_t v = pmu_rdmsr(ctr_msr(0));
+	uint64_t from = wide_msr(0) ? base : 0;
 	if (!(v >= from && cycles_ok(v - from)))
 		ST_FAIL(t, "written %#llx while running, then read %#llx",
 			(unsigned long long)from, (unsigned long long)v);
@@ -245,22 +309,25 @@ SELFTEST(conformance_running_write)
 	irq_restore(f);
 }
 
-/* Legacy writes carry 32 bits and sign-extend bit 31 to the width;
- * full-width writes carry the width. */
+/* Intel's legacy writes carry 32 bits and sign-extend bit 31 to the
+ * width; full-width writes (Intel's IA32_A_PMCx, every AMD counter
+ * write) carry the width. */
 SELFTEST(conformance_write_width)
 {
 	if (!usable(t))
 		return;
 	uint64_t f = irq_save();
 	reset();
-	uint64_t mask = intel_caps.gp_width >= 64 ? ~0ULL : (1ULL << intel_caps.gp_width) - 1;
-	pmu_wrmsr(MSR_IA32_PMC0, 0x80000001ULL);
-	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == (0xffffffff80000001ULL & mask));
-	pmu_wrmsr(MSR_IA32_PMC0, 0x7fffffffULL);
-	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == 0x7fffffffULL);
-	if (intel_caps.full_width) {
-		pmu_wrmsr(MSR_IA32_A_PMC0, mask & 0x0000800012345678ULL);
-		ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == (mask & 0x0000800012345678ULL));
+	uint64_t mask = gp_width() >= 64 ? ~0ULL : (1ULL << gp_width()) - 1;
+	if (!amd()) {
+		pmu_wrmsr(MSR_IA32_PMC0, 0x80000001ULL);
+		ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == (0xffffffff80000001ULL & mask));
+		pmu_wrmsr(MSR_IA32_PMC0, 0x7fffffffULL);
+		ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == 0x7fffffffULL);
+	}
+	if (wide_msr(0)) {
+		pmu_wrmsr(wide_msr(0), mask & 0x0000800012345678ULL);
+		ST_CHECK(t, pmu_rdmsr(ctr_msr(0)) == (mask & 0x0000800012345678ULL));
 	}
 	reset();
 	irq_restore(f);

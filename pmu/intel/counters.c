@@ -2,15 +2,11 @@
  * The Intel driver's counters: which event holds which counter of a CPU,
  * programming and reading them, and the PMI.
  *
- * Periods (Linux's x86_perf_event_set_period): a counter is armed at
- * -left (masked to its width) so that it overflows, and raises the PMI,
- * after `left` events, where left is what remains of the event's
- * period (e->period_left), at most max_period (what a write can set):
- * a longer period - beyond 2^31, or beyond the counter's width - takes
- * several overflows, and only the one that ends it samples. A counting
- * event's period is max_period, so it survives any number of wraps.
- * Folding adds the difference from the last raw value, sign-extended
- * from the counter's width, to e->count and takes it off period_left.
+ * Periods and folding are pmu/x86_common.c's (shared with the AMD
+ * driver): a counter is armed at -left so that it overflows after what
+ * remains of the event's period, at most max_period (what a write can
+ * set: beyond 2^31, or beyond the counter's width, a period takes
+ * several overflows).
  *
  * The PMI is an ordinary maskable interrupt (LVTPC, fixed delivery on
  * VEC_PMI), not an NMI: it never lands where interrupts are off, so
@@ -34,6 +30,7 @@
 #include "pmu/throttle.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
+#include "pmu/x86_common.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 #define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
@@ -143,44 +140,17 @@ static bool owned_here(const struct perf_event *e)
 	       counters[this_cpu_id()].owner[idx] == e;
 }
 
-/* Arm e's counter with what is left of its period (Linux's
- * x86_perf_event_set_period). From the PMI (`pmi`), returns whether a
- * period ended since the counter was last armed (then hw.last_period
- * is its length): left at or below 0 starts the next period, and a
- * counter that ran more than a whole period past starts afresh. Elsewhere
- * (add, start) a period that ended is left for the PMI on its way to
- * sample: the counter is armed to overflow at once. */
-static bool set_period(struct perf_event *e, bool pmi)
+/* e's counter, for the shared period and fold code (x86_common.c). */
+static struct x86_counter counter_of(const struct perf_event *e)
 {
 	int idx = e->hw.idx;
-	int64_t period = (int64_t)e->sample_period, left = e->period_left;
-	bool ended = false;
-	if (!perf_is_sampling(e) || period <= 0) {
-		period = left = (int64_t)max_period(idx);
-		e->period_left = left;
-	} else if (!pmi) {
-		/* keep left: an ended period stays owed */
-	} else if (left <= -period) {
-		left = period;
-		ended = true;
-	} else if (left <= 0) {
-		left += period;
-		ended = true;
-	}
-	if (ended) {
-		e->period_left = left;
-		e->hw.last_period = (uint64_t)period;
-	}
-	if (left < 2)
-		left = 2; /* as Linux: some CPUs mishandle 1 */
-	if ((uint64_t)left > max_period(idx))
-		left = (int64_t)max_period(idx);
-	uint64_t start = (0 - (uint64_t)left) & width_mask(idx);
-	pmu_wrmsr(counter_msr(idx), start);
-	e->hw.prev_count = start;
-	if (pmi && e->rb)
-		perf_event_update_userpage(e, time_since_boot_ns()); /* RDPMC's offset */
-	return ended;
+	return (struct x86_counter){ counter_msr(idx), width_mask(idx), max_period(idx) };
+}
+
+static bool set_period(struct perf_event *e, bool pmi)
+{
+	struct x86_counter k = counter_of(e);
+	return x86_set_period(e, &k, pmi);
 }
 
 static uint64_t fixed_bits(uint64_t config)
@@ -229,20 +199,10 @@ static void disable(struct cpu_counters *c, struct perf_event *e)
 	clear_selector(c, e);
 }
 
-/* Add what the counter counted since prev_count to e->count. The
- * difference is taken modulo the width and sign-extended, so a counter
- * that wrapped once still gives the right (positive) delta. */
 static void fold(struct perf_event *e)
 {
-	int idx = e->hw.idx;
-	uint64_t mask = width_mask(idx);
-	uint64_t now = pmu_rdmsr(counter_msr(idx)) & mask;
-	uint64_t delta = (now - e->hw.prev_count) & mask;
-	if (delta & (mask ^ (mask >> 1)))
-		delta |= ~mask;
-	e->hw.prev_count = now;
-	e->count += delta;
-	e->period_left -= (int64_t)delta;
+	struct x86_counter k = counter_of(e);
+	x86_fold(e, &k);
 }
 
 /* The selector comes from the attributes again: inherited copies reach
@@ -359,14 +319,8 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
 	struct perf_event *e = c->owner[idx];
 	if (!e || !(c->global >> idx & 1))
 		return;
-	fold(e);
-	if (!set_period(e, true) || !perf_is_sampling(e))
-		return;
-	uint64_t period = e->hw.last_period; /* what this sample stands for */
-	if (e->attr.freq && perf_freq_overflow(e, time_since_boot_ns()))
-		set_period(e, true); /* the rest of a far longer period was dropped */
-	struct perf_hit hit = { .regs = f };
-	if (perf_event_overflow(e, &hit, period))
+	struct x86_counter k = counter_of(e);
+	if (x86_overflowed(e, &k, f))
 		stop_in_pmi(c, e);
 }
 
