@@ -306,7 +306,7 @@ static void report(void)
 	     amd_caps.n_counters, AMD_WIDTH, amd_caps.perfmon_v2 ? ", perfmon-v2" : "");
 	if (amd_caps.model_pmu)
 		klog("pmu: cpu: the model counts cycles (76h), instructions (c0h: %s) and "
-		     "branches (c2h, c4h, c8h, d1h: single-step, user mode); cache events, "
+		     "branches (c2h, c4h, c8h, d1h from family 17h: single-step, user mode); cache events, "
 		     "branch misses and stalls are not modelled",
 		     vpmu_icount_on() ? "instruction clock, both modes"
 				      : "single-step, user mode only");

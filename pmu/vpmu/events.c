@@ -14,7 +14,8 @@
  * AMD (Family 17h and later PPRs; the event number is bits 0-7 and
  * 32-35 of PERF_CTL): 76H cycles not halted, C0H retired instructions,
  * C2H retired branches, C4H retired taken branches, C8H retired near
- * returns, D1H retired conditional branches, all with umask 0. Far
+ * returns, D1H retired conditional branches (family 17h on; before it
+ * D1H is dispatch stalls, not modelled), all with umask 0. Far
  * control transfers (C6H) and mispredictions are not modelled.
  *
  * decode.c's output (VPMU_BR_* of each stepped user instruction) is the
@@ -22,6 +23,7 @@
  * take its records there too.
  */
 #include <linux/errno.h>
+#include "arch/cpu.h"
 #include "pmu/msr.h"
 #include "mode.h"
 
@@ -44,7 +46,7 @@ static bool umask_kinds(unsigned umask, unsigned *kinds)
  * changes of a condition that never changes. */
 static bool cycles_pass_filters(uint64_t sel)
 {
-	unsigned cmask = (unsigned)(sel >> 24);
+	unsigned cmask = (unsigned)(sel >> 24) & 0xff;
 	if (!cmask)
 		return !(sel & EVTSEL_EDGE);
 	bool pass = cmask <= 1;
@@ -97,7 +99,11 @@ static bool amd_branch_kinds(unsigned code, unsigned *kinds)
 	case 0xc2: *kinds = VPMU_BR_ALL; return true;
 	case 0xc4: *kinds = VPMU_BR_ALL & ~VPMU_BR_COND_NOT_TAKEN; return true;
 	case 0xc8: *kinds = VPMU_BR_RET; return true;
-	case 0xd1: *kinds = VPMU_BR_COND_TAKEN | VPMU_BR_COND_NOT_TAKEN; return true;
+	case 0xd1: /* Zen's; dispatch stalls on older families */
+		if (cpu.family < 0x17)
+			return false;
+		*kinds = VPMU_BR_COND_TAKEN | VPMU_BR_COND_NOT_TAKEN;
+		return true;
 	}
 	return false;
 }
