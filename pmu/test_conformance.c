@@ -7,7 +7,8 @@
  * leaves the counters it touched at 0. Intel (arch perfmon, its GP and
  * fixed counters) or AMD (PERF_CTL/PERF_CTR, legacy or PerfCtrExtCore,
  * GlobalCtl with PerfMonV2), whichever driver registered "cpu"; the
- * view below hides the difference.
+ * view below hides the difference. On a hybrid CPU the counters are
+ * this CPU's own (its leaf 0AH), whatever the boot CPU had.
  *
  *   conformance_gp_events     every GP counter: cycles, reference cycles
  *                             and (where kernel instructions can be
@@ -47,9 +48,19 @@ static bool amd(void)
 	return amd_caps.registered;
 }
 
+/* This CPU's leaf 0AH: on a hybrid CPU its core type's counters,
+ * which may be fewer than the boot CPU's the driver registered. */
+static struct cpuid_regs this_leaf_0a(void)
+{
+	return pmu_cpuid(CPUID_PERFMON, 0);
+}
+
 static unsigned n_gp(void)
 {
-	return amd() ? amd_caps.n_counters : intel_caps.n_gp;
+	if (amd())
+		return amd_caps.n_counters;
+	unsigned here = PERFMON_EAX_GP(this_leaf_0a().eax);
+	return here < intel_caps.n_gp ? here : intel_caps.n_gp;
 }
 
 static unsigned gp_width(void)
@@ -96,7 +107,10 @@ static uint64_t cycles_event(void)
 
 static bool fixed_usable(unsigned j)
 {
-	return !amd() && (intel_caps.fixed_mask >> j & 1);
+	if (amd() || !(intel_caps.fixed_mask >> j & 1))
+		return false;
+	struct cpuid_regs r = this_leaf_0a();
+	return PERFMON_EDX_FIXED(r.edx) > j || (PERFMON_EAX_VERSION(r.eax) >= 5 && (r.ecx >> j & 1));
 }
 
 static bool usable(struct selftest_ctx *t)
@@ -140,7 +154,7 @@ static void reset(void)
 	if (amd() && amd_caps.perfmon_v2)
 		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, ~0ULL);
 	else if (!amd() && intel_caps.version >= 2)
-		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, (1ULL << intel_caps.n_gp) - 1);
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, (1ULL << n_gp()) - 1);
 }
 
 /* GP counter i's count of the known loop with selector `sel`. */
