@@ -48,6 +48,7 @@ SELFTEST(vpmu_mode_intel_v2)
 	ST_CHECK(t, !(pmu_cpuid(1, 0).ecx & CPUID_1_ECX_PDCM));
 	ST_CHECK(t, !intel_caps.full_width);
 	uint64_t f = irq_save();
+	pmu_wrmsr(MSR_IA32_PMC0, 0);
 	pmu_wrmsr(MSR_IA32_A_PMC0, 0x1234);            /* no such register */
 	ST_CHECK(t, pmu_rdmsr(MSR_IA32_PMC0) == 0);
 	pmu_wrmsr(MSR_IA32_PMC0, 0x80000000ULL);       /* bit 31 extends to 40 */

@@ -5,6 +5,10 @@
 # user-only around real work, Linux's errnos) on 1 and 2 CPUs, stat
 # counting cycles, instructions:u and branches:u (single-step), and under
 # -icount an exact user-mode cycle count and instructions in both modes.
+# Then every other vpmu mode (intel-v2, intel-v5, hybrid, amd: docs/pmu.md)
+# boots once: its conformance and mode self-tests, a core subset of
+# tests/perf that does not depend on the host's speed, tests/abi/vendor,
+# and for amd the AMD driver's boot line, sysfs and self-tests.
 . "$(dirname "$0")/lib.sh"
 
 dev=/sys/bus/event_source/devices/cpu
@@ -85,5 +89,49 @@ guest throttle-isolated --smp 2 --cmdline isolcpus=1 --add "$build/perf/musl/thr
 expect_rc 0
 expect_line '^ok - cycles, period 20000: each THROTTLE followed by an UNTHROTTLE' "throttled cycles unthrottled on an isolated CPU"
 expect_line '^throttle: [0-9]+ passed, 0 failed$' "throttle passes on an isolated CPU"
+
+# Every other vpmu mode, one boot each (~15 s on an idle host). The perf
+# subset counts exactly (no rates or timings, which a loaded host skews);
+# the PMI's sample path runs in exact's instructions:u sampling.
+mode_progs="exact rdpmc groups"
+mode_session=$logs/modes.session
+{
+	echo 'selftest conformance'
+	echo 'selftest vpmu_mode'
+	echo 'selftest amd_'
+	for p in $mode_progs vendor; do printf '%s\necho "status %s $?"\n' "$p" "$p"; done
+	echo 'stat -e cycles,instructions:u,branches:u -- true'
+	echo "cat $dev/format/event"
+	echo "ls $dev/events"
+	echo "ls $dev/caps"
+	echo 'echo end'
+} > "$mode_session"
+mode_adds=(--add "$build/abi/musl/vendor")
+for p in $mode_progs; do mode_adds+=(--add "$build/perf/musl/$p"); done
+for mode in intel-v2 intel-v5 hybrid amd; do
+	guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
+	expect_rc 0
+	expect_line "^\[ *[0-9.]+\] pmu: vpmu: mode $mode " "vpmu=$mode: the model runs in that mode"
+	expect_no_line 'selftest: .*: FAIL' "vpmu=$mode: no self-test fails"
+	check "vpmu=$mode: the conformance, mode and AMD self-tests ran" \
+		[ "$(grep -c -E '^selftest: [0-9]+ passed, 0 failed$' "$log")" = 3 ]
+	for p in $mode_progs vendor; do
+		expect_line "^status $p 0\$" "vpmu=$mode: $p passes"
+	done
+	expect_line '^ +[1-9][0-9]* +cycles( |$)' "vpmu=$mode: stat counts cycles"
+	expect_line '^ +[1-9][0-9]* +branches:u( |$)' "vpmu=$mode: stat counts branches:u"
+	expect_no_line '^PANIC' "vpmu=$mode: no panic"
+done
+# The last run was amd: the AMD driver as Linux shows it.
+expect_line '^\[ *[0-9.]+\] pmu: cpu: amd family [0-9a-f]+h model [0-9a-f]+h: vpmu, a software model of perfctr-core, 6 counters x 48 bits, perfmon-v2$' \
+	"vpmu=amd: the AMD driver names family and model, perfctr-core and perfmon-v2"
+expect_line '^ok - a cpu PMU without pmu_name \(AMD.s driver\) on an AMD CPU \(AuthenticAMD\)$' \
+	"vpmu=amd: CPUID, /proc/cpuinfo and the cpu PMU all say AMD"
+expect_line '^config:0-7,32-35$' "vpmu=amd: format/event is config:0-7,32-35"
+check "vpmu=amd: events/ holds branch-instructions cpu-cycles instructions (what the model counts)" \
+	[ "$(after "ls $dev/events" 4 | xargs)" = "branch-instructions cpu-cycles instructions baremon> ls $dev/caps" ]
+check "vpmu=amd: caps/ holds max_precise alone (no pmu_name)" \
+	[ "$(after "ls $dev/caps" 2 | xargs)" = "max_precise baremon> echo end" ]
+expect_no_line '^selftest: (amd_|vpmu_mode_amd).*skipped' "vpmu=amd: the AMD driver's and mode's self-tests ran"
 
 finish
