@@ -13,23 +13,24 @@
  * the wrap timer - is the same in every mode. The counters are GLOBAL
  * bit indices: GP i is i, fixed j is PMC_IDX_FIXED + j.
  *
- * Events (events.c): unhalted core cycles (event 3CH umask 00H,
- * fixed counter 1) and unhalted reference cycles (3CH/01H, fixed counter
- * 2) advance with the TSC while enabled, in the modes their USR/OS bits
- * select, and not while the CPU is halted. Instructions retired (C0H,
- * fixed counter 0) come from the instruction clock under QEMU -icount
- * (icount.c), else from single-stepping the user code
- * (step.c); branch instructions retired (C4H and some umasks) from
- * decoding the stepped instructions (decode.c). CPUID 0AH.EBX marks
- * LLC events and branch misses unavailable.
+ * Events (events.c, in the mode's encodings): unhalted core cycles
+ * (Intel 3CH/00H and fixed counter 1, AMD 76H) and unhalted reference
+ * cycles (3CH/01H, fixed counter 2) advance with the TSC while enabled,
+ * in the modes their USR/OS bits select, and not while the CPU is
+ * halted. Instructions retired (C0H, fixed counter 0) come from the
+ * instruction clock under QEMU -icount (icount.c), else from
+ * single-stepping the user code (step.c); branch instructions retired
+ * (Intel C4H and some umasks, AMD C2H, C4H, C8H, D1H) from decoding the
+ * stepped instructions (decode.c). CPUID 0AH.EBX marks LLC events and
+ * branch misses unavailable on Intel; the AMD driver leaves them out.
  *
  * Time is charged when the model updates: on every register access, on
  * each mode change the core reports (vpmu_set_mode) and on every
  * interrupt (the kernel-trap hook). The model's own running time is
- * charged to no counter. A counter passing 2^48 wraps, sets
- * its GLOBAL_STATUS bit and, with its INT/PMI bit set, sends the PMI as
- * LVTPC says (vector or NMI, to this CPU), then masks LVTPC as Intel
- * CPUs do on delivery; the PMI of a wrap in user time is marked as
+ * charged to no counter. A counter passing 2^width wraps, sets
+ * its GLOBAL_STATUS (AMD: GlobalStatus) bit and, with its INT/PMI bit
+ * set, sends the PMI as LVTPC says (vector or NMI, to this CPU), then
+ * masks LVTPC as Intel CPUs do on delivery; the PMI of a wrap in user time is marked as
  * the user's (vpmu_pmi_frame). The wrap timer (arm_wrap_timer) says
  * when the next wrap is due.
  *
@@ -40,10 +41,10 @@
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
 #include "arch/percpu.h"
+#include "arch/cpu.h"
+#include "cmdline.h"
 #include "kernel.h"
 #include "pmu/msr.h"
-#include "cmdline.h"
-#include "arch/cpu.h"
 #include "proc/task.h"
 #include "mode.h"
 
