@@ -108,8 +108,16 @@ mode_session=$logs/modes.session
 } > "$mode_session"
 mode_adds=(--add "$build/abi/musl/vendor")
 for p in $mode_progs; do mode_adds+=(--add "$build/perf/musl/$p"); done
+# The amd run boots QEMU's plain `-cpu max`, which says AuthenticAMD, and
+# asks for an Intel mode: the model must refuse it and follow the vendor.
 for mode in intel-v2 intel-v5 hybrid amd; do
-	guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
+	if [ "$mode" = amd ]; then
+		guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$mode_session" "${mode_adds[@]}"
+		expect_line '^\[ *[0-9.]+\] pmu: vpmu: vpmu=intel refused: the CPU says AuthenticAMD' \
+			"-cpu max (AuthenticAMD): vpmu=intel is refused"
+	else
+		guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
+	fi
 	expect_rc 0
 	expect_line "^\[ *[0-9.]+\] pmu: vpmu: mode $mode " "vpmu=$mode: the model runs in that mode"
 	expect_no_line 'selftest: .*: FAIL' "vpmu=$mode: no self-test fails"
