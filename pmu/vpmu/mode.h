@@ -19,7 +19,7 @@
 #include "arch/x86.h"
 #include "vpmu.h"
 
-/* One CPU's counters (every mode's: the largest shapes). */
+/* One CPU's counters; at most VPMU_MAX_GP and VPMU_MAX_FIXED. */
 struct vpmu_shape {
 	unsigned n_gp, n_fixed;   /* counters 0..n_gp-1, fixed 0..n_fixed-1 */
 	unsigned width;           /* bits, GP and fixed alike */
@@ -49,7 +49,7 @@ struct vpmu_kind {
 	/* What a GP counter with selector `sel` counts; fixed counter j. */
 	struct vpmu_event (*gp_event)(uint64_t sel);
 	struct vpmu_event (*fixed_event)(unsigned j);
-	/* The counter MSR RDPMC with `ecx` reads on CPU `cpu`; 0: #GP. */
+	/* The counter MSR RDPMC with `ecx` reads on a CPU of shape s; 0: #GP. */
 	uint32_t (*rdpmc_msr)(const struct vpmu_shape *s, uint32_t ecx);
 };
 
