@@ -29,20 +29,6 @@
 uint64_t task_utime_ns(const struct task *t) { return tsc_to_ns(t->utime_tsc); }
 uint64_t task_stime_ns(const struct task *t) { return tsc_to_ns(t->stime_tsc); }
 
-static inline void account_span(struct task *t, uint64_t *sum)
-{
-	uint64_t now = rdtsc();
-	if (t->acct_tsc)
-		*sum += now - t->acct_tsc;
-	t->acct_tsc = now;
-}
-
-void account_user_to_kernel(struct task *t)
-{
-	vpmu_hook_user_entry(t->frame);
-	account_span(t, &t->utime_tsc);
-}
-
 static void account_kernel_to_user(struct task *t, struct trap_frame *f)
 {
 	account_span(t, &t->stime_tsc);
@@ -95,9 +81,10 @@ static bool sysret_can_return(const struct trap_frame *f)
  * signal's IPI, the tick) is taken in user mode and handled there. */
 static bool return_work_pending(const struct task *self, const struct trap_frame *f)
 {
-	return self->work || sched_need_resched() || signal_pending_current() ||
-	       restart_pending(f) || (self->sig && self->sig->group_stopped) ||
-	       perf_return_work_pending();
+	const struct signal_state *sig = self->sig;
+	return self->work || sched_need_resched() || !sig ||
+	       (self->sigpending & ~self->sigmask) || sig->group_exiting ||
+	       sig->group_stopped || restart_pending(f) || perf_return_work_pending();
 }
 
 bool syscall_return(struct trap_frame *f)
