@@ -100,7 +100,7 @@ $(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
 # Instruction counts of basic operations under -icount (DESIGN.md's table).
 bench: esp musl-tests
 	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 900 \
-		--add $(BUILD)/musl/bench --run 'bench 1'
+		--add $(BUILD)/musl/bench --add $(BUILD)/musl/big1m --run 'bench 1'
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/deps.sh

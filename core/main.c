@@ -81,6 +81,7 @@ static void memory_init(struct boot_info *bi)
 {
 	pmm_init(bi);
 	vm_init(bi);
+	pageref_init();
 }
 
 static void platform_init(struct boot_info *bi)

@@ -121,6 +121,12 @@ void perf_notify_pending(void)
 	}
 }
 
+bool perf_return_work_pending(void)
+{
+	unsigned cpu = this_cpu_id();
+	return this_cpu()->perf_wakeup || __atomic_load_n(&pending[cpu], __ATOMIC_RELAXED);
+}
+
 long perf_refresh(struct perf_event *e, int n)
 {
 	if (e->attr.inherit || !perf_is_sampling(e))

@@ -44,6 +44,8 @@ bool perf_wants_tick(unsigned cpu);
  * Not with a run-queue or wait-queue lock held: on the way back to
  * user mode and after a fault's software event. */
 void perf_wakeup_pending(void);
+/* Would perf_wakeup_pending() have work on this CPU? (Interrupts off.) */
+bool perf_return_work_pending(void);
 
 /* ---- software events (page faults, context switches, ...) ---- */
 

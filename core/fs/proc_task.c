@@ -103,7 +103,7 @@ static int gen_stat(struct seqbuf *out, struct task *t)
 		  t->mm ? 0x400000u : 0x200000u, (unsigned long long)t->minflt,
 		  (unsigned long long)t->majflt);
 	sb_printf(out, "%llu %llu 0 0 20 0 %d 0 %llu 0 0 18446744073709551615 ",
-		  ticks(t->utime_ns), ticks(t->stime_ns),
+		  ticks(task_utime_ns(t)), ticks(task_stime_ns(t)),
 		  leader ? task_nr_threads(leader) : 1, ticks(t->start_ns));
 	sb_printf(out, "0 0 0 0 0 %llu %llu 0 0 0 0 0 %d %d 0 0 0 0 0 ",
 		  (unsigned long long)t->sigpending, (unsigned long long)t->sigmask,

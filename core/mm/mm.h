@@ -8,6 +8,7 @@
 #ifndef BAREMON_MM_H
 #define BAREMON_MM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "boot/bootinfo.h"
@@ -27,6 +28,16 @@ static inline uint64_t pmm_alloc_page(void) { return pmm_alloc_pages(1); }
 void pmm_free_pages(uint64_t phys, size_t n);
 size_t pmm_free_count(void);
 size_t pmm_total_count(void);           /* usable pages at boot */
+size_t pmm_page_limit(void);            /* pages up to the highest usable */
+
+/* --- user pages shared copy-on-write (pageref.c) ---
+ * A mapped user page starts with one mapping; page_get adds one,
+ * page_put drops one and frees the page with the last. page_shared:
+ * mapped more than once (a write must copy it). */
+void pageref_init(void);                /* after pmm_init */
+void page_get(uint64_t phys);
+void page_put(uint64_t phys);
+bool page_shared(uint64_t phys);
 
 /* --- page tables (vm.c) --- */
 void vm_init(const struct boot_info *bi);

@@ -123,6 +123,11 @@ size_t pmm_free_count(void)
 	return nfree;
 }
 
+size_t pmm_page_limit(void)
+{
+	return npages;
+}
+
 size_t pmm_total_count(void)
 {
 	return ntotal;

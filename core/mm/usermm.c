@@ -1,9 +1,16 @@
 /*
  * User address spaces. See usermm.h for the locking rule.
  *
- * Page ownership: a page mapped in a private vma belongs to that mapping
- * and is freed when unmapped; pages of a shared vma belong to its
- * shared_anon object, which lives as long as any vma refers to it.
+ * Page ownership: a page mapped in a private vma belongs to the mappings
+ * that hold it (pageref.c counts them) and is freed when the last one is
+ * unmapped; pages of a shared vma belong to its shared_anon object, which
+ * lives as long as any vma refers to it.
+ *
+ * Copy-on-write: fork maps the parent's private pages into the child
+ * too, read-only on both sides (a page mapped more than once never has
+ * PTE_WRITE). A write to such a page in a writable vma faults, and
+ * cow_break gives the writer a copy of its own, or just the write bit
+ * when it is the last mapping left. Shared vmas are never copied.
  */
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +101,16 @@ static uint64_t pte_flags(int prot)
 	return f;
 }
 
+/* The flags of a page in vma v: a private page mapped elsewhere too
+ * stays read-only until a write copies it (cow_break). */
+static uint64_t page_flags(const struct vma *v, uint64_t page)
+{
+	uint64_t f = pte_flags(v->prot);
+	if ((f & PTE_WRITE) && !(v->flags & VMA_SHARED) && page_shared(page))
+		f &= ~PTE_WRITE;
+	return f;
+}
+
 /* Forget va on every CPU that runs this address space (tlb.c). */
 static void flush(struct mm *mm, uint64_t va)
 {
@@ -102,6 +119,16 @@ static void flush(struct mm *mm, uint64_t va)
 		tlb_flush_others(others, va);
 	else
 		invlpg(va);
+}
+
+/* Forget every user translation of mm on every CPU that runs it. */
+static void flush_all(struct mm *mm)
+{
+	uint64_t others = __atomic_load_n(&mm->active_cpus, __ATOMIC_ACQUIRE);
+	if (others & ~(1ULL << this_cpu_id()))
+		tlb_flush_others(others, 0); /* whole TLBs there (tlb.c) */
+	if (read_cr3() == mm->pml4)
+		write_cr3(mm->pml4);
 }
 
 /* ---- shared anonymous objects ---- */
@@ -211,7 +238,7 @@ static void unmap_pages(struct mm *mm, struct vma *v, uint64_t start, uint64_t e
 		mm->rss_pages--;
 		flush(mm, va); /* no CPU may still reach the page ... */
 		if (!(v->flags & VMA_SHARED))
-			pmm_free_pages(page, 1); /* ... before it is reused */
+			page_put(page); /* ... before it is reused */
 	}
 }
 
@@ -691,7 +718,7 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 			uint64_t *pte = pte_of(mm, va, false);
 			if (!pte || !pte_has_page(*pte))
 				continue;
-			*pte = (*pte & PTE_ADDR) | pte_flags(prot);
+			*pte = (*pte & PTE_ADDR) | page_flags(v, *pte & PTE_ADDR);
 			flush(mm, va);
 		}
 	}
@@ -722,6 +749,35 @@ static int fault_in(struct mm *mm, struct vma *v, uint64_t addr)
 	return 0;
 }
 
+/* A write to the present page at va of private vma v, which is mapped
+ * read-only because fork shares it: copy it, unless no other mapping is
+ * left, then just allow the write (when the vma allows it). `force`: the
+ * kernel writes into a read-only private vma for someone (mm_write):
+ * the page is unshared all the same, and stays read-only. Caller holds
+ * mm->lock. */
+static int cow_break(struct mm *mm, struct vma *v, uint64_t va, bool force)
+{
+	uint64_t *pte = pte_of(mm, va, false);
+	if (!pte || !(*pte & PTE_PRESENT) || (v->flags & VMA_SHARED))
+		return -EACCES;
+	if (*pte & PTE_WRITE)
+		return 0; /* another CPU's fault got here first */
+	if (!(pte_flags(v->prot) & PTE_WRITE) && !force)
+		return -EACCES;
+	uint64_t old = *pte & PTE_ADDR, page = old;
+	if (page_shared(old)) {
+		page = pmm_alloc_page();
+		if (!page)
+			return -ENOMEM;
+		memcpy(phys_to_virt(page), phys_to_virt(old), PAGE_SIZE);
+	}
+	*pte = page | page_flags(v, page);
+	flush(mm, va);
+	if (page != old)
+		page_put(old); /* after the flush: this mm no longer reaches it */
+	return 0;
+}
+
 static bool access_allowed(const struct vma *v, uint64_t error)
 {
 	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
@@ -742,6 +798,8 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		r = -EFAULT;
 	else if (!access_allowed(v, error))
 		r = -EACCES;
+	else if ((error & 3) == 3)
+		r = cow_break(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), false) == 0 ? 0 : -EACCES;
 	else if (error & 1)
 		r = -EACCES;  /* present page, protection violation */
 	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO)
@@ -762,17 +820,32 @@ int mm_populate(struct mm *mm, uint64_t start, uint64_t len)
 	return r;
 }
 
-uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write)
+/* The physical address of addr, faulting the page in; `write`: the vma
+ * must be writable; `unshare`: a page shared copy-on-write is copied
+ * first (the caller will write to it). 0 if none. */
+static uint64_t translate(struct mm *mm, uint64_t addr, bool write, bool unshare)
 {
 	uint64_t f = mm_lock(mm);
-	uint64_t phys = 0;
+	uint64_t phys = 0, va = ALIGN_DOWN(addr, PAGE_SIZE);
 	struct vma *v = find_vma(mm, addr);
 	if (v && (!write || (v->prot & PROT_WRITE)) && fault_in(mm, v, addr) == 0) {
 		uint64_t *pte = pte_of(mm, addr, false);
-		phys = (*pte & PTE_ADDR) | (addr & (PAGE_SIZE - 1));
+		if (!unshare || (v->flags & VMA_SHARED) || !(*pte & PTE_PRESENT) ||
+		    !page_shared(*pte & PTE_ADDR) || cow_break(mm, v, va, true) == 0)
+			phys = (*pte & PTE_ADDR) | (addr & (PAGE_SIZE - 1));
 	}
 	mm_unlock(mm, f);
 	return phys;
+}
+
+uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write)
+{
+	return translate(mm, addr, write, write);
+}
+
+uint64_t mm_translate_fill(struct mm *mm, uint64_t addr)
+{
+	return translate(mm, addr, false, true);
 }
 
 /* Copy between kernel memory and another address space, page by page
@@ -782,7 +855,7 @@ static int mm_copy(struct mm *mm, uint64_t addr, void *buf, uint64_t len,
 {
 	uint8_t *b = buf;
 	while (len) {
-		uint64_t phys = mm_translate(mm, addr, false);
+		uint64_t phys = translate(mm, addr, false, to_mm);
 		if (!phys)
 			return -EFAULT;
 		uint64_t chunk = PAGE_SIZE - (addr & (PAGE_SIZE - 1));
@@ -806,37 +879,40 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
 
 /* ---- fork ---- */
 
+/* Give dst's copy of private vma v the same pages as src's, copy-on-write:
+ * both sides map each page read-only (cow_break copies on a write). Caller
+ * holds src->lock; dst is not running yet. */
+static int share_pages(struct mm *dst, struct mm *src, struct vma *v)
+{
+	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
+		uint64_t *pte = pte_of(src, va, false);
+		if (!pte || !pte_has_page(*pte))
+			continue;
+		uint64_t *dpte = pte_of(dst, va, true);
+		if (!dpte)
+			return -ENOMEM;
+		page_get(*pte & PTE_ADDR);
+		*pte &= ~PTE_WRITE;  /* src's TLBs: flushed once by mm_clone */
+		*dpte = *pte;
+		dst->rss_pages++;
+	}
+	return 0;
+}
+
 static int clone_vma(struct mm *dst, struct mm *src, struct vma *v)
 {
+	if (v->flags & VMA_DONTCOPY)
+		return 0;
 	struct vma *c = kmalloc(sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	if (v->flags & VMA_DONTCOPY) {
-		kfree(c);
-		return 0;
-	}
 	*c = *v;
 	if (c->shm)
 		__atomic_add_fetch(&c->shm->refs, 1, __ATOMIC_ACQ_REL);
 	list_add_tail(&c->node, &dst->vmas);
 	if (v->flags & VMA_SHARED)
 		return 0; /* the child faults the shared pages in itself */
-	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
-		uint64_t *pte = pte_of(src, va, false);
-		if (!pte || !pte_has_page(*pte))
-			continue;
-		uint64_t page = pmm_alloc_page();
-		uint64_t *dpte = page ? pte_of(dst, va, true) : NULL;
-		if (!dpte) {
-			if (page)
-				pmm_free_pages(page, 1);
-			return -ENOMEM;
-		}
-		memcpy(phys_to_virt(page), phys_to_virt(*pte & PTE_ADDR), PAGE_SIZE);
-		*dpte = page | (*pte & ~PTE_ADDR);
-		dst->rss_pages++;
-	}
-	return 0;
+	return share_pages(dst, src, v);
 }
 
 struct mm *mm_clone(struct mm *src)
@@ -849,6 +925,7 @@ struct mm *mm_clone(struct mm *src)
 	list_for_each(n, &src->vmas)
 		if ((r = clone_vma(mm, src, vma_of(n))) != 0)
 			break;
+	flush_all(src); /* src's pages are read-only now (or some, on failure) */
 	mm->brk_start = src->brk_start;
 	mm->brk = src->brk;
 	mm->dumpable = src->dumpable;

@@ -129,8 +129,13 @@ bool mm_range_mapped(struct mm *mm, uint64_t start, uint64_t len);
 int mm_populate(struct mm *mm, uint64_t start, uint64_t len);
 /* Copy into another address space (exec builds the new one this way). */
 int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len);
-/* The physical address behind a user address (faulting it in), or 0. */
+/* The physical address behind a user address (faulting it in), or 0.
+ * write: the vma must be writable, and a page shared copy-on-write is
+ * copied first (the caller writes to it). */
 uint64_t mm_translate(struct mm *mm, uint64_t addr, bool write);
+/* The same for the kernel to fill a page whatever the vma's protection
+ * (exec loading a read-only segment): the page is unshared first. */
+uint64_t mm_translate_fill(struct mm *mm, uint64_t addr);
 
 /* Page-fault entry: 0 when the fault was resolved by mapping a page,
  * -EFAULT (no mapping: SEGV_MAPERR), -EACCES (SEGV_ACCERR) or -ENXIO

@@ -139,17 +139,23 @@ fail:
 	return r;
 }
 
-/* Copy n bytes of the file from offset off to va in mm, a page at a
- * time through buf (one page). */
+/* Read n bytes of the file from offset off straight into the pages
+ * behind va in mm (no intermediate buffer: one copy, from the file). */
 static int copy_from_file(struct mm *mm, struct exec_file *x, uint64_t va,
-			  uint64_t off, uint64_t n, void *buf)
+			  uint64_t off, uint64_t n)
 {
-	for (uint64_t done = 0; done < n; done += PAGE_SIZE) {
-		uint64_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
-		if (kernel_read(x->f, buf, chunk, off + done) != (long)chunk)
-			return -EIO;
-		if (mm_write(mm, va + done, buf, chunk))
+	while (n) {
+		uint64_t chunk = PAGE_SIZE - (va & (PAGE_SIZE - 1));
+		if (chunk > n)
+			chunk = n;
+		uint64_t phys = mm_translate_fill(mm, va);
+		if (!phys)
 			return -ENOMEM;
+		if (kernel_read(x->f, phys_to_virt(phys), chunk, off) != (long)chunk)
+			return -EIO;
+		va += chunk;
+		off += chunk;
+		n -= chunk;
 	}
 	return 0;
 }
@@ -189,12 +195,7 @@ static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t
 static int copy_segment(struct mm *mm, struct exec_file *x, uint64_t va,
 			const Elf64_Phdr *ph)
 {
-	void *buf = kmalloc(PAGE_SIZE);
-	if (!buf)
-		return -ENOMEM;
-	int r = copy_from_file(mm, x, va, ph->p_offset, ph->p_filesz, buf);
-	kfree(buf);
-	return r;
+	return copy_from_file(mm, x, va, ph->p_offset, ph->p_filesz);
 }
 
 /* Map and fill the PT_LOAD segments into mm (x is checked). */

@@ -55,7 +55,13 @@ static uint64_t key_of(uint64_t uaddr)
 {
 	if (uaddr & 3)
 		return 0;
-	return current->mm ? mm_translate(current->mm, uaddr, false) : 0;
+	if (!current->mm)
+		return 0;
+	/* A private page shared copy-on-write since fork is unshared
+	 * first: its physical address then belongs to this process alone,
+	 * as Linux keys private futexes by (mm, address). */
+	uint64_t key = mm_translate(current->mm, uaddr, true);
+	return key ? key : mm_translate(current->mm, uaddr, false);
 }
 
 static long futex_wait(uint64_t uaddr, uint32_t val, uint64_t deadline_ns,

@@ -547,7 +547,7 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 			int st = c->exit_code;
 			*r = (struct wait_result){ c->tgid, st,
 				(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
-				c->utime_ns, c->stime_ns };
+				task_utime_ns(c), task_stime_ns(c) };
 			if (!(options & WNOWAIT)) {
 				list_remove(&c->sibling);
 				*reap = c;

@@ -64,7 +64,7 @@ static long unknown(unsigned long nr)
 	return -ENOSYS;
 }
 
-void syscall_dispatch(struct trap_frame *f)
+bool syscall_dispatch(struct trap_frame *f)
 {
 	struct task *self = current;
 	self->frame = f;
@@ -77,5 +77,5 @@ void syscall_dispatch(struct trap_frame *f)
 		     : unknown(nr);
 	f->rax = (uint64_t)ret;
 	trace_sys_exit(f);
-	return_to_user(f);
+	return syscall_return(f);
 }

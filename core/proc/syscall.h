@@ -19,6 +19,7 @@
 #ifndef BAREMON_SYSCALL_H
 #define BAREMON_SYSCALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <asm/unistd_64.h>
@@ -94,8 +95,9 @@ void syscall_init_cpu(void);   /* program STAR/LSTAR/FMASK on this CPU */
 const char *syscall_name(unsigned nr);
 
 struct trap_frame;
-/* Run the system call in f->rax (arch/syscall_entry.asm calls it). */
-void syscall_dispatch(struct trap_frame *f);
+/* Run the system call in f->rax (arch/syscall_entry.asm calls it).
+ * Returns with interrupts off; true: f may leave by SYSRET. */
+bool syscall_dispatch(struct trap_frame *f);
 /* The SYSCALL instruction's target (arch/syscall_entry.asm). */
 void syscall_entry(void);
 

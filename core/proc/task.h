@@ -88,6 +88,9 @@ struct task {
 
 	/* User-mode state. */
 	struct trap_frame *frame;    /* saved user registers (syscall/trap) */
+	unsigned long work;          /* TASK_WORK_* bits: the return to user
+				      * mode takes the slow path (userret.c);
+				      * set with atomics, by anyone */
 	uint64_t fs_base, gs_base;
 	uint8_t *fpu;                /* FXSAVE area, 512 bytes, 16-aligned */
 	uint64_t clear_child_tid;    /* CLONE_CHILD_CLEARTID / set_tid_address */
@@ -102,10 +105,12 @@ struct task {
 	uint64_t itimer_real_ns, itimer_real_interval_ns; /* deadline, 0 = off */
 	struct list itimer_node;     /* leader: armed ITIMER_REAL (timers.c) */
 
-	/* Accounting. */
+	/* Accounting, in TSC ticks (userret.c): one RDTSC at each user/kernel
+	 * boundary, converted to ns only when read (task_utime_ns). */
 	uint64_t start_ns;
-	uint64_t utime_ns, stime_ns;
-	uint64_t acct_ns;            /* when the current user/kernel span began */
+	uint64_t utime_tsc, stime_tsc;
+	uint64_t acct_tsc;           /* when the current user/kernel span began
+				      * (0: not yet in user mode) */
 	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
 	uint64_t minflt, majflt;
 
@@ -118,6 +123,15 @@ struct task {
 	bool perf_ctx_in;            /* its events' context is on perf_cpu's
 				      * counters (under perf_lock) */
 };
+
+/* Reasons for a task's return to user mode to take the full path
+ * (return_to_user) rather than SYSRET's fast one; a hook that must run on
+ * every return (ptrace's syscall-exit stop, say) sets its bit. */
+#define TASK_WORK_TRACE   (1UL << 0)  /* syscall entry/exit stops (ptrace) */
+
+/* CPU time in ns from the TSC tick sums. */
+uint64_t task_utime_ns(const struct task *t);
+uint64_t task_stime_ns(const struct task *t);
 
 /* The task running on this CPU. */
 static inline struct task *current_task(void)

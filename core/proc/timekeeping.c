@@ -95,7 +95,7 @@ int clock_now(int clock, uint64_t *ns)
 		return 0;
 	case CLOCK_PROCESS_CPUTIME:
 	case CLOCK_THREAD_CPUTIME:
-		*ns = t->utime_ns + t->stime_ns;
+		*ns = task_utime_ns(t) + task_stime_ns(t);
 		return 0;
 	default:
 		return -EINVAL;

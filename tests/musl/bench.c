@@ -10,6 +10,10 @@
  * with 4 counting software events on each of the two tasks, and a ring
  * buffer's poll() wake-up.
  *
+ * Processes: fork+exit+wait, and fork+exec of a 1 MiB static program
+ * (big1m, in the initrd). Self-monitoring: an RDPMC read through the
+ * control page. `bench CPU calls` skips the sampling figures.
+ *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
  * user-only cycles event sampling every 100,000 cycles, less the same
@@ -104,6 +108,92 @@ static void bench_fork(void)
 	}
 	sort();
 	printf("fork+exit+wait: %llu\n", (unsigned long long)t[RUNS / 2]);
+}
+
+/* fork, then exec of a static program of a little over 1 MiB (big1m),
+ * which exits at once; the parent waits. Fewer runs: each is long. */
+#define EXEC_RUNS 21
+
+static void bench_exec(void)
+{
+	static uint64_t e[EXEC_RUNS];
+	char *argv[] = { "big1m", NULL }, *envp[] = { NULL };
+	for (int i = 0; i < EXEC_RUNS; i++) {
+		int status = -1;
+		uint64_t a = __rdtsc();
+		pid_t p = fork();
+		if (p == 0) {
+			execve("/bin/big1m", argv, envp);
+			_exit(127);
+		}
+		waitpid(p, &status, 0);
+		e[i] = __rdtsc() - a;
+		if (status != 0) {
+			printf("fork+exec of a 1 MiB static program: failed (status %#x)\n",
+			       status);
+			return;
+		}
+	}
+	qsort(e, EXEC_RUNS, sizeof e[0], cmp);
+	printf("fork+exec of a 1 MiB static program+exit+wait: %llu\n",
+	       (unsigned long long)e[EXEC_RUNS / 2]);
+}
+
+/*
+ * A self-monitoring read of a user-only instructions counter through its
+ * mmap control page: the seqlock loop of <linux/perf_event.h>'s comment
+ * with RDPMC. Under TCG the vpmu emulates RDPMC (a trap per read), so
+ * this figure is the emulated one, not hardware's.
+ */
+static void bench_rdpmc(void)
+{
+	struct perf_event_attr a = { 0 };
+	a.size = sizeof a;
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("rdpmc self-monitoring read: no cpu PMU\n");
+		return;
+	}
+	struct perf_event_mmap_page *pc = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		perror("mmap");
+		close(fd);
+		return;
+	}
+	if (!pc->cap_user_rdpmc || !pc->index) {
+		printf("rdpmc self-monitoring read: the control page offers no RDPMC\n");
+		munmap(pc, 4096);
+		close(fd);
+		return;
+	}
+	volatile uint64_t sink = 0;
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a0 = __rdtsc();
+		uint32_t seq, idx;
+		uint64_t count;
+		do {
+			seq = pc->lock;
+			__asm__ volatile("" ::: "memory");
+			idx = pc->index;
+			count = pc->offset;
+			if (idx) {
+				uint64_t raw = __rdpmc(idx - 1);
+				int shift = 64 - pc->pmc_width;
+				count += (int64_t)(raw << shift) >> shift;
+			}
+			__asm__ volatile("" ::: "memory");
+		} while (pc->lock != seq);
+		sink += count;
+		t[i] = __rdtsc() - a0;
+	}
+	sort();
+	printf("rdpmc self-monitoring read (control page, emulated under TCG): %llu\n",
+	       (unsigned long long)t[RUNS / 2]);
+	munmap(pc, 4096);
+	close(fd);
 }
 
 static void bench_perf_read(void)
@@ -587,10 +677,13 @@ int main(int argc, char **argv)
 	int cpu = argc > 1 ? atoi(argv[1]) : 1;
 	pin(cpu);
 	printf("bench on cpu %d\n", sched_getcpu());
-	bench_clock_sample();
-	bench_sample_rate();
-	bench_pmi_sample();
-	if (argc > 2) /* bench CPU sample: just the sampling figures */
+	int calls_only = argc > 2 && !strcmp(argv[2], "calls");
+	if (!calls_only) {
+		bench_clock_sample();
+		bench_sample_rate();
+		bench_pmi_sample();
+	}
+	if (argc > 2 && !calls_only) /* bench CPU sample: the sampling figures */
 		return 0;
 	bench_getppid();
 	bench_switch(0);
@@ -599,6 +692,8 @@ int main(int argc, char **argv)
 	bench_perf_ioctl();
 	bench_perf_open();
 	bench_fork();
+	bench_exec();
+	bench_rdpmc();
 	bench_poll_wakeup(0);
 	bench_poll_wakeup(1);
 	bench_loop(cpu);
