@@ -30,6 +30,8 @@ struct free_block {
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 static struct free_block *free_lists[NCLASSES];
 static size_t bytes_in_use;
+static size_t blocks_in_use;   /* live kmalloc blocks, small and large */
+static size_t pages_carved;    /* pages split into small blocks (kept) */
 
 static int class_for(size_t total)
 {
@@ -47,6 +49,7 @@ static bool refill(int shift)
 		return false;
 	char *p = phys_to_virt(page);
 	size_t size = 1ULL << shift;
+	pages_carved++;
 	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
 		struct free_block *b = (void *)(p + off);
 		b->next = free_lists[shift - MIN_SHIFT];
@@ -66,6 +69,7 @@ static void *alloc_large(size_t size)
 	h->size = pages;
 	uint64_t f = spin_lock_irqsave(&heap_lock);
 	bytes_in_use += pages * PAGE_SIZE;
+	blocks_in_use++;
 	spin_unlock_irqrestore(&heap_lock, f);
 	return (char *)h + HEADER;
 }
@@ -84,6 +88,7 @@ void *kmalloc(size_t size)
 	struct free_block *b = *list;
 	*list = b->next;
 	bytes_in_use += 1ULL << shift;
+	blocks_in_use++;
 	spin_unlock_irqrestore(&heap_lock, f);
 	struct header *h = (void *)b;
 	h->magic = MAGIC_SMALL;
@@ -109,6 +114,7 @@ void kfree(void *p)
 		h->magic = 0;
 		uint64_t f = spin_lock_irqsave(&heap_lock);
 		bytes_in_use -= pages * PAGE_SIZE;
+		blocks_in_use--;
 		spin_unlock_irqrestore(&heap_lock, f);
 		pmm_free_pages(virt_to_phys(h), pages);
 		return;
@@ -122,10 +128,21 @@ void kfree(void *p)
 	b->next = free_lists[shift - MIN_SHIFT];
 	free_lists[shift - MIN_SHIFT] = b;
 	bytes_in_use -= 1ULL << shift;
+	blocks_in_use--;
 	spin_unlock_irqrestore(&heap_lock, f);
 }
 
 size_t heap_in_use(void)
 {
 	return bytes_in_use;
+}
+
+size_t heap_blocks_in_use(void)
+{
+	return blocks_in_use;
+}
+
+size_t heap_pages_carved(void)
+{
+	return pages_carved;
 }
