@@ -21,6 +21,12 @@ KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
 	      -fno-optimize-sibling-calls \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
 	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
+# make DEBUG=1: the kernel's self-checks (heap red zones, poison and
+# double frees, spinlock owners, kernel stack guards; docs/testing.md).
+# Build it apart: make BUILD=build-debug DEBUG=1.
+ifeq ($(DEBUG),1)
+KCFLAGS    += -DBAREMON_DEBUG
+endif
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
 NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/
@@ -89,10 +95,22 @@ $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,PIE,$<)
 	$(Q)gcc -static-pie -O2 -Wall -Wextra -Werror -o $@ $<
-musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz
+musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz $(BUILD)/fuzz/errnos \
+	$(BUILD)/fuzz/exhaust
 
 # The system-call fuzzer (tests/fuzz/, run by tests/qemu/fuzz.sh).
-$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
+FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/calls.c tests/fuzz/attrgen.c
+$(BUILD)/fuzz/fuzz: $(FUZZ_SRCS) tests/fuzz/fuzz.h tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $(FUZZ_SRCS)
+# The differential errno fuzzer: one static binary for the host and baremon.
+ERRNOS_SRCS := tests/fuzz/errnos.c tests/fuzz/attrgen.c
+$(BUILD)/fuzz/errnos: $(ERRNOS_SRCS) tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $(ERRNOS_SRCS)
+$(BUILD)/fuzz/exhaust: tests/fuzz/exhaust.c | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
