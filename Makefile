@@ -66,7 +66,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	fuzz fuzz-build
+	fuzz fuzz-build debug-esp soak
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -261,15 +261,29 @@ unit: | $(DEPS_OK)
 qemu-test: esp host abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp host fuzz-build abi perf-tests musl-tests stat-tests
+test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp host fuzz-build abi perf-tests musl-tests stat-tests
+test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-loaded.sh
 
+# The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs
+# its checks' self-tests, fuzz.sh fuzzes it, `make soak` fuzzes it for
+# SOAK_SECONDS (default an hour) on 4 CPUs, from seed SOAK_SEED (default
+# the time).
+DEBUG_BUILD ?= build-debug
+debug-esp:
+	$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) DEBUG=1 esp
+SOAK_SECONDS ?= 3600
+SOAK_SEED ?= $(shell date +%s)
+soak: debug-esp $(BUILD)/fuzz/fuzz
+	BAREMON_BUILD=$(CURDIR)/$(DEBUG_BUILD) ./run-qemu.sh --smp 4 --mem 1G \
+		--timeout $$(($(SOAK_SECONDS) + 900)) --add $(BUILD)/fuzz/fuzz \
+		--run 'fuzz --soak $(SOAK_SECONDS) --trials 200 $(SOAK_SEED) 2000 4 60'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(DEBUG_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -15,6 +15,10 @@
 seeds=${FUZZ_SEEDS:-21 1}
 calls=${FUZZ_CALLS:-400}
 guest_timeout=${GUEST_TIMEOUT:-240}
+# The debug kernel (make debug-esp) when there is one: its heap and
+# spinlock checks turn a quiet corruption into a named report.
+debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
+[ -f "$debug/kernel.elf" ] && export BAREMON_BUILD=$debug
 for s in $seeds; do
 	guest "fuzz-seed$s" --smp 2 --add "$build/fuzz/fuzz" --run "fuzz $s $calls 2 20"
 	expect_rc 0
