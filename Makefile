@@ -21,6 +21,12 @@ KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
 	      -fno-optimize-sibling-calls \
 	      -fno-asynchronous-unwind-tables -fno-builtin-printf \
 	      -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
+# make DEBUG=1: the kernel's self-checks (heap red zones, poison and
+# double frees, spinlock owners, kernel stack guards; docs/testing.md).
+# Build it apart: make BUILD=build-debug DEBUG=1.
+ifeq ($(DEBUG),1)
+KCFLAGS    += -DBAREMON_DEBUG
+endif
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
 NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/
@@ -60,7 +66,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	fuzz fuzz-build
+	fuzz fuzz-build debug-esp soak
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -89,10 +95,22 @@ $(BUILD)/musl/hello-pie: tests/musl/hello.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,PIE,$<)
 	$(Q)gcc -static-pie -O2 -Wall -Wextra -Werror -o $@ $<
-musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz
+musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz $(BUILD)/fuzz/errnos \
+	$(BUILD)/fuzz/exhaust
 
 # The system-call fuzzer (tests/fuzz/, run by tests/qemu/fuzz.sh).
-$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
+FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/calls.c tests/fuzz/attrgen.c
+$(BUILD)/fuzz/fuzz: $(FUZZ_SRCS) tests/fuzz/fuzz.h tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $(FUZZ_SRCS)
+# The differential errno fuzzer: one static binary for the host and baremon.
+ERRNOS_SRCS := tests/fuzz/errnos.c tests/fuzz/attrgen.c
+$(BUILD)/fuzz/errnos: $(ERRNOS_SRCS) tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UAPI)/.links
+	@mkdir -p $(dir $@)
+	$(call say,MUSL,$<)
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $(ERRNOS_SRCS)
+$(BUILD)/fuzz/exhaust: tests/fuzz/exhaust.c | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
@@ -243,15 +261,29 @@ unit: | $(DEPS_OK)
 qemu-test: esp host abi perf-tests musl-tests
 	sh tests/qemu/run-all.sh
 
-test: esp host fuzz-build abi perf-tests musl-tests stat-tests
+test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-tests.sh
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp host fuzz-build abi perf-tests musl-tests stat-tests
+test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
 	sh tests/run-loaded.sh
 
+# The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs
+# its checks' self-tests, fuzz.sh fuzzes it, `make soak` fuzzes it for
+# SOAK_SECONDS (default an hour) on 4 CPUs, from seed SOAK_SEED (default
+# the time).
+DEBUG_BUILD ?= build-debug
+debug-esp:
+	$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) DEBUG=1 esp
+SOAK_SECONDS ?= 3600
+SOAK_SEED ?= $(shell date +%s)
+soak: debug-esp $(BUILD)/fuzz/fuzz
+	BAREMON_BUILD=$(CURDIR)/$(DEBUG_BUILD) ./run-qemu.sh --smp 4 --mem 1G \
+		--timeout $$(($(SOAK_SECONDS) + 900)) --add $(BUILD)/fuzz/fuzz \
+		--run 'fuzz --soak $(SOAK_SECONDS) --trials 200 $(SOAK_SEED) 2000 4 60'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(DEBUG_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -5,6 +5,8 @@
  *   /proc/baremon/selftest  write a filter to run self-tests; read the
  *                           last summary ("N passed, N failed")
  *   /proc/baremon/fault     write a kind to fault the kernel on purpose
+ *   /proc/baremon/objects   counts of live kernel objects, for leak checks
+ *                           (the fuzzer compares them before and after)
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "proc/sched.h"
 #include "selftest.h"
 #include "arch/tsc.h"
+#include "fs/procfs.h"
 #include "fs/vfs.h"
 #include "proc/signal.h"
 #include "proc/task.h"
@@ -102,9 +105,26 @@ static int fault_write(const char *data, size_t len, void *arg)
 	return 0;
 }
 
+/* One "name value" line each; read without locks (a moment's snapshot).
+ * Heap pages carved into small blocks stay the heap's: free_pages plus
+ * heap_pages is what returns when everything is freed. */
+static int objects_read(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	int n = 0;
+	kfree(procfs_all_pids(&n));
+	sb_printf(out, "heap_blocks %llu\n", (unsigned long long)heap_blocks_in_use());
+	sb_printf(out, "heap_bytes %llu\n", (unsigned long long)heap_in_use());
+	sb_printf(out, "heap_pages %llu\n", (unsigned long long)heap_pages_carved());
+	sb_printf(out, "free_pages %llu\n", (unsigned long long)pmm_free_count());
+	sb_printf(out, "processes %d\n", n);
+	return 0;
+}
+
 void report_init(void)
 {
 	procfs_register("baremon/cpus", report_cpus, NULL, NULL);
 	procfs_register("baremon/selftest", selftest_read, selftest_write, NULL);
 	procfs_register("baremon/fault", NULL, fault_write, NULL);
+	procfs_register("baremon/objects", objects_read, NULL, NULL);
 }

@@ -13,9 +13,22 @@
 struct spinlock {
 	volatile uint32_t locked;
 	const char *name;
+#ifdef BAREMON_DEBUG
+	uint32_t owner;    /* holding CPU + 1, 0 when free */
+	uint64_t site;     /* where the holder took it */
+#endif
 };
 
-#define SPINLOCK_INIT(n) { 0, n }
+#define SPINLOCK_INIT(n) { .locked = 0, .name = n }
+
+#ifdef BAREMON_DEBUG
+/* The debug build checks owners (spinlock_debug.c): taking a lock this
+ * CPU holds, or releasing one it does not hold, is reported with the
+ * lock's name and where its holder took it. */
+void spin_lock(struct spinlock *l);
+int spin_trylock(struct spinlock *l);
+void spin_unlock(struct spinlock *l);
+#else
 
 static inline void spin_lock(struct spinlock *l)
 {
@@ -33,6 +46,7 @@ static inline void spin_unlock(struct spinlock *l)
 {
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
+#endif
 
 static inline uint64_t spin_lock_irqsave(struct spinlock *l)
 {

@@ -9,6 +9,7 @@
  * FD_RESERVED, which reads as closed, except that dup2 onto it fails
  * with EBUSY.
  */
+#include <linux/resource.h>
 #include "fs.h"
 #include "mm/mm.h"
 #include "proc/task.h"
@@ -90,10 +91,20 @@ void files_close_on_exec(struct files *fs)
 	}
 }
 
+/* Descriptors below the caller's RLIMIT_NOFILE (at most MAX_FDS); the
+ * kernel's own tasks (init's console before it is a process) have none. */
+static int fd_limit(void)
+{
+	struct task *t = current;
+	uint64_t lim = t && t->leader ? rlimit_cur(RLIMIT_NOFILE) : MAX_FDS;
+	return lim < MAX_FDS ? (int)lim : MAX_FDS;
+}
+
 static int install_locked(struct files *fs, struct file *f, int min_fd,
 			  bool cloexec)
 {
-	for (int i = min_fd < 0 ? 0 : min_fd; i < MAX_FDS; i++) {
+	int limit = fd_limit();
+	for (int i = min_fd < 0 ? 0 : min_fd; i < limit; i++) {
 		if (!fs->fd[i]) {
 			fs->fd[i] = f;
 			set_cloexec_locked(fs, i, cloexec);

@@ -66,5 +66,7 @@ void *kmalloc(size_t size);          /* 16-byte aligned; NULL when out */
 void *kzalloc(size_t size);
 void kfree(void *p);
 size_t heap_in_use(void);
+size_t heap_blocks_in_use(void);     /* live blocks */
+size_t heap_pages_carved(void);      /* pages held as small blocks, for good */
 
 #endif

@@ -49,8 +49,9 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 }
 
 /* Limits as a fresh Linux login sees them. Stored per process (the
- * leader's rlimits) and inherited by fork; RLIMIT_MEMLOCK is enforced
- * (perf ring buffers), the others are reported as set. */
+ * leader's rlimits) and inherited by fork; RLIMIT_MEMLOCK (perf ring
+ * buffers) and RLIMIT_NOFILE (new descriptors, fdtable.c) are enforced,
+ * the others are reported as set. */
 static struct rlimit default_limit(unsigned res)
 {
 	switch (res) {

@@ -245,6 +245,21 @@ void task_first_run(void)
 	irq_enable();
 }
 
+/* CPU time (userret.c charges kernel time from entry to the return to
+ * user mode): prev's kernel time ends here and next's resumes now, so
+ * the time a task spends switched out, asleep in a system call or
+ * waiting for a CPU, is nobody's. acct_ns 0: a task not accounted. */
+static void account_switch(struct task *prev, struct task *next)
+{
+	uint64_t now = time_since_boot_ns();
+	if (prev->acct_ns) {
+		prev->stime_ns += now - prev->acct_ns;
+		prev->acct_ns = now;
+	}
+	if (next->acct_ns)
+		next->acct_ns = now;
+}
+
 void schedule(void)
 {
 	uint64_t flags = irq_save();
@@ -270,6 +285,7 @@ void schedule(void)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
+	account_switch(prev, next);
 	trace_sched_switch(prev, next); /* while prev's events still count */
 	perf_sched_out(prev, next);
 	rq->curr = next;

@@ -1,585 +1,539 @@
 /*
  * fuzz.c: a seeded system-call fuzzer for baremon's perf_event_open and
- * the calls around it (issue 11). Usage:
+ * the calls around it (issue 11; the calls are in calls.c). Usage:
  *
- *   fuzz [SEED [CALLS [WORKERS [SECONDS]]]]
+ *   fuzz [OPTION...] [SEED [CALLS [WORKERS [SECONDS]]]]
+ *     --soak TOTAL     rounds of WORKERS x CALLS, seeds SEED, SEED+WORKERS,
+ *                      ... until TOTAL seconds have passed
+ *     --replay LIST    one worker (seed SEED) makes only the calls whose
+ *                      indices are in LIST (comma-separated; a-b ranges)
+ *     --plant          count opens of type 99 as failures (tests the
+ *                      reducer: they reduce to one call)
+ *     --trials N       at most N replays to reduce a failure (default 60,
+ *                      and at most 120 s of them)
  *
- * WORKERS processes (default 2) each make CALLS random calls (default
- * 2000) from a generator seeded with SEED + worker: perf_event_open with
- * attrs drawn from every field's valid and invalid values, ioctl, read,
- * mmap/munmap/mremap of ring buffers, poll, fcntl (O_ASYNC, owners),
- * prctl(PR_TASK_PERF_EVENTS_*), fork (children that spin on a CPU until
- * killed, exit or make calls of their own), sched_setaffinity,
- * sched_yield, and user pointers that are NULL,
- * unmapped, kernel addresses or straddle the end of a mapping.
- *
- * Checks: every call that fails gives -1 with an errno Linux defines
- * (1..133); no worker goes SECONDS (default 60) without making a call,
- * else the watchdog (this process) reports it hung. Either way
- * it prints the seed and the worker's last calls (kept in shared
- * memory), so `fuzz SEED CALLS 1` replays a worker alone. A kernel
- * panic or hang of the whole machine is the runner's to see
- * (tests/qemu/fuzz.sh). Last line: "fuzz: N passed, N failed".
+ * WORKERS processes (default 2) make CALLS calls each (default 2000, at
+ * most 4096); call i of the worker with seed S is drawn from S and i, so
+ * any subset of a worker's calls replays. Checks, per round:
+ *  - every failing call gave -1 and an errno Linux has, and each worker
+ *    exits 0 (no signal killed it);
+ *  - the watchdog (this process): a worker that makes no call for
+ *    SECONDS (default 60) hangs in the kernel; its /proc state is shown;
+ *  - no leak: /proc/baremon/objects (heap blocks, free and heap pages,
+ *    processes) comes back to where it was once the workers and their
+ *    children are gone (skipped where the file does not exist).
+ * A failure prints the seed, then the shortest sequence of the worker's
+ * calls found that still fails the same way (delta debugging: replays of
+ * subsets) and the command line that replays it. A kernel panic or a hang
+ * of the whole machine is the runner's to see (tests/qemu/fuzz.sh).
+ * Last line: "fuzz: N passed, N failed".
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
+#include "fuzz.h"
 
-#define MAX_WORKERS 8
-#define HISTORY 32          /* calls remembered per worker */
-#define MAX_FDS 24
-#define MAX_KIDS 4
-
-/* What each worker leaves where the watchdog can read it. */
-struct trace {
-	uint64_t seed;
-	long calls, bad_errno;
-	int head;
-	char last[HISTORY][96];  /* ring of the latest calls, one line each */
-	const char *in;          /* the kind of call under way (literal) */
-	volatile int done;
+enum verdict { PASS, BAD_ERRNO, DIED, HANG, LEAK };
+static const char *const verdict_name[] = {
+	"passes", "a failure without an errno", "the worker died", "a hang", "a leak",
 };
 
 static struct trace *traces;
-static struct trace *me;
-static uint64_t rng;
+/* The reducer's lists, here so that main can touch them before the
+ * first leak check (its own pages are not the kernel's to give back). */
+static struct {
+	long list[MAX_CALLS], trial[MAX_CALLS], all[MAX_CALLS];
+	unsigned char keep[MAX_CALLS], mask[MAX_CALLS];
+} scratch;
+static long limit = 60;          /* watchdog: seconds without a call */
+static int max_trials = 60;
+static long reduce_secs = 120;   /* and at most this long */
+static long reduce_start;
 
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static uint64_t below(uint64_t n)
-{
-	return n ? next() % n : 0;
-}
-
-static void remember(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void remember(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(me->last[me->head % HISTORY], sizeof(me->last[0]), fmt, ap);
-	va_end(ap);
-	me->head++;
-	me->calls++;
-}
-
-/* A failed call must be -1 with an errno Linux has. */
-static void outcome(long r)
-{
-	if (r == -1 && (errno < 1 || errno > 133)) {
-		me->bad_errno++;
-		remember("  ^ bad errno %d", errno);
-	}
-}
-
-/* ---- user pointers, good and bad ---- */
-
-static char *page_end;      /* a mapped page followed by an unmapped one */
-
-static void *any_pointer(void *good, size_t len)
-{
-	switch (below(8)) {
-	case 0: return NULL;
-	case 1: return (void *)0xffffffff80000000ULL;         /* the kernel */
-	case 2: return (void *)0x1000;                        /* unmapped */
-	case 3: return page_end + 4096 - (len > 1 ? len / 2 : 1); /* straddles */
-	default: return good;
-	}
-}
-
-/* ---- perf_event_attr from every field's valid and invalid values ---- */
-
-static uint64_t pick(const uint64_t *v, size_t n)
-{
-	return v[below(n)];
-}
-
-#define PICK(...) ({ const uint64_t v_[] = { __VA_ARGS__ }; pick(v_, sizeof(v_) / sizeof(v_[0])); })
-
-/* Half the attrs are plausible ones (what opens, and so what can go
- * wrong later), half drawn from every field's values. */
-static void plausible_attr(struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = (uint32_t)PICK(PERF_TYPE_HARDWARE, PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE);
-	a->config = a->type == PERF_TYPE_HARDWARE ? PICK(0, 0, 1, 4, 5)
-	                                          : PICK(0, 1, 2, 3, 5, 9);
-	a->sample_period = PICK(0, 0, 1000, 100000);
-	a->sample_type = a->sample_period ? PICK(PERF_SAMPLE_IP, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-	                                         PERF_SAMPLE_TIME, PERF_SAMPLE_READ) : 0;
-	a->read_format = below(16);
-	a->disabled = below(2);
-	a->inherit = below(2);
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-	a->pinned = below(8) == 0;
-}
-
-static void random_attr(struct perf_event_attr *a)
-{
-	if (below(2)) {
-		plausible_attr(a);
-		return;
-	}
-	memset(a, 0, sizeof(*a));
-	a->type = (uint32_t)PICK(PERF_TYPE_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_HARDWARE,
-	                         PERF_TYPE_HARDWARE, PERF_TYPE_BREAKPOINT, PERF_TYPE_TRACEPOINT,
-	                         PERF_TYPE_HW_CACHE, PERF_TYPE_RAW, 6, 7, 8, 99, 0xffffffff);
-	a->size = (uint32_t)PICK(sizeof(*a), sizeof(*a), sizeof(*a), 0, 64, 72, 120, 4096, 5000, 3);
-	a->config = PICK(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0x3c, 0xc0, 1ULL << 40, ~0ULL);
-	if (below(2))
-		a->sample_period = PICK(0, 1, 2, 1000, 100000, 1ULL << 62, 1ULL << 63);
-	else {
-		a->freq = 1;
-		a->sample_freq = PICK(1, 100, 4000, 100000, 10000000);
-	}
-	a->sample_type = below(2) ? next() & ((PERF_SAMPLE_MAX << 1) - 1)
-	                          : PICK(0, PERF_SAMPLE_IP | PERF_SAMPLE_TID,
-	                                 PERF_SAMPLE_READ | PERF_SAMPLE_TIME, PERF_SAMPLE_CALLCHAIN);
-	a->read_format = next() & ((PERF_FORMAT_MAX << 1) - 1);
-	uint64_t bits = next();
-	a->disabled = bits & 1;
-	a->inherit = bits >> 1 & 1;
-	a->pinned = (bits >> 2 & 7) == 0;
-	a->exclusive = (bits >> 5 & 7) == 0;
-	a->exclude_user = (bits >> 8 & 3) == 0;
-	a->exclude_kernel = (bits >> 10 & 3) != 0;
-	a->exclude_hv = bits >> 12 & 1;
-	a->exclude_idle = bits >> 13 & 1;
-	a->mmap = bits >> 14 & 1;
-	a->comm = bits >> 15 & 1;
-	a->inherit_stat = (bits >> 16 & 3) == 0;
-	a->enable_on_exec = (bits >> 18 & 3) == 0;
-	a->task = bits >> 20 & 1;
-	a->watermark = (bits >> 21 & 3) == 0;
-	a->precise_ip = bits >> 23 & 3;
-	a->sample_id_all = bits >> 25 & 1;
-	a->context_switch = (bits >> 26 & 3) == 0;
-	a->write_backward = (bits >> 28 & 7) == 0;
-	a->remove_on_exec = (bits >> 31 & 3) == 0;
-	a->sigtrap = (bits >> 33 & 7) == 0;
-	a->inherit_thread = (bits >> 36 & 7) == 0;
-	a->use_clockid = (bits >> 39 & 3) == 0;
-	a->clockid = (int32_t)PICK(CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_REALTIME, 99, -1);
-	a->wakeup_events = (uint32_t)PICK(0, 1, 2, 1000);
-	a->bp_type = (uint32_t)PICK(HW_BREAKPOINT_X, HW_BREAKPOINT_W, HW_BREAKPOINT_RW, 0, 8);
-	a->bp_addr = (uint64_t)(uintptr_t)PICK((uintptr_t)&rng, (uintptr_t)random_attr,
-	                                       0, 0xffffffff80000000ULL, 3);
-	a->bp_len = PICK(1, 2, 4, 8, 3, 16);
-	a->sample_regs_user = PICK(0, 1, 0xff, 1ULL << 12, 1ULL << 30, 1ULL << 40);
-	a->sample_stack_user = (uint32_t)PICK(0, 8, 100, 8192, 65536);
-	a->sample_max_stack = (uint16_t)PICK(0, 1, 127, 128, 60000);
-	a->aux_watermark = (uint32_t)PICK(0, 4096);
-	a->sig_data = next();
-}
-
-/* ---- the calls ---- */
-
-static int fds[MAX_FDS], nfds;
-static void *maps[MAX_FDS];
-static size_t map_len[MAX_FDS];
-static pid_t kids[MAX_KIDS];
-static int ncpu = 1;
-
-static int any_fd(void)
-{
-	if (!nfds || below(16) == 0)
-		return (int)PICK(-1, 0, 1, 1000, 0x7fffffff);
-	return fds[below((uint64_t)nfds)];
-}
-
-static void do_open(void)
-{
-	struct perf_event_attr a;
-	pid_t pid = (pid_t)PICK(0, 0, 0, -1, 1, (uint64_t)(kids[0] > 0 ? kids[0] : 0));
-	int cpu = (int)PICK(-1, -1, 0, 1, 5, 1000);
-	int group = below(4) == 0 ? any_fd() : -1;
-	unsigned long flags = PICK(0, 0, PERF_FLAG_FD_CLOEXEC, PERF_FLAG_FD_NO_GROUP,
-	                           PERF_FLAG_FD_OUTPUT, 1UL << 10);
-
-	random_attr(&a);
-	void *p = any_pointer(&a, sizeof(a));
-	long r = syscall(__NR_perf_event_open, p, pid, cpu, group, flags);
-	remember("perf_event_open(%p type %u cfg %#llx st %#llx, %d, %d, %d, %#lx) = %ld",
-	         p, a.type, (unsigned long long)a.config,
-	         (unsigned long long)a.sample_type, pid, cpu, group, flags, r);
-	outcome(r);
-	if (r >= 0 && nfds < MAX_FDS)
-		fds[nfds++] = (int)r;
-	else if (r >= 0)
-		close((int)r);
-}
-
-static void do_ioctl(void)
-{
-	static const unsigned long cmds[] = {
-		PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE, PERF_EVENT_IOC_RESET,
-		PERF_EVENT_IOC_REFRESH, PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
-		PERF_EVENT_IOC_ID, PERF_EVENT_IOC_PAUSE_OUTPUT, PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
-		PERF_EVENT_IOC_SET_FILTER, FIOASYNC, 0x12345678,
-	};
-	uint64_t val = PICK(0, 1, 1000, ~0ULL);
-	int fd = any_fd();
-	unsigned long cmd = cmds[below(sizeof(cmds) / sizeof(cmds[0]))];
-	unsigned long arg;
-
-	if (cmd == PERF_EVENT_IOC_SET_OUTPUT)
-		arg = (unsigned long)(below(3) ? (long)any_fd() : -1L);
-	else if (cmd == PERF_EVENT_IOC_PERIOD || cmd == PERF_EVENT_IOC_ID ||
-	         cmd == PERF_EVENT_IOC_MODIFY_ATTRIBUTES || cmd == FIOASYNC)
-		arg = (unsigned long)any_pointer(&val, sizeof(val));
-	else
-		arg = PICK(0, 1, 2, PERF_IOC_FLAG_GROUP, ~0UL);
-	long r = ioctl(fd, cmd, arg);
-	remember("ioctl(%d, %#lx, %#lx) = %ld", fd, cmd, arg, r);
-	outcome(r);
-}
-
-static void do_read(void)
-{
-	static uint64_t buf[64];
-	int fd = any_fd();
-	size_t len = PICK(0, 8, 16, 24, 512, 4096);
-	void *p = any_pointer(buf, len);
-	long r = read(fd, p, len);
-	remember("read(%d, %p, %zu) = %ld", fd, p, len, r);
-	outcome(r);
-}
-
-static void do_mmap(void)
-{
-	int i = nfds ? (int)below((uint64_t)nfds) : -1;
-	size_t len = (size_t)PICK(1, 2, 3, 5, 9, 17) * 4096;
-	int prot = (int)PICK(PROT_READ, PROT_READ | PROT_WRITE, PROT_WRITE, PROT_EXEC);
-	int flags = (int)PICK(MAP_SHARED, MAP_SHARED, MAP_PRIVATE);
-
-	if (i < 0)
-		return;
-	if (maps[i] && below(2)) {
-		long r;
-		if (below(2)) {
-			r = munmap(maps[i], map_len[i]);
-			remember("munmap(%p, %zu) = %ld", maps[i], map_len[i], r);
-			maps[i] = NULL;
-		} else {
-			void *q = mremap(maps[i], map_len[i], map_len[i] * (1 + below(2)),
-			                 MREMAP_MAYMOVE);
-			r = q == MAP_FAILED ? -1 : 0;
-			remember("mremap(%p, %zu) = %p", maps[i], map_len[i], q);
-			if (q != MAP_FAILED)
-				maps[i] = q;
-		}
-		outcome(r);
-		return;
-	}
-	void *p = mmap(NULL, len, prot, flags, fds[i], PICK(0, 0, 4096));
-	remember("mmap(%zu, prot %d, flags %d, fd %d) = %p", len, prot, flags, fds[i], p);
-	outcome(p == MAP_FAILED ? -1 : 0);
-	if (p != MAP_FAILED) {
-		if (maps[i])
-			munmap(maps[i], map_len[i]);
-		maps[i] = p;
-		map_len[i] = len;
-	}
-}
-
-static void do_close(void)
-{
-	if (!nfds)
-		return;
-	int i = (int)below((uint64_t)nfds);
-	long r = close(fds[i]);
-	remember("close(%d) = %ld", fds[i], r);
-	outcome(r);
-	if (maps[i])
-		munmap(maps[i], map_len[i]);
-	fds[i] = fds[--nfds];
-	maps[i] = maps[nfds];
-	map_len[i] = map_len[nfds];
-	maps[nfds] = NULL;
-}
-
-static void do_poll(void)
-{
-	struct pollfd p[2] = { { any_fd(), POLLIN, 0 }, { any_fd(), POLLIN | POLLHUP, 0 } };
-	long r = poll(below(8) ? p : any_pointer(p, sizeof(p)), 2, (int)PICK(0, 1, 5));
-	remember("poll(%d, %d) = %ld", p[0].fd, p[1].fd, r);
-	outcome(r);
-}
-
-static void do_fcntl(void)
-{
-	int fd = any_fd();
-	long r;
-
-	switch (below(4)) {
-	case 0:
-		r = fcntl(fd, F_SETFL, below(2) ? O_ASYNC : 0);
-		break;
-	case 1:
-		r = fcntl(fd, F_SETOWN, (int)PICK(0, (uint64_t)getpid(), (uint64_t)-getpgrp(), 999999));
-		break;
-	case 2:
-		r = fcntl(fd, F_SETSIG, (int)PICK(0, SIGIO, 40, 65));
-		break;
-	default:
-		r = fcntl(fd, F_GETOWN_EX, any_pointer(&r, 8));
-		break;
-	}
-	remember("fcntl(%d, ...) = %ld", fd, r);
-	outcome(r);
-}
-
-static void do_prctl(void)
-{
-	int op = below(2) ? PR_TASK_PERF_EVENTS_ENABLE : PR_TASK_PERF_EVENTS_DISABLE;
-	long r = prctl(op, 0, 0, 0, 0);
-	remember("prctl(%s) = %ld", op == PR_TASK_PERF_EVENTS_ENABLE ? "ENABLE" : "DISABLE", r);
-	outcome(r);
-}
-
-static void do_affinity(void)
-{
-	cpu_set_t set;
-	int cpu = (int)below((uint64_t)ncpu + 1);
-
-	CPU_ZERO(&set);
-	if (cpu < ncpu)
-		CPU_SET(cpu, &set);
-	else
-		for (int c = 0; c < ncpu; c++)
-			CPU_SET(c, &set);
-	long r = sched_setaffinity(0, sizeof(set), &set);
-	remember("sched_setaffinity(cpu %d) = %ld", cpu, r);
-	outcome(r);
-}
-
-/* A child that spins a while, exits at once, or makes calls of its own
- * (inherited events and all), then exits. */
-static void do_fork(void)
-{
-	int slot = -1, how = (int)below(3);
-
-	for (int i = 0; i < MAX_KIDS; i++)
-		if (kids[i] <= 0)
-			slot = i;
-	if (slot < 0) {
-		int i = (int)below(MAX_KIDS);
-		kill(kids[i], SIGKILL);
-		waitpid(kids[i], NULL, 0);
-		remember("kill+wait child %d", kids[i]);
-		kids[i] = 0;
-		return;
-	}
-	pid_t c = fork();
-	if (c == 0) {
-		static struct trace own; /* not the worker's: the watchdog reads that */
-		me = &own;
-		if (how == 0) { /* spin on one CPU until killed */
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET((int)below((uint64_t)ncpu), &set);
-			sched_setaffinity(0, sizeof(set), &set);
-			for (;;)
-				;
-		}
-		if (how == 2)
-			for (int i = 0; i < 20; i++)
-				do_prctl(), do_ioctl();
-		_exit(0);
-	}
-	remember("fork(how %d) = %d", how, c);
-	outcome(c);
-	kids[slot] = c;
-}
-
-static void reap_kids(void)
-{
-	for (int i = 0; i < MAX_KIDS; i++)
-		if (kids[i] > 0 && waitpid(kids[i], NULL, WNOHANG) == kids[i])
-			kids[i] = 0;
-}
-
-static void one_call(void)
-{
-	static const struct { void (*fn)(void); const char *name; } kinds[16] = {
-		{ do_open, "perf_event_open" }, { do_open, "perf_event_open" },
-		{ do_open, "perf_event_open" }, { do_open, "perf_event_open" },
-		{ do_ioctl, "ioctl" }, { do_ioctl, "ioctl" }, { do_ioctl, "ioctl" },
-		{ do_read, "read" }, { do_mmap, "mmap/munmap/mremap" },
-		{ do_close, "close" }, { do_poll, "poll" }, { do_fcntl, "fcntl" },
-		{ do_prctl, "prctl" }, { do_affinity, "sched_setaffinity" },
-		{ do_fork, "fork" }, { NULL, "sched_yield" },
-	};
-	int k = (int)below(16);
-
-	me->in = kinds[k].name;
-	if (kinds[k].fn)
-		kinds[k].fn();
-	else {
-		sched_yield();
-		remember("sched_yield");
-	}
-	me->in = "wait4 (reaping children)";
-	reap_kids();
-	me->in = NULL;
-}
-
-static void worker(int w, uint64_t seed, long calls)
-{
-	me = &traces[w];
-	me->seed = seed;
-	/* fds 0-2 are among those it tries: a read of the console would
-	 * wait for a key, which is no hang of the kernel's. The worker prints
-	 * nothing itself (its trace is in shared memory). */
-	int null = open("/dev/null", O_RDWR);
-	for (int fd = 0; null > 2 && fd <= 2; fd++)
-		dup2(null, fd);
-	if (null > 2)
-		close(null);
-	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
-	signal(SIGIO, SIG_IGN);
-	signal(SIGTRAP, SIG_IGN);
-	for (int s = 34; s <= 64; s++)
-		signal(s, SIG_IGN);
-	page_end = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	munmap(page_end + 4096, 4096);
-	for (long i = 0; i < calls; i++)
-		one_call();
-	for (int i = 0; i < MAX_KIDS; i++)
-		if (kids[i] > 0) {
-			kill(kids[i], SIGKILL);
-			waitpid(kids[i], NULL, 0);
-		}
-	me->done = 1;
-	_exit(0);
-}
-
-static long seconds_since(const struct timespec *t0)
+static long seconds_now(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec - t0->tv_sec;
+	return t.tv_sec;
 }
 
-static void show(int w)
-{
-	struct trace *t = &traces[w];
-	int from = t->head > HISTORY ? t->head - HISTORY : 0;
+/* ---- workers and the watchdog ---- */
 
-	printf("# worker %d: seed %llu, %ld calls made; the last ones:\n", w,
-	       (unsigned long long)t->seed, t->calls);
-	for (int i = from; i < t->head; i++)
-		printf("#   %s\n", t->last[i % HISTORY]);
+/* keep: NULL for every call, else keep[i] says whether call i is made. */
+static void worker(struct trace *t, uint64_t seed, long calls, const unsigned char *keep)
+{
+	me = t;
+	memset(me, 0, sizeof(*me));
+	me->seed = seed;
+	fuzz_calls_init();
+	for (long i = 0; i < calls; i++)
+		if (!keep || keep[i])
+			fuzz_call(seed, i);
+	me->in = "killing its children";
+	fuzz_calls_end();
+	me->done = 1;
+	_exit(0);
+}
+
+/* What the kernel says of a task that makes no progress. */
+static void show_task(pid_t pid)
+{
+	static const char *const files[] = { "stat", "wchan", "syscall" };
+	char path[64], buf[512];
+
+	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		printf("#   %s: %s\n", path, buf);
+	}
+}
+
+static void show_calls(const struct trace *t, const unsigned char *keep, long upto, int last)
+{
+	long from = last && upto > last ? upto - last : 0;
+
+	for (long i = from; i < upto && i < MAX_CALLS; i++)
+		if ((!keep || keep[i]) && t->line[i][0])
+			printf("#   %5ld: %s\n", i, t->line[i]);
 	if (t->in)
-		printf("#   ... then in %s\n", t->in);
+		printf("#   ... then in %s (call %ld)\n", t->in, t->cur);
 }
 
-int main(int argc, char **argv)
+/*
+ * Run n workers (seeds seed0, seed0+1, ...) to their end, watching them;
+ * verdicts[w] says how each ended. quiet: say nothing of hangs (replays).
+ */
+static void run_workers(int n, uint64_t seed0, long calls, const unsigned char *keep,
+                        enum verdict *verdicts, bool quiet)
 {
-	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
-	long calls = argc > 2 ? strtol(argv[2], NULL, 0) : 2000;
-	int workers = argc > 3 ? atoi(argv[3]) : 2;
-	long limit = argc > 4 ? strtol(argv[4], NULL, 0) : 60;
 	pid_t pids[MAX_WORKERS];
-	int passed = 0, failed = 0;
-	struct timespec t0;
+	long seen[MAX_WORKERS], since[MAX_WORKERS];
+	int st[MAX_WORKERS], left = n;
+	bool over[MAX_WORKERS];
 
-	workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
-	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	ncpu = ncpu < 1 ? 1 : ncpu > 8 ? 8 : ncpu;
-	traces = mmap(NULL, sizeof(*traces) * MAX_WORKERS, PROT_READ | PROT_WRITE,
-	              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (traces == MAP_FAILED)
-		return 2;
-	printf("# fuzz: seed %llu, %d workers x %ld calls, %ld s allowed\n",
-	       (unsigned long long)seed, workers, calls, limit);
-	fflush(stdout);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int w = 0; w < workers; w++) {
+	for (int w = 0; w < n; w++) {
+		traces[w].calls = 0;
+		traces[w].done = 0;
 		pids[w] = fork();
 		if (pids[w] == 0) {
 			setpgid(0, 0);   /* its children die with it */
-			worker(w, seed + (uint64_t)w, calls);
+			worker(&traces[w], seed0 + (uint64_t)w, calls, keep);
 		}
+		seen[w] = -1, since[w] = seconds_now(), over[w] = false;
+		verdicts[w] = PASS;
 	}
-	/* The watchdog: a worker that makes no call for `limit` seconds
-	 * hangs (the kernel never returned it to user mode). */
-	int st[MAX_WORKERS], left = workers;
-	long seen[MAX_WORKERS], since[MAX_WORKERS];
-	bool over[MAX_WORKERS];
-	for (int w = 0; w < workers; w++)
-		seen[w] = -1, since[w] = 0, over[w] = false;
+	long shown = seconds_now();
 	while (left > 0) {
-		usleep(100000);
-		for (int w = 0; w < workers; w++) {
+		usleep(50000);
+		if (!quiet && seconds_now() - shown >= 30) {
+			long made = 0;
+			for (int w = 0; w < n; w++)
+				made += traces[w].calls;
+			printf("# ... %ld calls so far\n", made);
+			fflush(stdout);
+			shown = seconds_now();
+		}
+		for (int w = 0; w < n; w++) {
 			if (over[w])
 				continue;
 			if (waitpid(pids[w], &st[w], WNOHANG) == pids[w]) {
 				over[w] = true;
 				left--;
-				continue;
-			}
-			if (traces[w].calls != seen[w]) {
+			} else if (traces[w].calls != seen[w]) {
 				seen[w] = traces[w].calls;
-				since[w] = seconds_since(&t0);
-			} else if (seconds_since(&t0) - since[w] >= limit) {
-				printf("not ok - worker %d (seed %llu) made no call for %ld s: "
-				       "it hangs\n", w, (unsigned long long)traces[w].seed, limit);
-				show(w);
+				since[w] = seconds_now();
+			} else if (seconds_now() - since[w] >= limit) {
+				if (!quiet) {
+					printf("# worker %d (seed %llu) made no call for %ld s: it hangs\n",
+					       w, (unsigned long long)traces[w].seed, limit);
+					show_task(pids[w]);
+				}
 				kill(-pids[w], SIGKILL);
 				kill(pids[w], SIGKILL);
 				waitpid(pids[w], NULL, 0);
+				verdicts[w] = HANG;
 				over[w] = true;
-				st[w] = -1;
-				failed++;
 				left--;
 			}
 		}
 	}
-	for (int w = 0; w < workers; w++) {
-		struct trace *t = &traces[w];
-		if (st[w] == -1)
+	for (int w = 0; w < n; w++) {
+		kill(-pids[w], SIGKILL); /* children it left */
+		if (verdicts[w] == HANG)
 			continue;
-		int ok = WIFEXITED(st[w]) && WEXITSTATUS(st[w]) == 0 && t->done && !t->bad_errno;
-		printf("%s - worker %d (seed %llu): %ld calls, every failure an errno "
-		       "(status %#x, %ld bad)\n", ok ? "ok" : "not ok", w,
-		       (unsigned long long)t->seed, t->calls, st[w], t->bad_errno);
-		if (!ok)
-			show(w);
-		ok ? passed++ : failed++;
-		kill(-pids[w], SIGKILL); /* leftover children */
+		if (!WIFEXITED(st[w]) || WEXITSTATUS(st[w]) != 0 || !traces[w].done)
+			verdicts[w] = DIED;
+		else if (traces[w].bad_errno)
+			verdicts[w] = BAD_ERRNO;
+		if (verdicts[w] == DIED && !quiet)
+			printf("# worker %d (seed %llu) ended with status %#x\n", w,
+			       (unsigned long long)traces[w].seed, st[w]);
 	}
-	long calls_made = 0;
+}
+
+/* ---- the perf knobs the calls write: put back after each round ---- */
+
+static const char *const knobs[] = {
+	"perf_event_paranoid", "perf_event_max_sample_rate", "perf_cpu_time_max_percent",
+	"perf_event_mlock_kb", "perf_event_max_stack", "perf_event_max_contexts_per_stack",
+};
+static char knob_value[6][32];
+
+static void knobs_io(bool save)
+{
+	char path[96];
+
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", knobs[i]);
+		int fd = open(path, save ? O_RDONLY : O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (save) {
+			ssize_t n = read(fd, knob_value[i], sizeof(knob_value[i]) - 1);
+			knob_value[i][n > 0 ? n : 0] = 0;
+		} else if (knob_value[i][0]) {
+			/* max_sample_rate and cpu_time_max_percent depend on each
+			 * other: a second pass settles both. */
+			if (write(fd, knob_value[i], strlen(knob_value[i])) < 0)
+				knob_value[i][31] = 1;
+		}
+		close(fd);
+	}
+}
+
+static void knobs_restore(void)
+{
+	knobs_io(false);
+	knobs_io(false);
+}
+
+/* ---- leaks: /proc/baremon/objects ---- */
+
+struct objects {
+	long blocks, bytes, heap_pages, free_pages, procs;
+};
+
+static bool objects_read(struct objects *o)
+{
+	char buf[512], name[32];
+	long v;
+	int fd = open("/proc/baremon/objects", O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	memset(o, 0, sizeof(*o));
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (sscanf(line, "%31s %ld", name, &v) != 2)
+			continue;
+		if (!strcmp(name, "heap_blocks")) o->blocks = v;
+		else if (!strcmp(name, "heap_bytes")) o->bytes = v;
+		else if (!strcmp(name, "heap_pages")) o->heap_pages = v;
+		else if (!strcmp(name, "free_pages")) o->free_pages = v;
+		else if (!strcmp(name, "processes")) o->procs = v;
+	}
+	return true;
+}
+
+/* Some slack for what the kernel keeps on purpose (the log, caches that
+ * grow to a high-water mark); a leak per call or per child is far more. */
+#define SLACK_BLOCKS 64
+#define SLACK_PAGES 64
+
+static bool objects_back(const struct objects *a, const struct objects *b)
+{
+	return b->procs <= a->procs && b->blocks <= a->blocks + SLACK_BLOCKS &&
+	       b->free_pages + b->heap_pages + SLACK_PAGES >= a->free_pages + a->heap_pages;
+}
+
+/* Wait (up to 10 s: orphans are reaped, freed memory comes back) for the
+ * counts to return to `before`. */
+static bool no_leak(const struct objects *before, struct objects *after)
+{
+	for (int i = 0; i < 100; i++) {
+		if (!objects_read(after))
+			return true;
+		if (objects_back(before, after))
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+static void show_objects(const char *when, const struct objects *o)
+{
+	printf("#   %s: %ld heap blocks (%ld bytes), %ld heap pages, %ld free pages, "
+	       "%ld processes\n", when, o->blocks, o->bytes, o->heap_pages, o->free_pages,
+	       o->procs);
+}
+
+/* ---- reduction ---- */
+
+/* Does worker `seed` making only calls `list` (n of them, of the first
+ * `calls`) fail as `want` again? */
+static bool fails_again(uint64_t seed, long calls, const long *list, long n, enum verdict want)
+{
+	unsigned char *keep = scratch.keep;
+	struct objects before, after;
+	enum verdict v;
+
+	memset(keep, 0, MAX_CALLS);
+	for (long i = 0; i < n; i++)
+		keep[list[i]] = 1;
+	bool counts = objects_read(&before);
+	run_workers(1, seed, calls, keep, &v, true);
+	knobs_restore();
+	if (want == LEAK)
+		return v == PASS && counts && !no_leak(&before, &after);
+	return v == want;
+}
+
+static void print_list(const long *list, long n)
+{
+	for (long i = 0; i < n; i++) {
+		long j = i;
+		while (j + 1 < n && list[j + 1] == list[j] + 1)
+			j++;
+		printf(i ? ",%ld" : "%ld", list[i]);
+		if (j > i)
+			printf("-%ld", list[j]);
+		i = j;
+	}
+}
+
+/*
+ * ddmin (Zeller): split the list in n parts; keep one part, or drop
+ * one, if the rest still fails the same way; else split finer. Stops at
+ * max_trials replays.
+ */
+static long ddmin(uint64_t seed, long calls, long *list, long n, enum verdict want, int *trials)
+{
+	long *trial = scratch.trial;
+	long parts = 2;
+
+	while (n >= 2 && *trials < max_trials && seconds_now() - reduce_start < reduce_secs) {
+		long size = (n + parts - 1) / parts;
+		bool reduced = false;
+		for (long p = 0; p < parts && !reduced && *trials < max_trials; p++) {
+			long lo = p * size, hi = lo + size < n ? lo + size : n, m = 0;
+			if (lo >= n)
+				break;
+			for (long i = lo; i < hi; i++)                 /* the part */
+				trial[m++] = list[i];
+			++*trials;
+			if (fails_again(seed, calls, trial, m, want)) {
+				memcpy(list, trial, (size_t)m * sizeof(*list));
+				n = m, parts = 2, reduced = true;
+				break;
+			}
+			m = 0;
+			for (long i = 0; i < n; i++)                   /* its complement */
+				if (i < lo || i >= hi)
+					trial[m++] = list[i];
+			if (parts == 2 || *trials >= max_trials)
+				continue; /* with 2 parts the complement is the other part */
+			++*trials;
+			if (fails_again(seed, calls, trial, m, want)) {
+				memcpy(list, trial, (size_t)m * sizeof(*list));
+				n = m, parts = parts > 2 ? parts - 1 : 2, reduced = true;
+			}
+		}
+		if (!reduced) {
+			if (parts >= n)
+				break;
+			parts = parts * 2 < n ? parts * 2 : n;
+		}
+	}
+	return n;
+}
+
+/* Reduce worker w's failure and print what replays it. */
+static void reduce(int w, long calls, enum verdict want, const unsigned char *keep)
+{
+	long *list = scratch.list;
+	struct trace *t = &traces[w];
+	uint64_t seed = t->seed;
+	long end = want == BAD_ERRNO ? t->first_bad + 1 : want == HANG ? t->cur + 1 : calls;
+	long n = 0;
+	int trials = 0;
+
+	reduce_start = seconds_now();
+	printf("# worker %d, seed %llu: %s; its last calls:\n", w, (unsigned long long)seed,
+	       verdict_name[want]);
+	show_calls(t, keep, end, 24);
+	for (long i = 0; i < end && i < MAX_CALLS; i++)
+		if (!keep || keep[i])
+			list[n++] = i;
+	trials++;
+	if (!fails_again(seed, end, list, n, want)) {
+		printf("# worker %d's calls alone do not fail so again: not reduced\n", w);
+		return;
+	}
+	n = ddmin(seed, end, list, n, want, &trials);
+	bool again = fails_again(seed, end, list, n, want);
+	printf("# reduced to %ld call%s in %d replays; it fails again: %s\n", n,
+	       n == 1 ? "" : "s", trials + 1, again ? "yes" : "no");
+	unsigned char *mask = scratch.mask;
+	memset(mask, 0, MAX_CALLS);
+	for (long i = 0; i < n; i++)
+		mask[list[i]] = 1;
+	show_calls(&traces[0], mask, end, 0);
+	printf("# replay: fuzz%s --replay ", planted ? " --plant" : "");
+	print_list(list, n);
+	printf(" %llu %ld 1 %ld\n", (unsigned long long)seed, end, limit);
+}
+
+/* ---- rounds ---- */
+
+static long total_calls;
+
+/* One round: returns the number of failed checks; adds to *passed. */
+static int round_of(uint64_t seed, long calls, int workers, const unsigned char *keep,
+                    int *passed)
+{
+	enum verdict v[MAX_WORKERS];
+	struct objects before, after;
+	int failed = 0;
+	bool counts = objects_read(&before);
+
+	run_workers(workers, seed, calls, keep, v, false);
+	knobs_restore();
+	for (int w = 0; w < workers; w++) {
+		total_calls += traces[w].calls;
+		bool ok = v[w] == PASS;
+		printf("%s - worker %d (seed %llu): %ld calls, %s\n", ok ? "ok" : "not ok", w,
+		       (unsigned long long)traces[w].seed, traces[w].calls,
+		       ok ? "every failure an errno" : verdict_name[v[w]]);
+		ok ? ++*passed : ++failed;
+	}
 	for (int w = 0; w < workers; w++)
-		calls_made += traces[w].calls;
-	printf("# %ld calls in %ld s\n", calls_made, seconds_since(&t0));
+		if (v[w] != PASS)
+			reduce(w, calls, v[w], keep);
+	if (!counts) {
+		printf("# no /proc/baremon/objects here: no leak check\n");
+		return failed;
+	}
+	bool ok = no_leak(&before, &after);
+	printf("%s - seed %llu: heap, pages and processes come back after the workers\n",
+	       ok ? "ok" : "not ok", (unsigned long long)seed);
+	if (!ok) {
+		show_objects("before", &before);
+		show_objects("after", &after);
+		for (int w = 0; w < workers; w++) {
+			uint64_t s = seed + (uint64_t)w;
+			long *list = scratch.all;
+			for (long i = 0; i < calls; i++)
+				list[i] = i;
+			if (fails_again(s, calls, list, calls, LEAK)) {
+				traces[w].seed = s;
+				reduce(w, calls, LEAK, NULL);
+				break;
+			}
+		}
+	}
+	ok ? ++*passed : ++failed;
+	return failed;
+}
+
+/* "1,4-7,9" into keep[]. */
+static bool parse_list(const char *s, unsigned char *keep)
+{
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (long i = a; i <= b && i >= 0 && i < MAX_CALLS; i++)
+			keep[i] = 1;
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return false;
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char keep_list[MAX_CALLS];
+	const unsigned char *keep = NULL;
+	long soak = 0;
+	int a = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "--exec-child"))
+		return fuzz_exec_child(strtoull(argv[2], NULL, 0));
+	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
+		if (!strcmp(argv[a], "--plant"))
+			planted = true;
+		else if (!strcmp(argv[a], "--soak") && a + 1 < argc)
+			soak = strtol(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "--trials") && a + 1 < argc)
+			max_trials = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--replay") && a + 1 < argc) {
+			if (!parse_list(argv[++a], keep_list)) {
+				fprintf(stderr, "fuzz: bad list %s\n", argv[a]);
+				return 2;
+			}
+			keep = keep_list;
+		} else {
+			fprintf(stderr, "fuzz: unknown option %s\n", argv[a]);
+			return 2;
+		}
+	}
+	uint64_t seed = a < argc ? strtoull(argv[a], NULL, 0) : (uint64_t)time(NULL);
+	long calls = a + 1 < argc ? strtol(argv[a + 1], NULL, 0) : 2000;
+	int workers = a + 2 < argc ? atoi(argv[a + 2]) : 2;
+	limit = a + 3 < argc ? strtol(argv[a + 3], NULL, 0) : 60;
+	workers = keep ? 1 : workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
+	calls = calls < 1 ? 1 : calls > MAX_CALLS ? MAX_CALLS : calls;
+	if (access("/proc/self/exe", X_OK) != 0)
+		self_exe = argv[0];
+	traces = mmap(NULL, sizeof(*traces) * MAX_WORKERS, PROT_READ | PROT_WRITE,
+	              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (traces == MAP_FAILED)
+		return 2;
+	/* Touch the shared traces now: pages a worker touches first would
+	 * count as the kernel's in the leak check. */
+	memset(traces, 0, sizeof(*traces) * MAX_WORKERS);
+	memset(&scratch, 0, sizeof(scratch));
+	knobs_io(true);
+	printf("# fuzz: seed %llu, %d workers x %ld calls, watchdog %ld s%s\n",
+	       (unsigned long long)seed, workers, calls, limit,
+	       soak ? ", soak" : keep ? ", replay" : "");
+	fflush(stdout);
+	long t0 = seconds_now();
+	int passed = 0, failed = 0, rounds = 0;
+	do {
+		failed += round_of(seed, calls, workers, keep, &passed);
+		seed += (uint64_t)workers;
+		rounds++;
+		fflush(stdout);
+	} while (soak && seconds_now() - t0 < soak);
+	long secs = seconds_now() - t0;
+	printf("# %d round%s, %ld calls in %ld s (%ld calls/s)\n", rounds, rounds == 1 ? "" : "s",
+	       total_calls, secs, secs ? total_calls / secs : total_calls);
 	printf("fuzz: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -108,11 +108,14 @@ finish() {
 # three_builds SUITE SMP...: the programs of tests/SUITE/, in their three
 # builds (libc-lite, musl, glibc: build/SUITE/BUILD/NAME), run in one
 # session per CPU count; each must exit 0, as it does on the host.
+# THREE_BUILDS_ONLY: just these programs; THREE_BUILDS_OPTS: more
+# run-qemu options (perf.sh's --icount); THREE_BUILDS_TAG: a suffix that
+# keeps such a second set's guests and session apart.
 three_builds() {
-	local suite=$1 smp b n bin
+	local suite=$1 smp b n bin tag=${THREE_BUILDS_TAG:-}
 	shift
-	local names session=$logs/$suite.session
-	names=$(cd "$top/tests/$suite" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+	local names session=$logs/$suite$tag.session
+	names=${THREE_BUILDS_ONLY:-$(cd "$top/tests/$suite" && ls ./*.c | sed 's|^\./||; s|\.c$||')}
 	# THREE_BUILDS_SKIP: programs another test runs on baremon instead
 	for n in ${THREE_BUILDS_SKIP:-}; do
 		names=$(printf '%s\n' $names | grep -vx "$n")
@@ -132,7 +135,9 @@ three_builds() {
 		done
 	done
 	for smp in "$@"; do
-		guest "$suite-smp$smp" --smp "$smp" --mem 1G --session "$session" "${adds[@]}"
+		# shellcheck disable=SC2086 # options, split on purpose
+		guest "$suite$tag-smp$smp" --smp "$smp" --mem 1G ${THREE_BUILDS_OPTS:-} \
+			--session "$session" "${adds[@]}"
 		expect_rc 0
 		for b in libc-lite musl host; do
 			for n in $names; do

@@ -24,4 +24,19 @@ for n in 1 2; do
 	expect_line "^selftest: $pass passed, 0 failed\$" "summary says $pass passed, 0 failed"
 done
 
+# The debug kernel (make debug-esp): its checks' self-tests provoke a
+# double free, an overflow, a write to freed memory's poison and a
+# spinlock taken twice, and each report must name the site.
+debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
+if [ -f "$debug/kernel.elf" ]; then
+	BAREMON_BUILD=$debug guest selftest-debug --smp 2 --run 'selftest debug_'
+	expect_rc 0
+	for t in heap_double_free heap_overflow heap_poison spinlock_owner; do
+		expect_line "^selftest: debug_$t: PASS\$" "debug build: $t is caught and named"
+	done
+	expect_line '^selftest: 4 passed, 0 failed$' "debug build: 4 checks' self-tests"
+else
+	not_ok "no debug kernel in $debug (make debug-esp)"
+fi
+
 finish
