@@ -44,6 +44,11 @@ bool perf_wants_tick(unsigned cpu);
  * Not with a run-queue or wait-queue lock held: on the way back to
  * user mode and after a fault's software event. */
 void perf_wakeup_pending(void);
+/* Does this CPU owe perf_wakeup_pending() work? NMI-safe. */
+bool perf_wakeup_owed(void);
+/* PMIs this CPU has taken, as an NMI or an interrupt (/proc/interrupts'
+ * "PMI" row). */
+uint64_t perf_pmi_count(unsigned cpu);
 
 /* ---- software events (page faults, context switches, ...) ---- */
 

@@ -12,16 +12,14 @@
  * Folding adds the difference from the last raw value, sign-extended
  * from the counter's width, to e->count and takes it off period_left.
  *
- * The PMI is an ordinary maskable interrupt (LVTPC, fixed delivery on
- * VEC_PMI), not an NMI: it never lands where interrupts are off, so
- * code holding perf_lock (an irqsave lock) or otherwise running with
- * interrupts off is never sampled - its overflow is taken, and its
- * sample attributed, where interrupts come back on.
+ * The PMI's delivery (NMI by default, or the maskable interrupt) and
+ * what may run in it are pmi.c's; handling the overflows is here.
  *
  * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
- * interrupts off: the pmu ops run so (under perf_lock), the PMI handler
- * is an interrupt there. e->count and e->hw change under perf_lock only;
- * the PMI handler takes it.
+ * interrupts off: the pmu ops run so (under perf_lock), and the PMI
+ * handles overflows only under perf_lock (pmi.c: an NMI that cannot
+ * trylock it defers the work to an IPI). e->count and e->hw change
+ * under perf_lock only.
  */
 #include <linux/errno.h>
 #include "arch/apic.h"
@@ -47,7 +45,6 @@ struct cpu_counters {
 };
 
 static struct cpu_counters counters[MAX_CPUS];
-static uint64_t pmi_counts[MAX_CPUS];
 
 static bool is_fixed(int idx)
 {
@@ -131,7 +128,7 @@ static struct cpu_counters *here(void)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	if (intel_caps.version >= 2) /* reserved bits would #GP */
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
-	apic_write(APIC_LVT_PMC, VEC_PMI);
+	apic_write(APIC_LVT_PMC, intel_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
 	return c;
 }
@@ -370,20 +367,51 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
 		stop_in_pmi(c, e);
 }
 
+/* Linux's intel_pmu_reset, for a PMI that does not stop: every
+ * selector and counter zeroed, status acknowledged. Events keep their
+ * counters, stopped (their GLOBAL_CTRL bits off) until sched in/out or
+ * intel_start arms them again. */
+static void reset_counters(struct cpu_counters *c)
+{
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+		pmu_wrmsr(counter_msr((int)i), 0);
+	}
+	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
+		if (intel_caps.fixed_mask >> j & 1)
+			pmu_wrmsr(counter_msr(PMC_IDX_FIXED + (int)j), 0);
+	if (intel_caps.fixed_mask)
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	c->fixed_ctrl = 0;
+	c->global = 0;
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
+}
+
+static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each loop */
+
 /* Handle every overflowed counter until the status is clear, with the
  * counters frozen meanwhile; each status bit is acknowledged
- * (GLOBAL_OVF_CTRL) before its counter is re-armed. */
+ * (GLOBAL_OVF_CTRL) before its counter is re-armed. A status that is
+ * still set after INTEL_PMI_MAX_LOOPS rounds will not clear (Linux's
+ * "irq loop stuck"): the PMU is reset and pmi.c reports it. */
 static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
 {
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for (int round = 0; round < 8; round++) {
+	for (int loops = 0;; loops++) {
 		uint64_t st = pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_bits();
 		if (!st)
 			break;
+		if (loops == INTEL_PMI_MAX_LOOPS) {
+			reset_counters(c);
+			intel_pmi_stuck();
+			break;
+		}
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
 		for (int idx = 0; idx < NR_IDX; idx++)
 			if (st >> idx & 1)
 				overflowed(c, idx, f);
+		if (test_stuck[this_cpu_id()])
+			pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, st);
 	}
 	write_global(c);
 }
@@ -402,33 +430,21 @@ static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
 	}
 }
 
-/* The PMI: with interrupts off, on the CPU whose counters overflowed. */
-static void intel_pmi(struct trap_frame *f)
+void intel_handle_overflows(struct trap_frame *f)
 {
-	unsigned cpu = this_cpu_id();
-	pmi_counts[cpu]++;
+	struct cpu_counters *c = &counters[this_cpu_id()];
 	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
-	spin_lock(&perf_lock);
 	if (intel_caps.version >= 2)
-		handle_overflows(&counters[cpu], f);
+		handle_overflows(c, f);
 	else
-		handle_overflows_v1(&counters[cpu], f);
-	spin_unlock(&perf_lock);
-	apic_write(APIC_LVT_PMC, VEC_PMI); /* delivery masked it */
-	apic_eoi();
-	perf_wakeup_pending(); /* pollers of the buffers written */
-}
-
-void intel_counters_init(void)
-{
-	trap_set_handler(VEC_PMI, intel_pmi);
+		handle_overflows_v1(c, f);
 }
 
 /* ---- self-test helpers ---- */
 
-uint64_t intel_pmi_count(unsigned cpu)
+void intel_test_stuck_status(bool on)
 {
-	return pmi_counts[cpu];
+	test_stuck[this_cpu_id()] = on;
 }
 
 bool intel_counters_busy(void)

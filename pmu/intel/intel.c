@@ -294,7 +294,7 @@ void intel_pmu_init(void)
 	sysfs_format();
 	sysfs_events();
 	sysfs_caps();
-	intel_counters_init();
+	intel_pmi_init();
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;
 	report();

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "pmu/event.h"
+#include "arch/trap.h"
 
 #define INTEL_MAX_GP    8
 #define INTEL_MAX_FIXED 3  /* instructions, cycles, reference cycles */
@@ -46,10 +47,28 @@ void intel_start(struct perf_event *e, uint64_t now);
 void intel_stop(struct perf_event *e, uint64_t now);
 uint64_t intel_read(struct perf_event *e, uint64_t now);
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra);
-void intel_counters_init(void);
+
+/* Handle this CPU's overflowed counters, sampling with frame f: under
+ * perf_lock, interrupts off (or in an NMI that holds perf_lock). */
+void intel_handle_overflows(struct trap_frame *f);
+/* Rounds of the status loop before the PMU is reset (Linux's 100). */
+#define INTEL_PMI_MAX_LOOPS 100
+
+/* pmi.c: the PMI's delivery, `pmi=nmi|irq` on the command line. */
+void intel_pmi_init(void);
+bool intel_pmi_is_nmi(void);
+uint32_t intel_lvtpc(void);       /* LVTPC, unmasked, in the chosen mode */
+void intel_pmi_stuck(void);       /* the status loop gave up: reset done */
 
 /* For the self-tests. */
 uint64_t intel_pmi_count(unsigned cpu);
+uint64_t intel_pmi_deferred_count(unsigned cpu); /* NMIs handled by the IPI */
+uint64_t intel_pmi_stuck_count(void);
+/* Make the status come back after each acknowledgement on this CPU. */
+void intel_test_stuck_status(bool on);
+/* NMIs on the model are handled at once, not deferred (the test sends
+ * them itself, from outside the model). */
+void intel_test_nmi_direct(bool on);
 bool intel_counters_busy(void);   /* some counter of this CPU is in use */
 /* Load e's counter (on this CPU, under perf_lock) with a raw value. */
 void intel_test_load(struct perf_event *e, uint64_t raw);

@@ -280,6 +280,8 @@ void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64
 	s->hit = hit;
 	s->uregs = cur && cur->mm ? cur->frame : NULL;
 	s->regs = hit && hit->regs ? hit->regs : s->uregs;
+	if (user_mode(s->regs))
+		s->uregs = s->regs; /* an NMI in user mode: no kernel entry saved them */
 	s->period = period;
 	uint64_t t = e->attr.sample_type;
 	if (t & PERF_SAMPLE_CALLCHAIN)
