@@ -351,7 +351,8 @@ static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 /* Counter idx overflowed: fold, arm what is left of the period and,
  * when the whole period has passed, take a sample with the interrupted
  * registers (Linux's handle_pmi_common for one counter). */
-static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
+static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
+		       const struct perf_hit *where)
 {
 	struct perf_event *e = c->owner[idx];
 	if (!e || !(c->global >> idx & 1))
@@ -363,6 +364,10 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
 	if (e->attr.freq && perf_freq_overflow(e, time_since_boot_ns()))
 		set_period(e, true); /* the rest of a far longer period was dropped */
 	struct perf_hit hit = { .regs = f };
+	if (where && f == where->regs) { /* not the model's user frame */
+		hit.kchain = where->kchain;
+		hit.kchain_nr = where->kchain_nr;
+	}
 	if (perf_event_overflow(e, &hit, period))
 		stop_in_pmi(c, e);
 }
@@ -394,7 +399,8 @@ static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each loop */
  * (GLOBAL_OVF_CTRL) before its counter is re-armed. A status that is
  * still set after INTEL_PMI_MAX_LOOPS rounds will not clear (Linux's
  * "irq loop stuck"): the PMU is reset and pmi.c reports it. */
-static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
+static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
+			     const struct perf_hit *where)
 {
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	for (int loops = 0;; loops++) {
@@ -409,7 +415,7 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
 		for (int idx = 0; idx < NR_IDX; idx++)
 			if (st >> idx & 1)
-				overflowed(c, idx, f);
+				overflowed(c, idx, f, where);
 		if (test_stuck[this_cpu_id()])
 			pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, st);
 	}
@@ -418,7 +424,8 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
 
 /* Version 1 has no status register: a counter armed negative that reads
  * with its top bit clear has passed zero. */
-static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
+static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f,
+				const struct perf_hit *where)
 {
 	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
 		struct perf_event *e = c->owner[i];
@@ -426,18 +433,19 @@ static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
 			continue;
 		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
 		if (!(now >> (intel_caps.gp_width - 1) & 1))
-			overflowed(c, (int)i, f);
+			overflowed(c, (int)i, f, where);
 	}
 }
 
-void intel_handle_overflows(struct trap_frame *f)
+void intel_handle_overflows(const struct perf_hit *where)
 {
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
+	/* the model's user-time overflow: user registers */
+	struct trap_frame *f = pmu_pmi_frame(where->regs);
 	if (intel_caps.version >= 2)
-		handle_overflows(c, f);
+		handle_overflows(c, f, where);
 	else
-		handle_overflows_v1(c, f);
+		handle_overflows_v1(c, f, where);
 }
 
 /* ---- self-test helpers ---- */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "pmu/event.h"
-#include "arch/trap.h"
+#include "pmu/perf.h"
 
 #define INTEL_MAX_GP    8
 #define INTEL_MAX_FIXED 3  /* instructions, cycles, reference cycles */
@@ -48,9 +48,10 @@ void intel_stop(struct perf_event *e, uint64_t now);
 uint64_t intel_read(struct perf_event *e, uint64_t now);
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra);
 
-/* Handle this CPU's overflowed counters, sampling with frame f: under
- * perf_lock, interrupts off (or in an NMI that holds perf_lock). */
-void intel_handle_overflows(struct trap_frame *f);
+/* Handle this CPU's overflowed counters, sampling where->regs (and
+ * where->kchain when set): under perf_lock, interrupts off (or in an
+ * NMI that holds perf_lock). */
+void intel_handle_overflows(const struct perf_hit *where);
 /* Rounds of the status loop before the PMU is reset (Linux's 100). */
 #define INTEL_PMI_MAX_LOOPS 100
 

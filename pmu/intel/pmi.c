@@ -18,9 +18,8 @@
  *     is not re-entrant), it copies the interrupted registers and leaves
  *     the whole PMI to irq_work: the counters stay frozen and LVTPC
  *     masked until then, and the samples still carry the registers the
- *     NMI interrupted (their kernel callchain is walked later, from the
- *     copied rbp: frames popped meanwhile may show stale return
- *     addresses);
+ *     NMI interrupted and the kernel callchain walked in the NMI (the
+ *     stack has moved on by the time irq_work runs);
  *   - an NMI is this driver's when LVTPC, in NMI mode, is masked: the
  *     CPU masks it on delivery (Intel SDM 18.2.1) and only the end of
  *     the PMI unmasks it. Others are left to nmi.c (unknown NMIs).
@@ -51,7 +50,10 @@
 
 static bool nmi_mode = true;
 static uint64_t pmi_counts[MAX_CPUS], deferred_counts[MAX_CPUS];
+#define CHAIN_MAX 64
 static struct trap_frame frames[MAX_CPUS]; /* the NMI's registers, owed */
+static uint64_t chains[MAX_CPUS][CHAIN_MAX]; /* and its kernel callchain */
+static uint32_t chain_nr[MAX_CPUS];
 static bool owed[MAX_CPUS];                /* frames[c] waits for irq_work */
 static bool direct_for_test[MAX_CPUS];
 static int work_pmi = -1, work_wakeup = -1, work_report = -1;
@@ -93,8 +95,9 @@ static void report_stuck(void)
 static void pmi_irq(struct trap_frame *f)
 {
 	pmi_counts[this_cpu_id()]++;
+	struct perf_hit where = { .regs = f };
 	spin_lock(&perf_lock);
-	intel_handle_overflows(f);
+	intel_handle_overflows(&where);
 	spin_unlock(&perf_lock);
 	unmask_lvtpc();
 	apic_eoi();
@@ -109,8 +112,10 @@ static void pmi_deferred(void)
 	unsigned cpu = this_cpu_id();
 	if (!owed[cpu])
 		return;
+	struct perf_hit where = { .regs = &frames[cpu], .kchain = chains[cpu],
+				  .kchain_nr = chain_nr[cpu] };
 	spin_lock(&perf_lock);
-	intel_handle_overflows(&frames[cpu]);
+	intel_handle_overflows(&where);
 	spin_unlock(&perf_lock);
 	owed[cpu] = false;
 	unmask_lvtpc();
@@ -135,12 +140,14 @@ static bool pmi_nmi(struct trap_frame *f)
 		return true; /* LVTPC is masked until irq_work handles it */
 	if (must_defer(cpu)) {
 		frames[cpu] = *f;
+		chain_nr[cpu] = (f->cs & 3) == 3 ? 0 : perf_kernel_chain(f, chains[cpu], CHAIN_MAX);
 		owed[cpu] = true;
 		deferred_counts[cpu]++;
 		irq_work_raise(work_pmi);
 		return true;
 	}
-	intel_handle_overflows(f);
+	struct perf_hit where = { .regs = f };
+	intel_handle_overflows(&where);
 	spin_unlock(&perf_lock);
 	unmask_lvtpc();
 	if (perf_wakeup_owed())

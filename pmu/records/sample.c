@@ -81,20 +81,33 @@ static void walk_user(struct sample *s, const struct trap_frame *r, uint32_t max
 	}
 }
 
-static void walk_kernel(struct sample *s, const struct trap_frame *r, uint32_t max)
+uint32_t perf_kernel_chain(const struct trap_frame *r, uint64_t *ips, uint32_t max)
 {
-	chain_add(s, PERF_CONTEXT_KERNEL, max);
-	chain_add(s, r->rip, max);
+	uint32_t n = 0;
 	uint64_t fp = r->rbp;
-	while (s->chain_nr < max && fp >= PHYSMAP_BASE && !(fp & 7)) {
+	while (n < max && fp >= PHYSMAP_BASE && !(fp & 7)) {
 		const uint64_t *frame = (const uint64_t *)fp;
 		if (frame[1] < KERNEL_VMA_BASE)
 			break;
-		chain_add(s, frame[1], max);
+		ips[n++] = frame[1];
 		if (frame[0] <= fp)
 			break;
 		fp = frame[0];
 	}
+	return n;
+}
+
+static void walk_kernel(struct sample *s, const struct trap_frame *r, uint32_t max)
+{
+	chain_add(s, PERF_CONTEXT_KERNEL, max);
+	chain_add(s, r->rip, max);
+	if (s->hit && s->hit->kchain) {
+		for (uint32_t i = 0; i < s->hit->kchain_nr; i++)
+			chain_add(s, s->hit->kchain[i], max);
+		return;
+	}
+	if (s->chain_nr < max)
+		s->chain_nr += perf_kernel_chain(r, s->chain + s->chain_nr, max - s->chain_nr);
 }
 
 static void build_chain(struct sample *s)
