@@ -23,6 +23,7 @@
  */
 #include <linux/errno.h>
 #include "arch/apic.h"
+#include "arch/cpu.h"
 #include "intel.h"
 #include "kernel.h"
 #include "pmu/msr.h"
@@ -74,31 +75,11 @@ static uint64_t max_period(int idx)
 	return (1ULL << 31) - 1;
 }
 
-/* The fixed counter that counts selector `config`, or -1. Only the plain
- * event qualifies: fixed counters filter by mode and nothing else, so
- * edge, inv and cmask need a GP counter. */
-static int fixed_for(uint64_t config)
-{
-	switch (config & EVTSEL_RAW_MASK) {
-	case ARCH_INSTRUCTIONS: return 0;
-	case ARCH_CORE_CYCLES: return 1;
-	case ARCH_REF_CYCLES_FIXED: return 2;
-	}
-	return -1;
-}
+static const struct intel_constraint *constraints; /* this CPU model's */
 
 int intel_pick_counter(uint64_t config, uint64_t used)
 {
-	int j = fixed_for(config);
-	if (j >= 0 && (intel_caps.fixed_mask >> j & 1) &&
-	    !(used >> (PMC_IDX_FIXED + j) & 1))
-		return PMC_IDX_FIXED + j;
-	if ((config & EVTSEL_RAW_MASK) == ARCH_REF_CYCLES_FIXED)
-		return -1; /* a pseudo-encoding: fixed counter 2 or nothing */
-	for (unsigned i = 0; i < intel_caps.n_gp; i++)
-		if (!(used >> i & 1))
-			return (int)i;
-	return -1;
+	return intel_place(&intel_caps, constraints, config, used);
 }
 
 /* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
@@ -187,8 +168,6 @@ static uint64_t fixed_bits(uint64_t config)
 		b |= FIXED_CTRL_USR;
 	if (config & EVTSEL_OS)
 		b |= FIXED_CTRL_OS;
-	if (config & EVTSEL_ANY)
-		b |= FIXED_CTRL_ANY;
 	return b;
 }
 
@@ -449,6 +428,11 @@ void intel_handle_overflows(const struct perf_hit *where)
 }
 
 /* ---- self-test helpers ---- */
+
+void intel_counters_init(void)
+{
+	constraints = intel_constraints_for(cpu.family, cpu.model);
+}
 
 void intel_test_stuck_status(bool on)
 {
