@@ -48,7 +48,12 @@ void irq_work_raise(int id)
 	if (old & (1u << id))
 		return; /* already owed: its IPI is on the way */
 	ipis[cpu]++;
-	apic_write(APIC_ICR, ICR_DEST_SELF | VEC_IPI_WORK);
+	self_ipi(VEC_IPI_WORK);
+}
+
+void self_ipi(unsigned vector)
+{
+	apic_write(APIC_ICR, ICR_DEST_SELF | vector);
 }
 
 void irq_work_run(void)

@@ -24,7 +24,10 @@ void irq_work_raise(int id);
 /* Run what this CPU owes (the IPI's handler; callable with interrupts
  * off from anywhere no lock is held). */
 void irq_work_run(void);
-/* Self-IPIs sent by this CPU so far (for the self-tests). */
+/* NMI-safe: a fixed interrupt on `vector` to this CPU (the ICR's "self"
+ * shorthand, one write). */
+void self_ipi(unsigned vector);
+/* Self-IPIs irq_work sent on this CPU so far (for the self-tests). */
 uint64_t irq_work_ipis(unsigned cpu);
 
 #endif

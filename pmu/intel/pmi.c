@@ -15,11 +15,14 @@
  *     (a self-IPI, taken when the interrupted code allows interrupts);
  *   - when perf_lock is taken (here or on another CPU), or the PMU is the
  *     software model (whose PMI is raised from inside the model, which
- *     is not re-entrant), it copies the interrupted registers and leaves
- *     the whole PMI to irq_work: the counters stay frozen and LVTPC
- *     masked until then, and the samples still carry the registers the
- *     NMI interrupted and the kernel callchain walked in the NMI (the
- *     stack has moved on by the time irq_work runs);
+ *     is not re-entrant), it copies the interrupted registers and hands
+ *     the whole PMI to its maskable vector, VEC_PMI, sent to this CPU
+ *     (like irq_work, taken once interrupts are allowed; the model counts
+ *     that vector's time as the profiler's own, not the measured
+ *     code's): the counters stay frozen and LVTPC masked until then,
+ *     and the samples still carry the registers the NMI interrupted and
+ *     the kernel callchain walked in the NMI (the stack has moved on by
+ *     the time the vector is taken);
  *   - an NMI is this driver's when LVTPC, in NMI mode, is masked: the
  *     CPU masks it on delivery (Intel SDM 18.2.1) and only the end of
  *     the PMI unmasks it. Others are left to nmi.c (unknown NMIs).
@@ -34,8 +37,8 @@
  * lock).
  *
  * Locking: the per-CPU arrays belong to their CPU; owed[c] and frames[c]
- * are written by the NMI and read by irq_work on CPU c, which cannot
- * run while the NMI does.
+ * are written by the NMI and read by the VEC_PMI handler on CPU c, which
+ * cannot run while the NMI does.
  */
 #include <string.h>
 #include "arch/apic.h"
@@ -54,9 +57,9 @@ static uint64_t pmi_counts[MAX_CPUS], deferred_counts[MAX_CPUS];
 static struct trap_frame frames[MAX_CPUS]; /* the NMI's registers, owed */
 static uint64_t chains[MAX_CPUS][CHAIN_MAX]; /* and its kernel callchain */
 static uint32_t chain_nr[MAX_CPUS];
-static bool owed[MAX_CPUS];                /* frames[c] waits for irq_work */
+static bool owed[MAX_CPUS];                /* frames[c] waits for VEC_PMI */
 static bool direct_for_test[MAX_CPUS];
-static int work_pmi = -1, work_wakeup = -1, work_report = -1;
+static int work_wakeup = -1, work_report = -1;
 static uint64_t stuck_count;
 static bool stuck_reported;
 
@@ -92,8 +95,17 @@ static void report_stuck(void)
 
 /* ---- maskable ---- */
 
+static void pmi_deferred(void);
+
+/* VEC_PMI: the PMI itself with pmi=irq; with pmi=nmi, the PMI an NMI
+ * handed over (LVTPC never sends this vector in NMI mode). */
 static void pmi_irq(struct trap_frame *f)
 {
+	if (nmi_mode) {
+		apic_eoi();
+		pmi_deferred();
+		return;
+	}
 	pmi_counts[this_cpu_id()]++;
 	struct perf_hit where = { .regs = f };
 	spin_lock(&perf_lock);
@@ -106,7 +118,8 @@ static void pmi_irq(struct trap_frame *f)
 
 /* ---- NMI ---- */
 
-/* The PMI the NMI left: with the registers it interrupted. */
+/* The PMI the NMI handed over, with the registers it interrupted.
+ * Interrupts off, no lock held. */
 static void pmi_deferred(void)
 {
 	unsigned cpu = this_cpu_id();
@@ -137,13 +150,13 @@ static bool pmi_nmi(struct trap_frame *f)
 	unsigned cpu = this_cpu_id();
 	pmi_counts[cpu]++;
 	if (owed[cpu])
-		return true; /* LVTPC is masked until irq_work handles it */
+		return true; /* LVTPC is masked until VEC_PMI handles it */
 	if (must_defer(cpu)) {
 		frames[cpu] = *f;
 		chain_nr[cpu] = (f->cs & 3) == 3 ? 0 : perf_kernel_chain(f, chains[cpu], CHAIN_MAX);
 		owed[cpu] = true;
 		deferred_counts[cpu]++;
-		irq_work_raise(work_pmi);
+		self_ipi(VEC_PMI);
 		return true;
 	}
 	struct perf_hit where = { .regs = f };
@@ -164,7 +177,6 @@ void intel_pmi_init(void)
 		nmi_mode = false;
 	else if (mode && strcmp(mode, "nmi") != 0)
 		klog("pmu: pmi=%s unknown (nmi or irq): nmi", mode);
-	work_pmi = irq_work_register(pmi_deferred);
 	work_wakeup = irq_work_register(perf_wakeup_pending);
 	work_report = irq_work_register(report_stuck);
 	trap_set_handler(VEC_PMI, pmi_irq);

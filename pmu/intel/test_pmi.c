@@ -1,6 +1,6 @@
 /*
  * Self-tests of the Intel driver's PMI (pmi.c): an NMI handled at once,
- * an NMI that finds perf_lock taken and leaves the PMI to irq_work, and
+ * an NMI that finds perf_lock taken and hands the PMI to VEC_PMI, and
  * the stuck-loop guard. The PMI is made by hand: the counter's status
  * bit set (GLOBAL_STATUS_SET, v4), LVTPC masked as delivery masks it,
  * and an NMI sent to this CPU - from outside the software model, which
@@ -88,7 +88,7 @@ SELFTEST(intel_pmi_nmi_direct)
 }
 
 /* perf_lock held where the NMI lands: nothing is touched until the lock
- * is dropped and interrupts come back, then irq_work handles it. */
+ * is dropped and interrupts come back, then VEC_PMI handles it. */
 SELFTEST(intel_pmi_nmi_defers_under_perf_lock)
 {
 	if (!usable(t, true))
