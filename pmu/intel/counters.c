@@ -303,8 +303,9 @@ static bool take(uint64_t *used, struct perf_event *e)
 	return true;
 }
 
-/* Placing greedily in order is as good as any placement: each fixed
- * counter serves one event, and GP counters are interchangeable. */
+/* The group placed in its order, as add() will place it (place.c: each
+ * fixed counter serves one event; constrained events take the lowest
+ * counter they may, free ones the least wanted). */
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
 	uint64_t used = 0;
