@@ -77,6 +77,8 @@ struct perf_event {
 	int event_limit;
 	int pending_kill;           /* POLL_IN or POLL_HUP for the owner */
 	bool pending_disable;       /* the REFRESH limit was reached */
+	struct task *pending_sigtrap; /* SIGTRAP owed to it (raised in an NMI) */
+	uint64_t pending_sigtrap_addr;
 	bool notify_queued;         /* on its CPU's notify list (holds a ref) */
 	struct perf_event *notify_next;
 	uint64_t enabled_ns, running_ns, tstamp;

@@ -12,8 +12,9 @@
  * pmu/clock_sample.c.
  *
  * Wake-ups of pollers cannot happen under perf_lock (the scheduler
- * takes it inside its run-queue lock): the writer sets this CPU's
- * perf_wakeup and perf_wakeup_pending() does them later.
+ * takes it inside its run-queue lock), nor in an NMI: the writer sets
+ * this CPU's perf_wakeup and perf_wakeup_pending() does them later (an
+ * NMI raises irq_work for it when perf_wakeup_owed()).
  */
 #include "event.h"
 #include "kernel.h"
@@ -96,6 +97,11 @@ void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit
 }
 
 /* ---- wake-ups ---- */
+
+bool perf_wakeup_owed(void)
+{
+	return this_cpu()->perf_wakeup || perf_notify_owed();
+}
 
 void perf_wakeup_pending(void)
 {

@@ -7,7 +7,10 @@
  *     owner's signal POLL_HUP instead of POLL_IN;
  *   - sigtrap: SIGTRAP (TRAP_PERF) to the task the event counts, queued
  *     at once (the task is running here: it takes it before it runs
- *     another user instruction);
+ *     another user instruction) - except in an NMI, where the task's
+ *     signal lock may be held by the code interrupted: then it is owed
+ *     like the others, and sent from irq_work before the task runs
+ *     user code again (the self-IPI is taken first);
  *   - O_ASYNC: when the fd has it, its owner gets a signal per overflow
  *     (fasync.c).
  *
@@ -18,7 +21,9 @@
  * after a fault or a breakpoint, at the tick).
  *
  * Locking: the lists, event_limit, pending_* and notify_* fields are
- * under perf_lock.
+ * under perf_lock. Nothing here takes another lock while perf_lock is
+ * held, so an NMI that trylocked perf_lock may call
+ * perf_notify_overflow.
  */
 #include <asm/siginfo.h>
 #include <linux/errno.h>
@@ -29,6 +34,7 @@
 #include "arch/percpu.h"
 #include "hit.h"
 #include "proc/signal.h"
+#include "arch/nmi.h"
 #include "arch/trap.h"
 #include "fs/vfs.h"
 
@@ -78,17 +84,28 @@ bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit)
 		kill = POLL_HUP;
 		o->pending_disable = true; /* e == o */
 	}
-	if (e->attr.sigtrap && e->task)
+	if (e->attr.sigtrap && e->task && in_nmi()) {
+		o->pending_sigtrap = e->task;
+		o->pending_sigtrap_addr = trap_addr(e, hit);
+	} else if (e->attr.sigtrap && e->task) {
 		signal_send_perf(e->task, trap_addr(e, hit), e->attr.type, e->attr.sig_data);
+	}
 	if (fasync_wanted(&o->fasync))
 		o->pending_kill = kill;
-	if (o->pending_kill || o->pending_disable)
+	if (o->pending_kill || o->pending_disable || o->pending_sigtrap)
 		queue(o);
 	return stop;
 }
 
 /* Take the first queued event of this CPU and what it is owed. */
-static struct perf_event *dequeue(int *kill, bool *disable)
+struct owed {
+	int kill;
+	bool disable;
+	struct task *sigtrap;
+	uint64_t sigtrap_addr;
+};
+
+static struct perf_event *dequeue(struct owed *w)
 {
 	unsigned cpu = this_cpu_id();
 	uint64_t fl = spin_lock_irqsave(&perf_lock);
@@ -96,10 +113,13 @@ static struct perf_event *dequeue(int *kill, bool *disable)
 	if (e) {
 		pending[cpu] = e->notify_next;
 		e->notify_queued = false;
-		*kill = e->pending_kill;
-		*disable = e->pending_disable;
+		w->kill = e->pending_kill;
+		w->disable = e->pending_disable;
+		w->sigtrap = e->pending_sigtrap;
+		w->sigtrap_addr = e->pending_sigtrap_addr;
 		e->pending_kill = 0;
 		e->pending_disable = false;
+		e->pending_sigtrap = NULL;
 	}
 	spin_unlock_irqrestore(&perf_lock, fl);
 	return e;
@@ -109,22 +129,22 @@ void perf_notify_pending(void)
 {
 	if (!__atomic_load_n(&pending[this_cpu_id()], __ATOMIC_RELAXED))
 		return;
-	int kill;
-	bool disable;
+	struct owed w;
 	struct perf_event *e;
-	while ((e = dequeue(&kill, &disable)) != NULL) {
-		if (disable) /* before the POLL_HUP, as Linux */
+	while ((e = dequeue(&w)) != NULL) {
+		if (w.sigtrap)
+			signal_send_perf(w.sigtrap, w.sigtrap_addr, e->attr.type, e->attr.sig_data);
+		if (w.disable) /* before the POLL_HUP, as Linux */
 			event_disable(e, false);
-		if (kill)
-			kill_fasync(&e->fasync, SIGIO, kill);
+		if (w.kill)
+			kill_fasync(&e->fasync, SIGIO, w.kill);
 		event_put(e);
 	}
 }
 
-bool perf_return_work_pending(void)
+bool perf_notify_owed(void)
 {
-	unsigned cpu = this_cpu_id();
-	return this_cpu()->perf_wakeup || __atomic_load_n(&pending[cpu], __ATOMIC_RELAXED);
+	return __atomic_load_n(&pending[this_cpu_id()], __ATOMIC_RELAXED) != NULL;
 }
 
 long perf_refresh(struct perf_event *e, int n)

@@ -21,6 +21,8 @@ bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit);
  * limit, signal owners. From perf_wakeup_pending: not under perf_lock,
  * nor under a run-queue or wait-queue lock. */
 void perf_notify_pending(void);
+/* Does this CPU owe perf_notify_pending() some work? NMI-safe. */
+bool perf_notify_owed(void);
 /* PERF_EVENT_IOC_REFRESH: n more overflows, then enable. */
 long perf_refresh(struct perf_event *e, int n);
 /* file_ops.fasync of a perf fd. */

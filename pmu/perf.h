@@ -44,8 +44,11 @@ bool perf_wants_tick(unsigned cpu);
  * Not with a run-queue or wait-queue lock held: on the way back to
  * user mode and after a fault's software event. */
 void perf_wakeup_pending(void);
-/* Would perf_wakeup_pending() have work on this CPU? (Interrupts off.) */
-bool perf_return_work_pending(void);
+/* Does this CPU owe perf_wakeup_pending() work? NMI-safe. */
+bool perf_wakeup_owed(void);
+/* PMIs this CPU has taken, as an NMI or an interrupt (/proc/interrupts'
+ * "PMI" row). */
+uint64_t perf_pmi_count(unsigned cpu);
 
 /* ---- software events (page faults, context switches, ...) ---- */
 
@@ -64,7 +67,16 @@ struct perf_hit {
 	uint64_t addr;            /* PERF_SAMPLE_ADDR: data address, or 0 */
 	const void *raw;          /* PERF_SAMPLE_RAW payload (tracepoints) */
 	uint32_t raw_size;
+	/* The kernel return addresses above regs, walked where it happened
+	 * when the sample is written later (an NMI's deferred PMI: the
+	 * stack has moved on); NULL: walk from regs->rbp now. */
+	const uint64_t *kchain;
+	uint32_t kchain_nr;
 };
+/* The kernel frame-pointer walk from r->rbp: up to max return
+ * addresses into ips, their number. Reads only the kernel stack:
+ * NMI-safe. */
+uint32_t perf_kernel_chain(const struct trap_frame *r, uint64_t *ips, uint32_t max);
 /* The same with what a sample needs (hit may be NULL: the current
  * task's user registers). */
 void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,

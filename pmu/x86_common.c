@@ -63,7 +63,8 @@ void x86_fold(struct perf_event *e, const struct x86_counter *k)
 }
 
 /* Linux's handle_pmi_common for one counter. */
-bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct trap_frame *f)
+bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct trap_frame *f,
+		    const struct perf_hit *where)
 {
 	x86_fold(e, k);
 	if (!x86_set_period(e, k, true) || !perf_is_sampling(e))
@@ -72,5 +73,9 @@ bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct tr
 	if (e->attr.freq && perf_freq_overflow(e, time_since_boot_ns()))
 		x86_set_period(e, k, true); /* the rest of a far longer period was dropped */
 	struct perf_hit hit = { .regs = f };
+	if (where && f == where->regs) {
+		hit.kchain = where->kchain;
+		hit.kchain_nr = where->kchain_nr;
+	}
 	return perf_event_overflow(e, &hit, period);
 }

@@ -31,8 +31,11 @@ bool x86_set_period(struct perf_event *e, const struct x86_counter *k, bool pmi)
  * off period_left (the difference sign-extended from the width). */
 void x86_fold(struct perf_event *e, const struct x86_counter *k);
 /* The PMI's work for e's counter, which overflowed: fold, re-arm and,
- * when the whole period has passed, sample with registers f. True when
- * the event is throttled: the driver stops its counter. */
-bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct trap_frame *f);
+ * when the whole period has passed, sample with registers f. `where`
+ * (may be NULL) is the PMI's own hit: its kernel callchain is used when
+ * f is the interrupted frame itself (not the model's user frame). True
+ * when the event is throttled: the driver stops its counter. */
+bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct trap_frame *f,
+		    const struct perf_hit *where);
 
 #endif

@@ -5,6 +5,7 @@
  * trap. counts[] entries belong to their CPU.
  */
 #include "trap.h"
+#include "nmi.h"
 #include "gdt.h"
 #include "kernel.h"
 #include "panic.h"
@@ -29,6 +30,7 @@ struct idt_ptr {
 } __packed;
 
 extern const uint64_t isr_stubs[256];
+extern const char nmi_entry[]; /* nmi_entry.asm */
 
 static struct idt_entry idt[256] __attribute__((aligned(16)));
 static trap_handler handlers[256];
@@ -63,6 +65,8 @@ const char *trap_name(unsigned vector)
 		return "interval-timer IPI";
 	if (vector == VEC_IPI_KICK)
 		return "signal kick IPI";
+	if (vector == VEC_IPI_WORK)
+		return "irq work IPI";
 	if (vector == VEC_ERROR)
 		return "APIC error";
 	if (vector == VEC_PMI)
@@ -97,10 +101,11 @@ void idt_init(void)
 	for (unsigned v = 0; v < 256; v++)
 		set_gate(v, isr_stubs[v], 0, 0);
 	idt[VEC_DOUBLE_FAULT].ist = IST_DOUBLE_FAULT;
-	idt[VEC_NMI].ist = IST_NMI;
+	set_gate(VEC_NMI, (uint64_t)nmi_entry, IST_NMI, 0); /* its own entry */
 	idt[VEC_MACHINE_CHECK].ist = IST_MACHINE_CHECK;
 	idt[VEC_BREAKPOINT].type_attr |= 3 << 5; /* int3 allowed from user */
 	idt_load();
+	nmi_init();
 }
 
 void trap_set_handler(unsigned vector, trap_handler h)

@@ -31,6 +31,7 @@ struct trap_frame {
 #define VEC_IPI_PERF     0xf4 /* perf cross-CPU calls (pmu/xcall.c) */
 #define VEC_IPI_TIMERS   0xf5 /* re-arm the interval timers (proc/timers.c) */
 #define VEC_IPI_KICK     0xf6 /* into the kernel and back: signals (sched.c) */
+#define VEC_IPI_WORK     0xf7 /* deferred work of NMI handlers (irq_work.c) */
 #define VEC_ERROR        0xfe /* LAPIC error */
 #define VEC_SPURIOUS     0xff
 

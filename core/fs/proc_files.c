@@ -6,12 +6,14 @@
  */
 #include <stdio.h>
 #include "arch/acpi.h"
+#include "arch/nmi.h"
 #include "ksyms.h"
 #include "mm/mm.h"
 #include "arch/percpu.h"
 #include "procfs.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
+#include "pmu/perf.h"
 
 #ifndef BAREMON_VERSION
 #define BAREMON_VERSION "dev"
@@ -68,6 +70,18 @@ static int gen_uptime(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* One of Linux's named rows: "NMI:" counts every NMI (a PMI delivered
+ * as an NMI, an unknown one), "PMI:" every PMI however delivered. */
+static void interrupts_row(struct seqbuf *out, const char *name, const char *what,
+			   uint64_t (*count)(unsigned cpu))
+{
+	sb_printf(out, "%3s: ", name);
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		if (percpu_area[c].online)
+			sb_printf(out, " %10llu", (unsigned long long)count(c));
+	sb_printf(out, "  %s\n", what);
+}
+
 static int gen_interrupts(struct seqbuf *out, void *arg)
 {
 	sb_printf(out, "%*s", 11, "");
@@ -87,6 +101,8 @@ static int gen_interrupts(struct seqbuf *out, void *arg)
 				sb_printf(out, " %10llu", (unsigned long long)trap_count(c, v));
 		sb_printf(out, "  %s\n", trap_name(v));
 	}
+	interrupts_row(out, "NMI", "Non-maskable interrupts", nmi_count);
+	interrupts_row(out, "PMI", "Performance monitoring interrupts", perf_pmi_count);
 	return 0;
 }
 

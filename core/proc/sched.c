@@ -16,6 +16,7 @@
 #include "process.h"
 #include "arch/tsc.h"
 #include "timekeeping.h"
+#include "userret.h"
 #include "arch/x86.h"
 
 struct runqueue {
@@ -248,16 +249,13 @@ void task_first_run(void)
 /* CPU time (userret.c charges kernel time from entry to the return to
  * user mode): prev's kernel time ends here and next's resumes now, so
  * the time a task spends switched out, asleep in a system call or
- * waiting for a CPU, is nobody's. acct_ns 0: a task not accounted. */
+ * waiting for a CPU, is nobody's. acct_tsc 0: a task not accounted. */
 static void account_switch(struct task *prev, struct task *next)
 {
-	uint64_t now = time_since_boot_ns();
-	if (prev->acct_ns) {
-		prev->stime_ns += now - prev->acct_ns;
-		prev->acct_ns = now;
-	}
-	if (next->acct_ns)
-		next->acct_ns = now;
+	if (prev->acct_tsc)
+		account_span(prev, &prev->stime_tsc);
+	if (next->acct_tsc)
+		next->acct_tsc = rdtsc();
 }
 
 void schedule(void)

@@ -84,7 +84,7 @@ static bool return_work_pending(const struct task *self, const struct trap_frame
 	const struct signal_state *sig = self->sig;
 	return self->work || sched_need_resched() || !sig ||
 	       (self->sigpending & ~self->sigmask) || sig->group_exiting ||
-	       sig->group_stopped || restart_pending(f) || perf_return_work_pending();
+	       sig->group_stopped || restart_pending(f) || perf_wakeup_owed();
 }
 
 bool syscall_return(struct trap_frame *f)

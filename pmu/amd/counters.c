@@ -232,7 +232,7 @@ static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f)
 	if (!e || !(c->active >> i & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f)) {
+	if (x86_overflowed(e, &k, f, NULL)) {
 		c->active &= ~(1ULL << i);
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	}

@@ -8,19 +8,18 @@
  * set: beyond 2^31, or beyond the counter's width, a period takes
  * several overflows).
  *
- * The PMI is an ordinary maskable interrupt (LVTPC, fixed delivery on
- * VEC_PMI), not an NMI: it never lands where interrupts are off, so
- * code holding perf_lock (an irqsave lock) or otherwise running with
- * interrupts off is never sampled - its overflow is taken, and its
- * sample attributed, where interrupts come back on.
+ * The PMI's delivery (NMI by default, or the maskable interrupt) and
+ * what may run in it are pmi.c's; handling the overflows is here.
  *
  * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
- * interrupts off: the pmu ops run so (under perf_lock), the PMI handler
- * is an interrupt there. e->count and e->hw change under perf_lock only;
- * the PMI handler takes it.
+ * interrupts off: the pmu ops run so (under perf_lock), and the PMI
+ * handles overflows only under perf_lock (pmi.c: an NMI that cannot
+ * trylock it defers the work to an IPI). e->count and e->hw change
+ * under perf_lock only.
  */
 #include <linux/errno.h>
 #include "arch/apic.h"
+#include "arch/cpu.h"
 #include "intel.h"
 #include "kernel.h"
 #include "pmu/msr.h"
@@ -44,7 +43,6 @@ struct cpu_counters {
 };
 
 static struct cpu_counters counters[MAX_CPUS];
-static uint64_t pmi_counts[MAX_CPUS];
 
 static bool is_fixed(int idx)
 {
@@ -74,31 +72,11 @@ static uint64_t max_period(int idx)
 	return (1ULL << 31) - 1;
 }
 
-/* The fixed counter that counts selector `config`, or -1. Only the plain
- * event qualifies: fixed counters filter by mode and nothing else, so
- * edge, inv and cmask need a GP counter. */
-static int fixed_for(uint64_t config)
-{
-	switch (config & EVTSEL_RAW_MASK) {
-	case ARCH_INSTRUCTIONS: return 0;
-	case ARCH_CORE_CYCLES: return 1;
-	case ARCH_REF_CYCLES_FIXED: return 2;
-	}
-	return -1;
-}
+static const struct intel_constraint *constraints; /* this CPU model's */
 
 int intel_pick_counter(uint64_t config, uint64_t used)
 {
-	int j = fixed_for(config);
-	if (j >= 0 && (intel_caps.fixed_mask >> j & 1) &&
-	    !(used >> (PMC_IDX_FIXED + j) & 1))
-		return PMC_IDX_FIXED + j;
-	if ((config & EVTSEL_RAW_MASK) == ARCH_REF_CYCLES_FIXED)
-		return -1; /* a pseudo-encoding: fixed counter 2 or nothing */
-	for (unsigned i = 0; i < intel_caps.n_gp; i++)
-		if (!(used >> i & 1))
-			return (int)i;
-	return -1;
+	return intel_place(&intel_caps, constraints, config, used);
 }
 
 /* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
@@ -128,7 +106,7 @@ static struct cpu_counters *here(void)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	if (intel_caps.version >= 2) /* reserved bits would #GP */
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
-	apic_write(APIC_LVT_PMC, VEC_PMI);
+	apic_write(APIC_LVT_PMC, intel_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
 	return c;
 }
@@ -160,8 +138,6 @@ static uint64_t fixed_bits(uint64_t config)
 		b |= FIXED_CTRL_USR;
 	if (config & EVTSEL_OS)
 		b |= FIXED_CTRL_OS;
-	if (config & EVTSEL_ANY)
-		b |= FIXED_CTRL_ANY;
 	return b;
 }
 
@@ -287,8 +263,9 @@ static bool take(uint64_t *used, struct perf_event *e)
 	return true;
 }
 
-/* Placing greedily in order is as good as any placement: each fixed
- * counter serves one event, and GP counters are interchangeable. */
+/* The group placed in its order, as add() will place it (place.c: each
+ * fixed counter serves one event; constrained events take the lowest
+ * counter they may, free ones the least wanted). */
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
 	uint64_t used = 0;
@@ -314,37 +291,71 @@ static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 /* Counter idx overflowed: fold, arm what is left of the period and,
  * when the whole period has passed, take a sample with the interrupted
  * registers (Linux's handle_pmi_common for one counter). */
-static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f)
+static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
+		       const struct perf_hit *where)
 {
 	struct perf_event *e = c->owner[idx];
 	if (!e || !(c->global >> idx & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f))
+	if (x86_overflowed(e, &k, f, where))
 		stop_in_pmi(c, e);
 }
 
+/* Linux's intel_pmu_reset, for a PMI that does not stop: every
+ * selector and counter zeroed, status acknowledged. Events keep their
+ * counters, stopped (their GLOBAL_CTRL bits off) until sched in/out or
+ * intel_start arms them again. */
+static void reset_counters(struct cpu_counters *c)
+{
+	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+		pmu_wrmsr(counter_msr((int)i), 0);
+	}
+	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
+		if (intel_caps.fixed_mask >> j & 1)
+			pmu_wrmsr(counter_msr(PMC_IDX_FIXED + (int)j), 0);
+	if (intel_caps.fixed_mask)
+		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+	c->fixed_ctrl = 0;
+	c->global = 0;
+	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
+}
+
+static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each loop */
+
 /* Handle every overflowed counter until the status is clear, with the
  * counters frozen meanwhile; each status bit is acknowledged
- * (GLOBAL_OVF_CTRL) before its counter is re-armed. */
-static void handle_overflows(struct cpu_counters *c, struct trap_frame *f)
+ * (GLOBAL_OVF_CTRL) before its counter is re-armed. A status that is
+ * still set after INTEL_PMI_MAX_LOOPS rounds will not clear (Linux's
+ * "irq loop stuck"): the PMU is reset and pmi.c reports it. */
+static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
+			     const struct perf_hit *where)
 {
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	for (int round = 0; round < 8; round++) {
+	for (int loops = 0;; loops++) {
 		uint64_t st = pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_bits();
 		if (!st)
 			break;
+		if (loops == INTEL_PMI_MAX_LOOPS) {
+			reset_counters(c);
+			intel_pmi_stuck();
+			break;
+		}
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
 		for (int idx = 0; idx < NR_IDX; idx++)
 			if (st >> idx & 1)
-				overflowed(c, idx, f);
+				overflowed(c, idx, f, where);
+		if (test_stuck[this_cpu_id()])
+			pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, st);
 	}
 	write_global(c);
 }
 
 /* Version 1 has no status register: a counter armed negative that reads
  * with its top bit clear has passed zero. */
-static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
+static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f,
+				const struct perf_hit *where)
 {
 	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
 		struct perf_event *e = c->owner[i];
@@ -352,37 +363,31 @@ static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f)
 			continue;
 		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
 		if (!(now >> (intel_caps.gp_width - 1) & 1))
-			overflowed(c, (int)i, f);
+			overflowed(c, (int)i, f, where);
 	}
 }
 
-/* The PMI: with interrupts off, on the CPU whose counters overflowed. */
-static void intel_pmi(struct trap_frame *f)
+void intel_handle_overflows(const struct perf_hit *where)
 {
-	unsigned cpu = this_cpu_id();
-	pmi_counts[cpu]++;
-	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
-	spin_lock(&perf_lock);
+	struct cpu_counters *c = &counters[this_cpu_id()];
+	/* the model's user-time overflow: user registers */
+	struct trap_frame *f = pmu_pmi_frame(where->regs);
 	if (intel_caps.version >= 2)
-		handle_overflows(&counters[cpu], f);
+		handle_overflows(c, f, where);
 	else
-		handle_overflows_v1(&counters[cpu], f);
-	spin_unlock(&perf_lock);
-	apic_write(APIC_LVT_PMC, VEC_PMI); /* delivery masked it */
-	apic_eoi();
-	perf_wakeup_pending(); /* pollers of the buffers written */
-}
-
-void intel_counters_init(void)
-{
-	trap_set_handler(VEC_PMI, intel_pmi);
+		handle_overflows_v1(c, f, where);
 }
 
 /* ---- self-test helpers ---- */
 
-uint64_t intel_pmi_count(unsigned cpu)
+void intel_counters_init(void)
 {
-	return pmi_counts[cpu];
+	constraints = intel_constraints_for(cpu.family, cpu.model);
+}
+
+void intel_test_stuck_status(bool on)
+{
+	test_stuck[this_cpu_id()] = on;
 }
 
 bool intel_counters_busy(void)

@@ -134,7 +134,7 @@ static int intel_event_init(struct perf_event *e)
 
 /* ---- sysfs ---- */
 
-static struct pmu_sysfs_entry format[8], events[PERF_COUNT_HW_MAX + 1], caps[3];
+static struct pmu_sysfs_entry format[8], events[PERF_COUNT_HW_MAX + 2], caps[3];
 
 static void add_entry(struct pmu_sysfs_entry *dir, const char *name, const char *value)
 {
@@ -181,6 +181,8 @@ static void sysfs_events(void)
 				 (unsigned)(enc >> 8 & 0xff));
 		add_entry(events, names[i].name, text[i]);
 	}
+	if (intel_caps.fixed_mask >> 3 & 1) /* TOPDOWN.SLOTS, fixed 3 only */
+		add_entry(events, "slots", "event=0x00,umask=0x4");
 }
 
 static void sysfs_caps(void)
@@ -213,25 +215,38 @@ static unsigned min_u(unsigned a, unsigned b)
 	return a < b ? a : b;
 }
 
-/* Fixed counters from EDX (and ECX's bitmap from version 5). Versions
- * 2-4 on bare metal may under-report them: assume 3, as Linux does. */
-static void detect_fixed(const struct cpuid_regs *r)
+/* Fixed counters: EDX[4:0] counts them from 0; from version 5, ECX is
+ * a bitmap and counter j exists if its bit is set or j < EDX[4:0].
+ * Versions 2-4 on bare metal may under-report them: assume 3, as Linux
+ * does. */
+static void parse_fixed(struct intel_caps *c, const struct cpuid_regs *r, bool bare_metal)
 {
 	unsigned n = PERFMON_EDX_FIXED(r->edx);
-	intel_caps.fixed_width = PERFMON_EDX_FIXED_WIDTH(r->edx);
-	if (intel_caps.version >= 2 && intel_caps.version < 5 && !cpu.hypervisor[0] && n < 3) {
+	c->fixed_width = PERFMON_EDX_FIXED_WIDTH(r->edx);
+	if (c->version >= 2 && c->version < 5 && bare_metal && n < 3) {
 		n = 3;
-		if (!intel_caps.fixed_width)
-			intel_caps.fixed_width = intel_caps.gp_width;
+		if (!c->fixed_width)
+			c->fixed_width = c->gp_width;
 	}
-	if (intel_caps.version < 2)
+	if (c->version < 2)
 		n = 0;
 	uint32_t mask = n >= 32 ? ~0u : (1u << n) - 1;
-	if (intel_caps.version >= 5)
+	if (c->version >= 5)
 		mask |= r->ecx;
-	intel_caps.fixed_mask = mask & ((1u << INTEL_MAX_FIXED) - 1);
-	intel_caps.any_deprecated = intel_caps.version >= 5 &&
-				    (r->edx & PERFMON_EDX_ANY_DEPRECATED);
+	c->fixed_mask = mask & ((1u << INTEL_MAX_FIXED) - 1);
+	c->any_deprecated = c->version >= 5 && (r->edx & PERFMON_EDX_ANY_DEPRECATED);
+}
+
+bool intel_parse_perfmon(struct intel_caps *c, const struct cpuid_regs *r, bool bare_metal)
+{
+	c->version = PERFMON_EAX_VERSION(r->eax);
+	c->n_gp = min_u(PERFMON_EAX_GP(r->eax), INTEL_MAX_GP);
+	c->gp_width = PERFMON_EAX_GP_WIDTH(r->eax);
+	c->unavailable = r->ebx;
+	if (PERFMON_EAX_EBX_LEN(r->eax) < PERFMON_EVENTS || !c->gp_width)
+		return false;
+	parse_fixed(c, r, bare_metal);
+	return true;
 }
 
 static bool detect(void)
@@ -242,15 +257,10 @@ static bool detect(void)
 	if (intel_caps.model)
 		pmu_use_model();
 	struct cpuid_regs r = pmu_cpuid(CPUID_PERFMON, 0);
-	intel_caps.version = PERFMON_EAX_VERSION(r.eax);
-	intel_caps.n_gp = min_u(PERFMON_EAX_GP(r.eax), INTEL_MAX_GP);
-	intel_caps.gp_width = PERFMON_EAX_GP_WIDTH(r.eax);
-	intel_caps.unavailable = r.ebx;
-	if (PERFMON_EAX_EBX_LEN(r.eax) < PERFMON_EVENTS || !intel_caps.gp_width) {
+	if (!intel_parse_perfmon(&intel_caps, &r, !cpu.hypervisor[0])) {
 		klog("pmu: cpu: cpuid 0ah eax=%#x describes too little; no hardware events", r.eax);
 		return false;
 	}
-	detect_fixed(&r);
 	if (pmu_cpuid(1, 0).ecx & CPUID_1_ECX_PDCM)
 		intel_caps.full_width = pmu_rdmsr(MSR_IA32_PERF_CAPABILITIES) & PERF_CAP_FW_WRITE;
 	for (unsigned bit = 0; bit < PERFMON_EVENTS; bit++)
@@ -295,6 +305,7 @@ void intel_pmu_init(void)
 	sysfs_events();
 	sysfs_caps();
 	intel_counters_init();
+	intel_pmi_init();
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;
 	report();

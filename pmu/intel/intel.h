@@ -8,11 +8,19 @@
 #define BAREMON_PMU_INTEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "arch/x86.h"
 #include "pmu/event.h"
+#include "pmu/perf.h"
 
-#define INTEL_MAX_GP    8
-#define INTEL_MAX_FIXED 3  /* instructions, cycles, reference cycles */
+/* What the driver handles, as far as CPUID 0AH says the CPU has them:
+ * GP counters at IA32_PERFEVTSEL0 + i and IA32_(A_)PMC0 + i (Linux's
+ * addressing), fixed counters at IA32_FIXED_CTR0 + j: 0 instructions,
+ * 1 cycles, 2 reference cycles, 3 TOPDOWN.SLOTS, 4-6 the topdown
+ * events of newer cores. */
+#define INTEL_MAX_GP    16
+#define INTEL_MAX_FIXED 7
 
 /* What CPUID 0AH (and PERF_CAPABILITIES) said, fixed at boot. */
 struct intel_caps {
@@ -28,6 +36,25 @@ struct intel_caps {
 };
 
 extern struct intel_caps intel_caps;
+
+/* CPUID 0AH (r) into caps; `bare_metal`: not under a hypervisor (then
+ * versions 2-4 reporting fewer than 3 fixed counters have 3, as Linux
+ * assumes). False when the leaf describes too little to use. */
+bool intel_parse_perfmon(struct intel_caps *caps, const struct cpuid_regs *r, bool bare_metal);
+
+/* place.c: a GP counter constraint (Linux's event constraint tables):
+ * an event whose (config & match) == code may use only gp_mask. */
+struct intel_constraint {
+	uint32_t code, match, gp_mask;
+};
+/* The table for this CPU model (an empty one for most). */
+const struct intel_constraint *intel_constraints_for(unsigned family, unsigned model);
+/* The fixed counter selector `config` may take, or -1. */
+int intel_fixed_for(uint64_t config);
+/* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
+ * `config` takes when those in `used` are taken; -1: none. */
+int intel_place(const struct intel_caps *caps, const struct intel_constraint *table,
+		uint64_t config, uint64_t used);
 extern struct pmu intel_pmu;
 
 /* Boot: detect, install the model if need be, register "cpu". */
@@ -35,6 +62,13 @@ void intel_pmu_init(void);
 
 /* intel.c: the event selector (without EN) e's attributes ask for. */
 uint64_t intel_event_config(const struct perf_event *e);
+
+/* hybrid.c: CPUID 07H.EDX says hybrid; CPUID 1AH.EAX names the PMU of
+ * this CPU's core type ("cpu_core", "cpu_atom"; NULL: neither); a CPU
+ * bitmap as a `cpus` list ("0-3,8"), its length or -1 if size is short. */
+bool intel_is_hybrid(uint32_t cpuid_7_edx);
+const char *intel_hybrid_pmu_name(uint32_t cpuid_1a_eax);
+int intel_cpus_list(uint64_t cpus, char *buf, size_t size);
 
 /* counters.c */
 /* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
@@ -46,10 +80,30 @@ void intel_start(struct perf_event *e, uint64_t now);
 void intel_stop(struct perf_event *e, uint64_t now);
 uint64_t intel_read(struct perf_event *e, uint64_t now);
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra);
-void intel_counters_init(void);
+void intel_counters_init(void);  /* boot: this CPU model's constraints */
+
+/* Handle this CPU's overflowed counters, sampling where->regs (and
+ * where->kchain when set): under perf_lock, interrupts off (or in an
+ * NMI that holds perf_lock). */
+void intel_handle_overflows(const struct perf_hit *where);
+/* Rounds of the status loop before the PMU is reset (Linux's 100). */
+#define INTEL_PMI_MAX_LOOPS 100
+
+/* pmi.c: the PMI's delivery, `pmi=nmi|irq` on the command line. */
+void intel_pmi_init(void);
+bool intel_pmi_is_nmi(void);
+uint32_t intel_lvtpc(void);       /* LVTPC, unmasked, in the chosen mode */
+void intel_pmi_stuck(void);       /* the status loop gave up: reset done */
 
 /* For the self-tests. */
 uint64_t intel_pmi_count(unsigned cpu);
+uint64_t intel_pmi_deferred_count(unsigned cpu); /* NMIs handled by the IPI */
+uint64_t intel_pmi_stuck_count(void);
+/* Make the status come back after each acknowledgement on this CPU. */
+void intel_test_stuck_status(bool on);
+/* NMIs on the model are handled at once, not deferred (the test sends
+ * them itself, from outside the model). */
+void intel_test_nmi_direct(bool on);
 bool intel_counters_busy(void);   /* some counter of this CPU is in use */
 /* Load e's counter (on this CPU, under perf_lock) with a raw value. */
 void intel_test_load(struct perf_event *e, uint64_t raw);

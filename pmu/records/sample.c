@@ -81,20 +81,33 @@ static void walk_user(struct sample *s, const struct trap_frame *r, uint32_t max
 	}
 }
 
-static void walk_kernel(struct sample *s, const struct trap_frame *r, uint32_t max)
+uint32_t perf_kernel_chain(const struct trap_frame *r, uint64_t *ips, uint32_t max)
 {
-	chain_add(s, PERF_CONTEXT_KERNEL, max);
-	chain_add(s, r->rip, max);
+	uint32_t n = 0;
 	uint64_t fp = r->rbp;
-	while (s->chain_nr < max && fp >= PHYSMAP_BASE && !(fp & 7)) {
+	while (n < max && fp >= PHYSMAP_BASE && !(fp & 7)) {
 		const uint64_t *frame = (const uint64_t *)fp;
 		if (frame[1] < KERNEL_VMA_BASE)
 			break;
-		chain_add(s, frame[1], max);
+		ips[n++] = frame[1];
 		if (frame[0] <= fp)
 			break;
 		fp = frame[0];
 	}
+	return n;
+}
+
+static void walk_kernel(struct sample *s, const struct trap_frame *r, uint32_t max)
+{
+	chain_add(s, PERF_CONTEXT_KERNEL, max);
+	chain_add(s, r->rip, max);
+	if (s->hit && s->hit->kchain) {
+		for (uint32_t i = 0; i < s->hit->kchain_nr; i++)
+			chain_add(s, s->hit->kchain[i], max);
+		return;
+	}
+	if (s->chain_nr < max)
+		s->chain_nr += perf_kernel_chain(r, s->chain + s->chain_nr, max - s->chain_nr);
 }
 
 static void build_chain(struct sample *s)
@@ -280,6 +293,8 @@ void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64
 	s->hit = hit;
 	s->uregs = cur && cur->mm ? cur->frame : NULL;
 	s->regs = hit && hit->regs ? hit->regs : s->uregs;
+	if (user_mode(s->regs))
+		s->uregs = s->regs; /* an NMI in user mode: no kernel entry saved them */
 	s->period = period;
 	uint64_t t = e->attr.sample_type;
 	if (t & PERF_SAMPLE_CALLCHAIN)

@@ -160,14 +160,20 @@ check "-e cycles:u: samples in spin_loop ($(lines ' spin_loop$'))" \
 isolated_perf() { unshare --pid --fork --mount-proc perf "$@"; }
 # share SYM: SYM's percentage in perf report's $out (0 if absent).
 share() { awk -v s="$1" '$NF == s && $1 ~ /%$/ { sub(/%/, "", $1); p += $1 } END { printf "%.2f", p + 0 }' "$out"; }
-# profile FILE LO HI: >= 95% in light and heavy, heavy's part of them in [LO, HI].
+# kernel: the kernel's percentage in perf report's $out. With the PMI an
+# NMI (the default), kernel time (timer ticks, the model's updates) is
+# sampled in the kernel, where the maskable PMI gave it to the user
+# instruction interrupts came back on.
+kernel() { awk '$2 == "[k]" && $1 ~ /%$/ { sub(/%/, "", $1); p += $1 } END { printf "%.2f", p + 0 }' "$out"; }
+# profile FILE LO HI: >= 95% in light, heavy and the kernel, heavy's
+# part of the two in [LO, HI].
 profile() {
-	local f=$1 lo=$2 hi=$3 l h
+	local f=$1 lo=$2 hi=$3 l h k
 	take "$f"
 	isolated_perf report --stdio --sort sym -i "$logs/$f" --symfs "$symfs" >"$out" 2>"$out.err"
-	l=$(share light) h=$(share heavy)
-	check "$f: perf report puts >= 95% in light and heavy ($l% + $h%)" \
-		awk -v l="$l" -v h="$h" 'BEGIN { exit !(l + h >= 95) }'
+	l=$(share light) h=$(share heavy) k=$(kernel)
+	check "$f: perf report puts >= 95% in light and heavy ($l% + $h%), or the kernel ($k%)" \
+		awk -v l="$l" -v h="$h" -v k="$k" 'BEGIN { exit !(l + h + k >= 95) }'
 	check "$f: heavy's part is in [$lo, $hi]" \
 		awk -v l="$l" -v h="$h" -v lo="$lo" -v hi="$hi" 'BEGIN { r = h / (l + h); exit !(r >= lo && r <= hi) }'
 }
