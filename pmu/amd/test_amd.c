@@ -3,12 +3,14 @@
  * counters (real or modelled): attribute checks and their errnos, the
  * RAW and host/guest bits, the tables' 0 (ENOENT) and -1 (EINVAL)
  * entries, group_fits, and a count folded across a wrap with the PMI
- * (PerfMonV2's status, or the top bit) and no spurious PMI left
- * unclaimed. They skip where "cpu" is not the AMD driver's.
+ * (PerfMonV2's status, or the top bit), and a PMI that finds nothing
+ * right after it claimed as spurious rather than unknown. They skip where "cpu" is not the AMD driver's.
  */
 #include <linux/errno.h>
 #include "amd.h"
+#include "arch/apic.h"
 #include "arch/percpu.h"
+#include "arch/trap.h"
 #include "arch/tsc.h"
 #include "kernel.h"
 #include "mm/mm.h"
@@ -193,6 +195,16 @@ SELFTEST(amd_wrap_folds)
 	spin_unlock_irqrestore(&perf_lock, f);
 	ST_CHECK(t, amd_pmi_count(cpu) > pmis);
 	ST_CHECK(t, amd_unknown_count(cpu) == unknown); /* the PMI found its counter */
+	/* A PMI right after, with nothing overflowed: a late one for what
+	 * was handled, claimed inside the window, not unknown. */
+	uint64_t spurious = amd_spurious_count(cpu);
+	pmis = amd_pmi_count(cpu);
+	apic_send_ipi(this_cpu()->apic_id, VEC_PMI);
+	for (int i = 0; i < 200 && amd_pmi_count(cpu) == pmis; i++)
+		udelay(50);
+	ST_CHECK(t, amd_pmi_count(cpu) == pmis + 1);
+	ST_CHECK(t, amd_spurious_count(cpu) == spurious + 1);
+	ST_CHECK(t, amd_unknown_count(cpu) == unknown);
 	if (mid <= before || mid >= (1ULL << 40) || end < mid)
 		ST_FAIL(t, "count %llu, then %llu, after the wrap", (unsigned long long)mid,
 			(unsigned long long)end);

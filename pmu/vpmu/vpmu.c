@@ -542,11 +542,6 @@ const char *vpmu_mode_name(void)
 	return vpmu_mode->name;
 }
 
-bool vpmu_is_amd(void)
-{
-	return vpmu_mode->amd;
-}
-
 void vpmu_init(void)
 {
 	choose_mode();

@@ -95,8 +95,6 @@ bool vpmu_pmi_user_mark(void);
 void vpmu_init(void);
 /* The mode's name ("intel", "intel-v2", "intel-v5", "hybrid", "amd"). */
 const char *vpmu_mode_name(void);
-/* Does the model stand in for an AMD PMU? */
-bool vpmu_is_amd(void);
 
 uint64_t vpmu_rdmsr(uint32_t msr);
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
