@@ -73,7 +73,7 @@ struct mm {
 };
 
 struct mm *mm_create(void);
-struct mm *mm_clone(struct mm *src);    /* fork: private pages copied */
+struct mm *mm_clone(struct mm *src);    /* fork: private pages shared copy-on-write */
 void mm_get(struct mm *mm);
 void mm_put(struct mm *mm);
 void mm_activate(struct mm *mm);         /* load CR3 */
