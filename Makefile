@@ -274,8 +274,11 @@ test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
 # SOAK_SECONDS (default an hour) on 4 CPUs, from seed SOAK_SEED (default
 # the time).
 DEBUG_BUILD ?= build-debug
-debug-esp:
+# Its user programs are the ordinary build's (run-qemu.sh takes them
+# from $BAREMON_BUILD/apps; apps.mk builds them in build/apps).
+debug-esp: apps
 	$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) DEBUG=1 esp
+	ln -sfn $(CURDIR)/build/apps $(DEBUG_BUILD)/apps
 SOAK_SECONDS ?= 3600
 SOAK_SEED ?= $(shell date +%s)
 soak: debug-esp $(BUILD)/fuzz/fuzz

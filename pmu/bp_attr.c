@@ -181,8 +181,15 @@ long perf_bp_modify(struct perf_event *e, uint64_t uattr)
 	int r = copy_attr(uattr, &a);
 	if (r)
 		return r;
-	if (a.type != e->attr.type || e->pmu != &perf_bp_pmu)
+	/* Linux compares with the type of the PMU that took the event: its
+	 * cpu-clock and task-clock have PMUs of their own, not type 1. */
+	bool clock = e->attr.type == PERF_TYPE_SOFTWARE &&
+		     (e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		      e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+	if (a.type != e->attr.type || clock)
 		return -EINVAL;
+	if (e->pmu != &perf_bp_pmu)
+		return -EOPNOTSUPP; /* Linux modifies breakpoints only */
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	e->attr.sig_data = a.sig_data;
 	spin_unlock_irqrestore(&perf_lock, f);

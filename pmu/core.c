@@ -582,8 +582,7 @@ static void publish_event(struct perf_event *e, struct perf_event *leader)
 
 /* The arguments alone, in Linux's order: the attr, the target, the
  * caller's rights. Takes nothing. */
-static int check_open(uint64_t uattr, int pid, int cpu, uint64_t flags,
-		      struct perf_event_attr *attr, struct task **task)
+static int check_open(uint64_t uattr, uint64_t flags, struct perf_event_attr *attr)
 {
 	if (flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
@@ -593,11 +592,6 @@ static int check_open(uint64_t uattr, int pid, int cpu, uint64_t flags,
 	r = check_attr(attr);
 	if (r)
 		return r;
-	r = open_target(pid, cpu, flags, task);
-	if (r)
-		return r;
-	if (attr->sigtrap && !*task)
-		return -EINVAL; /* a signal needs a task to go to */
 	return check_permission(attr);
 }
 
@@ -628,12 +622,20 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 	struct file *f;
 	int r, fd;
 
-	r = check_open(uattr, pid, cpu, flags, &attr, &task);
+	r = check_open(uattr, flags, &attr);
 	if (r)
 		return r;
+	/* Linux's order: the attr, then group_fd (EBADF), then the target
+	 * (ESRCH, EINVAL for the CPU). */
 	r = open_group(group_fd, flags, &g);
 	if (r)
 		return r;
+	r = open_target(pid, cpu, flags, &task);
+	if (r)
+		goto err_group;
+	r = -EINVAL; /* a signal needs a task to go to */
+	if (attr.sigtrap && !task)
+		goto err_group;
 	r = check_leader(g.leader, &attr, task, cpu);
 	if (r)
 		goto err_group;

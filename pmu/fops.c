@@ -137,6 +137,31 @@ static long set_output(struct perf_event *e, uint64_t arg)
 	return r;
 }
 
+/* Linux copies the filter string in (strndup_user: EFAULT if it cannot)
+ * before it finds no filter language for the event (EINVAL). */
+static long set_filter(uint64_t arg)
+{
+	for (uint64_t i = 0; i < PAGE_SIZE; i++) {
+		uint8_t c;
+		if (get_user(c, (uint8_t *)(arg + i)))
+			return -EFAULT;
+		if (!c)
+			break;
+	}
+	return -EINVAL;
+}
+
+/* No BPF programs exist: an open fd is not one (EINVAL), a closed one is
+ * EBADF, as Linux's bpf_prog_get says. */
+static long set_bpf(uint64_t arg)
+{
+	struct file *f = fget((int)(uint32_t)arg);
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return -EINVAL;
+}
+
 static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 {
 	struct perf_event *e = file->priv;
@@ -168,14 +193,15 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return set_output(e, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
+		return set_filter(arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
-		return -EINVAL; /* no filter language or BPF here: as Linux for an event without them */
+		return -EINVAL; /* no BPF here: as Linux for an event without it */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_event_pause_output(e, arg != 0);
 	case PERF_EVENT_IOC_SET_BPF:
-		return -EBADF;   /* no BPF programs exist: the fd cannot be one */
+		return set_bpf(arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
-		return perf_bp_modify(e, arg); /* EINVAL but for breakpoints */
+		return perf_bp_modify(e, arg); /* EOPNOTSUPP but for breakpoints */
 	default:
 		r = -ENOTTY;
 	}

@@ -42,6 +42,15 @@ static void page_fault(struct trap_frame *f)
 		return;
 	}
 	if (from_user(f)) {
+		if (r == -ENOMEM) {
+			/* No page to give: killed, as by Linux's OOM killer
+			 * (which would pick the biggest process; here the
+			 * one that asked). */
+			klog("oom: killed %s[%d]: no memory for a page at %#llx",
+			     t->comm, t->tid, (unsigned long long)addr);
+			signal_force(SIGKILL, SI_KERNEL, 0);
+			return;
+		}
 		if (r == -ENXIO)
 			signal_force(SIGBUS, BUS_ADRERR, addr);
 		else

@@ -802,7 +802,7 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		r = cow_break(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), false) == 0 ? 0 : -EACCES;
 	else if (error & 1)
 		r = -EACCES;  /* present page, protection violation */
-	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO)
+	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO && r != -ENOMEM)
 		r = -EFAULT;
 	mm_unlock(mm, f);
 	return r;

@@ -11,7 +11,8 @@
  * and with --all (baremon only: never on a shared host):
  *  - memory: a child maps and touches 4 MiB pieces until mmap fails
  *    with ENOMEM or the kernel kills it (SIGKILL, as Linux's OOM killer
- *    would); free memory comes back once it is reaped;
+ *    would: before, baremon's fault with no page gave SIGSEGV); free
+ *    memory comes back once it is reaped;
  *  - processes: children that wait on a pipe are forked until fork
  *    fails with EAGAIN or ENOMEM; all exit and are reaped, and free
  *    memory and the process count come back.

@@ -4,7 +4,8 @@
 # cases on the host Linux and on a 2-CPU baremon; every case must end
 # the same way (it works, or the same errno). A mismatch is listed with
 # what the case was; the ones baremon keeps on purpose are in docs/perf.md
-# and errnos-known.txt (case descriptions matched by a regular expression).
+# and errnos-known.txt (regular expressions matched against "case N:
+# DESCRIPTION host ERRNO baremon ERRNO").
 # ERRNOS_SEED and ERRNOS_CASES change the budget (default 2000 cases).
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +32,7 @@ total=0 unexplained=0
 while read -r n h g; do
 	total=$((total + 1))
 	what=$("$bin" --describe "$seed" "$n")
-	if [ -s "$known" ] && printf '%s host %s baremon %s\n' "$what" "$h" "$g" |
+	if [ -s "$known" ] && printf 'case %s: %s host %s baremon %s\n' "$n" "$what" "$h" "$g" |
 		grep -Eqf <(grep -v '^#' "$known" | grep .); then
 		continue
 	fi

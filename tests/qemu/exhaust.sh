@@ -28,5 +28,7 @@ expect_rc 0
 expect_line '^exhaust: [0-9]+ passed, 0 failed$' "every check passes on baremon"
 expect_line '^status 0$' "exhaust exits 0"
 expect_line '^the session goes on$' "the session survives"
+expect_line 'oom: killed exhaust\[[0-9]+\]: no memory for a page at ' \
+	"a fault with no page to give kills the process with a log line"
 expect_no_line '^PANIC' "no panic"
 finish
