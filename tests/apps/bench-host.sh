@@ -78,5 +78,22 @@ run "$bench" -code "$tmp/add.bin" -m
 status 2 "an ambiguous abbreviation"
 expect '^bench: -m is ambiguous' "-m is ambiguous"
 
+# --- sweeps (host/bench/bench-sweep.sh, with a stand-in for run-qemu.sh) -----
+sweep() { BENCH_RUN_QEMU="$top/tests/apps/fake-run-qemu.sh" "$top/host/bench/bench-sweep.sh" "$@"; }
+run sweep --param unroll_count --from 1 --to 100 --csv "$tmp/s.csv" --plot "$tmp/s.png" -asm 'add rax, rbx'
+status 0 "bench-sweep.sh --from 1 --to 100 (x2)"
+check "the CSV: a header and one row per value, 1 to 64" \
+	[ "$(tr '\n' ' ' < "$tmp/s.csv")" = "unroll_count,RDTSC 1,1.00 2,2.00 4,4.00 8,8.00 16,16.00 32,32.00 64,64.00 " ]
+check "the parameter column increases" awk -F, 'NR > 2 && $1 <= last { exit 1 } { last = $1 }' "$tmp/s.csv"
+check "the plot is a PNG" sh -c "head -c 4 '$tmp/s.png' | grep -q PNG"
+run sweep --param unroll_count --from 10 --to 30 --step 10 -asm 'add rax, rbx'
+check "--step 10: three rows, on standard output" [ "$(lines '^[0-9]+,[0-9]+\.00$')" = 3 ]
+run sweep --param x --from 8 --to 4 -asm 'add rax, rbx'
+status 2 "--from above --to"
+expect 'is above --to' "says so"
+run sweep --param x --from 1 --to 2 -asm 'mov {x}, rax'
+status 2 "a NASM error in a swept -asm"
+expect 'error' "NASM's error is shown"
+
 echo "bench-host: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
