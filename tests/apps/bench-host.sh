@@ -95,5 +95,21 @@ run sweep --param x --from 1 --to 2 -asm 'mov {x}, rax'
 status 2 "a NASM error in a swept -asm"
 expect 'error' "NASM's error is shown"
 
+# --- make bench's table (tools/linux-ref/table.sh) --------------------------
+printf 'bench on cpu 1\ngetppid round trip: 120\r\nopen+close (x): 500 (open alone 300)\nPMI sample: no cpu PMU\nonly baremon: 7\n' > "$tmp/b.txt"
+printf '[    0.1] kernel: 5\ngetppid round trip: 400\nopen+close (x): 0\nonly Linux: 9\nloop: min 5 max 6\n' > "$tmp/l.txt"
+run sh "$top/tools/linux-ref/table.sh" "$tmp/b.txt" "$tmp/l.txt"
+status 0 "table.sh merges two outputs"
+expect '^operation +baremon +Linux +ratio$' "the table's header"
+expect '^getppid round trip +120 +400 +0\.30$' "both sides and their ratio (a CR dropped)"
+expect '^open\+close \(x\) +500 +0 +-$' "the first number only; no ratio against 0"
+expect '^only baremon +7 +- +-$' "a baremon-only operation"
+expect '^only Linux +- +9 +-$' "a Linux-only operation, after baremon's"
+check "lines that are not results are left out" [ "$(lines 'PMI|kernel|loop|bench on')" = 0 ]
+check "one row per operation" [ "$(lines '.')" = 5 ]
+run sh "$top/tools/linux-ref/table.sh" "$tmp/b.txt" "$tmp/missing.txt"
+status 0 "table.sh without Linux's output"
+expect '^getppid round trip +120 +- +-$' "a missing side shows -"
+
 echo "bench-host: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
