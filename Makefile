@@ -105,9 +105,9 @@ $(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c | $(DEPS_OK) $(PERF_UAPI)/.links
 COMPARE := $(BUILD)/compare
 bench: esp musl-tests
 	@mkdir -p $(COMPARE)
-	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 900 \
+	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 3600 \
 		--add $(BUILD)/musl/bench:/bin/opbench --run 'opbench 1' | tee $(COMPARE)/bench-baremon.txt
-	tools/linux-ref.sh --icount 0 --timeout 2400 -- $(BUILD)/musl/bench 1 \
+	tools/linux-ref.sh --icount 0 --timeout 3600 -- $(BUILD)/musl/bench 1 \
 		| tee $(COMPARE)/bench-linux.txt || true
 	@echo; sh tools/linux-ref/table.sh $(COMPARE)/bench-baremon.txt $(COMPARE)/bench-linux.txt
 
@@ -115,9 +115,9 @@ bench: esp musl-tests
 # -icount 4 (docs/noise.md's side-by-side table).
 noise-compare: esp
 	@mkdir -p $(COMPARE)
-	./run-qemu.sh --icount 4 --smp 2 --cmdline isolcpus=1 --timeout 900 \
+	./run-qemu.sh --icount 4 --smp 2 --cmdline isolcpus=1 --timeout 3600 \
 		--run 'noise -c 0,1 -s 2' | tee $(COMPARE)/noise-baremon.txt
-	tools/linux-ref.sh --icount 4 --timeout 2400 -- $(BUILD)/apps/noise -c 0,1 -s 2 \
+	tools/linux-ref.sh --icount 4 --timeout 3600 -- $(BUILD)/apps/noise -c 0,1 -s 2 \
 		| tee $(COMPARE)/noise-linux.txt || true
 
 deps: $(DEPS_OK)
