@@ -7,7 +7,8 @@
 # A result is a line "NAME: N ..." (N a whole number, what follows it is
 # ignored; a carriage return is dropped). Prints operation, baremon,
 # Linux and ratio (baremon / Linux, two decimals) in the order of the
-# baremon output, then the operations only Linux printed; "-" where a
+# baremon output, then the operations only Linux printed (the first
+# column as wide as the longest name); "-" where a
 # side has no result or the ratio is undefined. A missing file counts as
 # empty output. Exit status 0, 2 for bad usage.
 set -eu
@@ -32,12 +33,16 @@ awk '
 		val[side, pname] = pval
 	}
 	END {
-		printf "%-58s %12s %12s %7s\n", "operation", "baremon", "Linux", "ratio"
+		w = length("operation")
+		for (i = 1; i <= n; i++)
+			if (length(order[i]) > w)
+				w = length(order[i])
+		printf "%-*s %12s %12s %7s\n", w, "operation", "baremon", "Linux", "ratio"
 		for (i = 1; i <= n; i++) {
 			k = order[i]
 			bv = ((1, k) in val) ? val[1, k] : "-"
 			lv = ((2, k) in val) ? val[2, k] : "-"
 			r = (bv != "-" && lv != "-" && lv + 0 > 0) ? sprintf("%.2f", bv / lv) : "-"
-			printf "%-58s %12s %12s %7s\n", k, bv, lv, r
+			printf "%-*s %12s %12s %7s\n", w, k, bv, lv, r
 		}
 	}' "$b" "$l"
