@@ -66,7 +66,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	fuzz fuzz-build debug-esp soak
+	noise-compare fuzz fuzz-build debug-esp soak
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -115,10 +115,27 @@ $(BUILD)/fuzz/exhaust: tests/fuzz/exhaust.c | $(DEPS_OK) $(PERF_UAPI)/.links
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
 
-# Instruction counts of basic operations under -icount (DESIGN.md's table).
+# Instruction counts of basic operations under -icount (DESIGN.md's
+# table), on baremon and on Debian's Linux in the same QEMU settings
+# (tools/linux-ref.sh; the first run downloads the kernel), as one table
+# (docs/bench.md). The program is /bin/opbench: /bin/bench is the harness.
+COMPARE := $(BUILD)/compare
 bench: esp musl-tests
-	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 900 \
-		--add $(BUILD)/musl/bench --add $(BUILD)/musl/big1m --run 'bench 1'
+	@mkdir -p $(COMPARE)
+	./run-qemu.sh --icount --smp 2 --cmdline isolcpus=1 --timeout 3600 \
+		--add $(BUILD)/musl/bench:/bin/opbench --add $(BUILD)/musl/big1m --run 'opbench 1' | tee $(COMPARE)/bench-baremon.txt
+	tools/linux-ref.sh --icount 0 --timeout 3600 --add $(BUILD)/musl/big1m -- $(BUILD)/musl/bench 1 \
+		| tee $(COMPARE)/bench-linux.txt || true
+	@echo; sh tools/linux-ref/table.sh $(COMPARE)/bench-baremon.txt $(COMPARE)/bench-linux.txt
+
+# noise on both CPUs (CPU 1 isolated) of baremon and of Linux, under
+# -icount 4 (docs/noise.md's side-by-side table).
+noise-compare: esp
+	@mkdir -p $(COMPARE)
+	./run-qemu.sh --icount 4 --smp 2 --cmdline isolcpus=1 --timeout 3600 \
+		--run 'noise -c 0,1 -s 2' | tee $(COMPARE)/noise-baremon.txt
+	tools/linux-ref.sh --icount 4 --timeout 3600 -- $(BUILD)/apps/noise -c 0,1 -s 2 \
+		| tee $(COMPARE)/noise-linux.txt || true
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/deps.sh

@@ -110,5 +110,11 @@ int cmd_session(struct conn *c, const char *file);
 int cmd_record(struct conn *c, int argc, char **argv);
 int cmd_stat(struct conn *c, int argc, char **argv);
 
+/* bench.c: `bench` with nanoBench's options. bench_prepare (argv[0] is
+ * "bench") assembles -asm strings and shapes a QEMU target before it is
+ * reached; cmd_bench pushes the files and runs bench. */
+void bench_prepare(struct target *t, int argc, char **argv);
+int cmd_bench(struct conn *c);
+
 
 #endif

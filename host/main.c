@@ -26,6 +26,7 @@ static void usage(FILE *to)
 "         stat [OPTIONS] CMD    perf stat on the target\n"
 "         record [OPTIONS] [-o FILE] CMD   perf record; FILE is perf.data\n"
 "         session FILE          run a session script (docs/host.md)\n"
+"         bench OPTIONS         nanoBench's options, -asm assembled here (docs/bench.md)\n"
 "         shell                 interactive console (^] quits)\n");
 }
 
@@ -108,6 +109,8 @@ static int dispatch(struct conn *c, int argc, char **argv)
 		return cmd_record(c, argc, argv);
 	if (strcmp(cmd, "session") == 0)
 		return cmd_session(c, argv[1]);
+	if (strcmp(cmd, "bench") == 0)
+		return cmd_bench(c);
 	return EXIT_USAGE;
 }
 
@@ -120,7 +123,7 @@ static void check_command(int argc, char **argv)
 		need_args(argc, 2, "push FILE [DEST] / pull PATH [LOCAL]");
 	else if (strcmp(cmd, "session") == 0)
 		need_args(argc, 2, "session FILE");
-	else if (strcmp(cmd, "shell") != 0) {
+	else if (strcmp(cmd, "shell") != 0 && strcmp(cmd, "bench") != 0) {
 		fprintf(stderr, "baremon: unknown command '%s'\n", cmd);
 		usage(stderr);
 		exit(EXIT_USAGE);
@@ -145,6 +148,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "baremon: session: cannot read %s\n", argv[1]);
 		return EXIT_NOINPUT;
 	}
+	if (strcmp(argv[0], "bench") == 0)
+		bench_prepare(&t, argc, argv);
 	int fd = target_open(&t, true);
 	static struct conn c;
 	conn_init(&c, fd, &t);

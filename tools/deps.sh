@@ -25,6 +25,7 @@ libcmocka-dev:/usr/include/cmocka.h
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 linux-perf:/usr/bin/perf
 clang:/usr/bin/clang
+gnuplot-nox:/usr/bin/gnuplot
 "
 
 missing=""

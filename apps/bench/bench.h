@@ -3,6 +3,7 @@
  *
  *   options.c   the command line as nanoBench spells it
  *   config.c    counter config files (pure; unit-tested)
+ *   msrconfig.c -msr_config files (pure; unit-tested)
  *   codegen.c   the generated benchmark function (pure)
  *   stats.c     aggregates (pure; unit-tested)
  *   report.c    text, CSV, JSON (pure; unit-tested)
@@ -20,11 +21,12 @@
 #include "codegen.h"
 #include "config.h"
 #include "ctx.h"
+#include "msrconfig.h"
 #include "stats.h"
 
 struct bench_opts {
 	const char *code, *code_init, *code_late_init, *code_one_time_init;
-	const char *config;
+	const char *config, *msr_config;
 	bool fixed_counters, basic_mode, no_mem, no_normalization, df;
 	bool remove_empty_events, verbose, range, kernel, csv, json;
 	uint64_t n_measurements, unroll_count, loop_count;
@@ -81,12 +83,34 @@ void variant_call(const struct variant *v, struct bench_ctx *ctx, bool kernel);
 /* Report user-mode faults of the snippet (SIGSEGV, SIGILL, ...). */
 void variant_catch_faults(void);
 
+/* What to count besides RDTSC and the fixed counters. */
+struct bench_events {
+	const struct bench_event *ev;
+	int nev;
+	const struct bench_msr_cfg *mc;   /* -msr_config (kernel mode) */
+	int nmc;
+};
+
 /* run.c: measure every counter set, print the report; the exit status. */
 int run_all(const struct bench_opts *o, const struct bench_code *c,
-	    const struct bench_event *ev, int nev);
+	    const struct bench_events *what);
 
-/* kmode.c (kernel mode). */
-int kmode_open(const struct bench_opts *o, struct bench_counter *out, int max);
+/* One kernel-mode counter set: events on counters ctr[], MSR lines. */
+struct kbench_set {
+	const struct bench_event *ev;
+	const int *ctr;
+	int nev;
+	const struct bench_msr_cfg *mc;
+	int nmc;
+};
+
+/* kmode.c (kernel mode). Open the fixed counters and plan the set's MSR
+ * operations; fill out[] (slots of the kernel's readings). */
+int kmode_open(const struct bench_opts *o, const struct kbench_set *set,
+	       struct bench_counter *out, int max);
+/* Which config line the MSR operation i came from, and its MSR. */
+const char *kmode_msr_origin(uint32_t i);
+uint32_t kmode_msr_address(uint32_t i);
 /* Run fn in ring 0: 0, 1 if it faulted (r says where), -1 on error. */
 int kmode_call(void (*fn)(void), struct bench_ctx *ctx, struct kbench_run *r);
 void kmode_close(void);

@@ -4,6 +4,7 @@
  * the name at the first blank, then walk the '.'-separated fields.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,4 +187,100 @@ int64_t config_msr(const struct bench_event *e, const char *name)
 		if (!strcmp(e->msr[i].name, name))
 			return (int64_t)e->msr[i].value;
 	return -1;
+}
+
+int64_t config_msr_address(const char *name)
+{
+	static const struct { const char *name; uint32_t msr; } known[] = {
+		{ "RSP0", 0x1a6 }, { "RSP1", 0x1a7 }, { "3F6H", 0x3f6 }, { "PF", 0x3f7 },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (!strcmp(name, known[i].name))
+			return known[i].msr;
+	char *end;
+	if (!*name || *name == '-' || *name == '+')
+		return -1;
+	unsigned long long v = strtoull(name, &end, 16);
+	if (*end == 'H' || *end == 'h')
+		end++;
+	return *end || v > 0xffffffffull ? -1 : (int64_t)v;
+}
+
+static bool perf_config1(const char *name)
+{
+	return !strcmp(name, "RSP0") || !strcmp(name, "RSP1") ||
+	       !strcmp(name, "3F6H") || !strcmp(name, "PF");
+}
+
+int config_check_user(const struct bench_event *ev, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		const struct bench_event *e = &ev[i];
+		if (e->ctr >= 0) {
+			snprintf(err, errlen, "line %u: .CTR=%d needs -kernel (in user mode perf "
+				 "chooses the counter)", e->line, e->ctr);
+			return -1;
+		}
+		for (int m = 0; m < e->nmsr; m++) {
+			if (!perf_config1(e->msr[m].name) || m > 0) {
+				snprintf(err, errlen, "line %u: .MSR_%s= needs -kernel (user mode "
+					 "passes one of RSP0, RSP1, 3F6H, PF to perf as config1)",
+					 e->line, e->msr[m].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int config_check_kernel(const struct bench_event *ev, int n, int counters,
+			char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		const struct bench_event *e = &ev[i];
+		if (e->ctr >= counters) {
+			snprintf(err, errlen, "line %u: .CTR=%d: this CPU has %d programmable "
+				 "counters", e->line, e->ctr, counters);
+			return -1;
+		}
+		for (int m = 0; m < e->nmsr; m++) {
+			if (config_msr_address(e->msr[m].name) < 0) {
+				snprintf(err, errlen, "line %u: .MSR_%s= names no MSR (RSP0, RSP1, "
+					 "3F6H, PF or a hex address)", e->line, e->msr[m].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int config_kernel_set(const struct bench_event *ev, int n, int counters, int *ctr)
+{
+	uint32_t used = 0;
+	int take = 0, free_needed = 0;
+	for (; take < n; take++) {
+		int c = ev[take].ctr;
+		if (c >= 0 && (used >> c & 1))
+			break;
+		int fixed = __builtin_popcount(used) + (c >= 0);
+		if (fixed + free_needed + (c < 0) > counters)
+			break;
+		if (c >= 0)
+			used |= 1u << c;
+		else
+			free_needed++;
+	}
+	if (take == 0 && n > 0)
+		take = 1; /* a lone event always fits (its .CTR= was checked) */
+	for (int i = 0, next = 0; i < take; i++) {
+		if (ev[i].ctr >= 0) {
+			ctr[i] = ev[i].ctr;
+			continue;
+		}
+		while (used >> next & 1)
+			next++;
+		ctr[i] = next;
+		used |= 1u << next;
+	}
+	return take;
 }

@@ -45,4 +45,27 @@ uint64_t config_raw(const struct bench_event *e);
 /* The value of .MSR_<name>=, or -1 if the event has none. */
 int64_t config_msr(const struct bench_event *e, const char *name);
 
+/* The MSR a .MSR_<name>= field writes in kernel mode, as nanoBench names
+ * them: RSP0 0x1A6 and RSP1 0x1A7 (offcore response), 3F6H 0x3F6 (load
+ * latency threshold), PF 0x3F7 (PEBS front end); any other name is a hex
+ * address with an optional trailing H. -1 if it is neither. */
+int64_t config_msr_address(const char *name);
+
+/* What perf can express in user mode: no .CTR= (perf chooses the
+ * counter) and at most one .MSR_ field, RSP0, RSP1, 3F6H or PF (it goes
+ * to attr.config1, as Linux's offcore, load-latency and front-end events
+ * take it). 0, or -1 with "line N: why" in err. */
+int config_check_user(const struct bench_event *ev, int n, char *err, size_t errlen);
+
+/* Kernel mode: every .CTR= below `counters` and every .MSR_ field
+ * naming an MSR. 0, or -1 with "line N: why" in err. */
+int config_check_kernel(const struct bench_event *ev, int n, int counters,
+			char *err, size_t errlen);
+
+/* How many of ev[0..n) fit one counter set of `counters` counters in
+ * kernel mode: the set ends before an event whose .CTR= is taken, or
+ * when the counters run out. ctr[i] is each event's counter (a .CTR=
+ * is kept; the others take the lowest free ones). At least 1 if n > 0. */
+int config_kernel_set(const struct bench_event *ev, int n, int counters, int *ctr);
+
 #endif

@@ -184,9 +184,8 @@ int counters_open(const struct bench_opts *o, const struct bench_event *ev,
 	if (nev) {
 		struct group *g = &groups[ngroups];
 		for (int i = 0; i < nev; i++) {
-			int64_t c1 = config_msr(&ev[i], "RSP0");
-			if (c1 < 0)
-				c1 = config_msr(&ev[i], "3F6H");
+			/* config_check_user let through one of RSP0, RSP1, 3F6H, PF. */
+			int64_t c1 = ev[i].nmsr ? (int64_t)ev[i].msr[0].value : -1;
 			int r = open_member(g, PERF_TYPE_RAW, config_raw(&ev[i]),
 					    c1 < 0 ? 0 : (uint64_t)c1, o, n);
 			if (r < 0) {

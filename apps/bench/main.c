@@ -70,25 +70,52 @@ static void pin(int cpu)
 	sched_yield();
 }
 
+/* The -config and -msr_config files; exits 2 on a bad line or on what
+ * user mode cannot do. */
+static void load_events(const struct bench_opts *o, struct bench_events *w)
+{
+	static struct bench_event events[BENCH_MAX_EVENTS];
+	static struct bench_msr_cfg mcs[BENCH_MAX_MSR_CONFIGS];
+	char err[200];
+	size_t len;
+	if (o->config) {
+		char *text = (char *)slurp(o->config, &len);
+		w->nev = config_parse(text, events, BENCH_MAX_EVENTS, err, sizeof err);
+		if (w->nev >= 0 && (o->kernel ? config_check_kernel(events, w->nev, counters_per_set(),
+								       err, sizeof err) :
+				    config_check_user(events, w->nev, err, sizeof err)))
+			w->nev = -1;
+		if (w->nev < 0) {
+			fprintf(stderr, "bench: %s: %s\n", o->config, err);
+			exit(2);
+		}
+		w->ev = events;
+	}
+	if (o->msr_config) {
+		if (!o->kernel) {
+			fprintf(stderr, "bench: -msr_config needs -kernel "
+				"(user mode writes and reads no MSR)\n");
+			exit(2);
+		}
+		char *text = (char *)slurp(o->msr_config, &len);
+		w->nmc = msrconfig_parse(text, mcs, BENCH_MAX_MSR_CONFIGS, err, sizeof err);
+		if (w->nmc < 0) {
+			fprintf(stderr, "bench: %s: %s\n", o->msr_config, err);
+			exit(2);
+		}
+		w->mc = mcs;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench_opts o;
-	static struct bench_event events[BENCH_MAX_EVENTS];
 	options_parse(argc, argv, &o);
 	struct bench_code c = {
 		load(o.code), load(o.code_init), load(o.code_late_init), load(o.code_one_time_init),
 	};
-	int nev = 0;
-	if (o.config) {
-		size_t len;
-		char err[160];
-		char *text = (char *)slurp(o.config, &len);
-		nev = config_parse(text, events, BENCH_MAX_EVENTS, err, sizeof err);
-		if (nev < 0) {
-			fprintf(stderr, "bench: %s: %s\n", o.config, err);
-			return 2;
-		}
-	}
+	struct bench_events w = { 0 };
+	load_events(&o, &w);
 	pin(o.cpu);
-	return run_all(&o, &c, events, nev);
+	return run_all(&o, &c, &w);
 }

@@ -26,6 +26,7 @@ static const struct option table[] = {
 	{ "code_late_init", PATH, O(code_late_init), 0 },
 	{ "code_one_time_init", PATH, O(code_one_time_init), 0 },
 	{ "config", PATH, O(config), 0 },
+	{ "msr_config", PATH, O(msr_config), 0 },
 	{ "fixed_counters", FLAG, O(fixed_counters), 0 },
 	{ "n_measurements", COUNT, O(n_measurements), 0 },
 	{ "unroll_count", COUNT, O(unroll_count), 0 },

@@ -182,7 +182,8 @@ static int fixed_part(const struct bench_counter *c, int nc)
 {
 	int n = 0;
 	while (n < nc && (!strcmp(c[n].name, "RDTSC") || !strcmp(c[n].name, "Instructions retired") ||
-			  !strcmp(c[n].name, "Core cycles") || !strcmp(c[n].name, "Reference cycles")))
+			  !strcmp(c[n].name, "Core cycles") || !strcmp(c[n].name, "Reference cycles") ||
+			  !strcmp(c[n].name, "APERF") || !strcmp(c[n].name, "MPERF")))
 		n++;
 	return n;
 }
@@ -209,8 +210,28 @@ static void print_report(void)
 	}
 }
 
+/* Open the counter set that starts at event `done`; how many events it
+ * takes in *take; the counters to read, or -1. */
+static int open_set(const struct bench_opts *o, const struct bench_events *w, int set,
+		    int done, int *take, struct bench_counter *counters)
+{
+	int left = w->nev - done;
+	if (!o->kernel) {
+		int per_set = counters_per_set();
+		*take = left < per_set ? left : per_set;
+		return counters_open(o, w->ev + done, *take, counters, MAX_COUNTERS);
+	}
+	/* -msr_config lines are read in the first set only; they take slots. */
+	static int ctr[BENCH_MAX_EVENTS];
+	int nmc = set == 0 ? w->nmc : 0;
+	int room = KBENCH_MAX_MSR_READS - nmc, per_set = counters_per_set();
+	*take = config_kernel_set(w->ev + done, left, per_set < room ? per_set : room, ctr);
+	struct kbench_set ks = { w->ev + done, ctr, *take, w->mc, nmc };
+	return kmode_open(o, &ks, counters, MAX_COUNTERS);
+}
+
 int run_all(const struct bench_opts *o, const struct bench_code *c,
-	    const struct bench_event *ev, int nev)
+	    const struct bench_events *w)
 {
 	opts = o;
 	code = c;
@@ -219,16 +240,10 @@ int run_all(const struct bench_opts *o, const struct bench_code *c,
 	variant_catch_faults();
 	build(&one_time, 0, false);
 	struct bench_counter counters[MAX_COUNTERS];
-	int per_set = counters_per_set(), done = 0, set = 0;
-	if (o->kernel && nev) {
-		fprintf(stderr, "bench: -config in kernel mode is not supported yet "
-			"(the fixed counters, RDTSC and APERF/MPERF are read)\n");
-		return 2;
-	}
+	int done = 0, set = 0;
 	do {
-		int take = nev - done < per_set ? nev - done : per_set;
-		int nc = o->kernel ? kmode_open(o, counters, MAX_COUNTERS) :
-			 counters_open(o, ev + done, take, counters, MAX_COUNTERS);
+		int take;
+		int nc = open_set(o, w, set, done, &take, counters);
 		if (nc >= 0)
 			nc = no_mem_plan(nc);
 		if (nc < 0)
@@ -249,7 +264,7 @@ int run_all(const struct bench_opts *o, const struct bench_code *c,
 		o->kernel ? kmode_close() : counters_close();
 		done += take;
 		set++;
-	} while (done < nev);
+	} while (done < w->nev);
 	print_report();
 	return 0;
 }

@@ -105,6 +105,12 @@ void variant_call(const struct variant *v, struct bench_ctx *ctx, bool kernel)
 	int rc = kmode_call(v->fn, ctx, &r);
 	if (rc < 0)
 		exit(1);
+	if (rc > 0 && r.fault_msr != KBENCH_NO_FAULT) {
+		printf("bench: %s: MSR %#x raised %s (vector %u) in ring 0 before the run; "
+		       "the kernel recovered\n", kmode_msr_origin(r.fault_msr),
+		       kmode_msr_address(r.fault_msr), vector_name(r.fault_vector), r.fault_vector);
+		exit(1);
+	}
 	if (rc > 0) {
 		char w[160];
 		where(v, r.fault_rip, w, sizeof w);

@@ -11,7 +11,9 @@
  *   - an exception raised by the function (any vector but #DB, NMI, #DF
  *     and #MC, which belong to others or cannot be survived) unwinds to
  *     kbench_enter and is reported to the caller.
- * The function calls kbench_reader at its two measurement points.
+ * The function calls kbench_reader at its two measurement points. MSR
+ * operations (kbench_msr.c) are applied before the call under the same
+ * recovery, read at the points, and undone after.
  *
  * Locking: none shared. The per-CPU state is touched only by its CPU: a
  * system call is not preempted in the kernel here, so the ioctl stays on
@@ -26,6 +28,7 @@
 #include "arch/x86.h"
 #include "fs/fs.h"
 #include "pmu/perf.h"
+#include "kbench_msr.h"
 #include "kbench_uapi.h"
 #include "kernel.h"
 #include "mm/uaccess.h"
@@ -39,6 +42,7 @@ struct kbench_cpu {
 	uint64_t saved_rsp;      /* kbench_enter's frame */
 	uint64_t *readings;      /* user memory, [2][KBENCH_STRIDE] */
 	struct kbench_run *run;  /* the kernel's copy, for the fault */
+	struct kbench_msrs *msrs;/* this run's MSR operations (ioctl stack) */
 };
 
 static struct kbench_cpu kcpu[MAX_CPUS];
@@ -76,6 +80,7 @@ static void kbench_reader(void *ctx, int phase)
 	r[KBENCH_FIXED2] = pmu_rdmsr(MSR_IA32_FIXED_CTR2);
 	r[KBENCH_APERF] = have_aperf ? rdmsr(MSR_IA32_APERF) : 0;
 	r[KBENCH_MPERF] = have_aperf ? rdmsr(MSR_IA32_MPERF) : 0;
+	kbench_msrs_read(kcpu[this_cpu_id()].msrs, r + KBENCH_NREAD);
 	if (!phase)
 		r[KBENCH_TSC] = lfence_rdtsc();
 }
@@ -125,6 +130,28 @@ static void restore_lvts(const uint32_t saved[NLVT])
 	hrtimer_rearm_cpu();
 }
 
+/* kbench_enter's functions for the MSR steps of this CPU's run. */
+static void apply_msrs(void)
+{
+	kbench_msrs_apply(kcpu[this_cpu_id()].msrs);
+}
+
+static void undo_msrs(void)
+{
+	kbench_msrs_undo(kcpu[this_cpu_id()].msrs);
+}
+
+/* The caller's MSR operations into m: 0, -EFAULT or -EINVAL. */
+static int copy_msrs(const struct kbench_run *r, struct kbench_msrs *m)
+{
+	struct kbench_msr ops[KBENCH_MAX_MSRS];
+	if (r->reserved || r->nmsrs > KBENCH_MAX_MSRS)
+		return -EINVAL;
+	if (r->nmsrs && copy_from_user(ops, (const void *)r->msrs, r->nmsrs * sizeof ops[0]))
+		return -EFAULT;
+	return kbench_msrs_prepare(m, ops, r->nmsrs);
+}
+
 /* Check the caller's addresses and fault in what the reader writes. */
 static int prepare(struct kbench_run *r)
 {
@@ -140,31 +167,51 @@ static int prepare(struct kbench_run *r)
 	return 0;
 }
 
+/* With the LVTs masked: the MSR steps, the call, the undo. */
+static void run_masked(struct kbench_cpu *k, struct kbench_run *r)
+{
+	k->active = true;
+	bool faulted = kbench_enter(apply_msrs, &k->saved_rsp);
+	if (faulted)
+		r->fault_msr = k->msrs->cur_op;
+	else {
+		k->active = true;
+		kbench_enter((void (*)(void))r->code, &k->saved_rsp);
+	}
+	k->active = false;
+	kbench_enter(undo_msrs, &k->saved_rsp); /* rewrites what was read: no fault */
+}
+
 static long kbench_ioctl(struct file *f, unsigned cmd, uint64_t arg)
 {
 	struct kbench_run r;
+	struct kbench_msrs msrs; /* ~2 KiB of this task's kernel stack */
 	if (cmd != KBENCH_IOC_RUN)
 		return -ENOTTY;
 	if (copy_from_user(&r, (const void *)arg, sizeof r))
 		return -EFAULT;
+	struct kbench_cpu *k = &kcpu[this_cpu_id()];
+	k->msrs = &msrs;
 	int err = prepare(&r);
+	if (!err)
+		err = copy_msrs(&r, k->msrs);
 	if (err)
 		return err;
-	r.fault_vector = KBENCH_NO_FAULT;
+	r.fault_vector = r.fault_msr = KBENCH_NO_FAULT;
 	r.fault_rip = r.fault_addr = r.fault_error = 0;
-	struct kbench_cpu *k = &kcpu[this_cpu_id()];
 	uint32_t saved[NLVT];
 	mask_lvts(saved);
 	uint64_t cr4 = read_cr4();
 	write_cr4(cr4 & ~(CR4_SMEP | CR4_SMAP));
 	k->readings = (uint64_t *)r.readings;
 	k->run = &r;
-	k->active = true;
-	kbench_enter((void (*)(void))r.code, &k->saved_rsp);
-	k->active = false;
+	run_masked(k, &r);
 	write_cr4(cr4);
 	restore_lvts(saved);
-	if (r.fault_vector != KBENCH_NO_FAULT)
+	if (r.fault_vector != KBENCH_NO_FAULT && r.fault_msr != KBENCH_NO_FAULT)
+		klog("kbench: MSR operation %u raised %s; recovered", r.fault_msr,
+		     trap_name(r.fault_vector));
+	else if (r.fault_vector != KBENCH_NO_FAULT)
 		klog("kbench: the benchmark raised %s at %#llx; recovered",
 		     trap_name(r.fault_vector), (unsigned long long)r.fault_rip);
 	return copy_to_user((void *)arg, &r, sizeof r) ? -EFAULT : 0;

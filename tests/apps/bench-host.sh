@@ -71,12 +71,57 @@ printf '# events\nC0.00 INST_RETIRED.ANY_P\n\nC0.00.CMSK=300 BAD\n' > "$tmp/bad.
 run "$bench" -code "$tmp/add.bin" -config "$tmp/bad.cfg"
 status 2 "a bad config file"
 expect "bad.cfg: line 4: bad counter mask 'CMSK=300'" "the bad line is named"
+printf 'C0.00.CTR=1 PINNED\n' > "$tmp/ctr.cfg"
+run "$bench" -code "$tmp/add.bin" -config "$tmp/ctr.cfg"
+status 2 ".CTR= in user mode"
+expect "ctr.cfg: line 1: .CTR=1 needs -kernel" "refused: perf chooses the counter"
+printf 'C0.00.MSR_1A4=0xf NO_PREFETCH\n' > "$tmp/msr.cfg"
+run "$bench" -code "$tmp/add.bin" -config "$tmp/msr.cfg"
+status 2 "an MSR write in user mode"
+expect "msr.cfg: line 1: .MSR_1A4= needs -kernel" "refused: user mode writes no MSR"
+printf 'msr_10 TSC\n' > "$tmp/msrcfg.txt"
+run "$bench" -code "$tmp/add.bin" -msr_config "$tmp/msrcfg.txt"
+status 2 "-msr_config in user mode"
+expect "^bench: -msr_config needs -kernel" "refused with the reason"
 run "$bench" -asm 'add rax, rbx'
 status 2 "-asm on the target"
 expect 'bench-qemu.sh assembles -asm strings' "-asm points to the host side"
 run "$bench" -code "$tmp/add.bin" -m
 status 2 "an ambiguous abbreviation"
 expect '^bench: -m is ambiguous' "-m is ambiguous"
+
+# --- sweeps (host/bench/bench-sweep.sh, with a stand-in for run-qemu.sh) -----
+sweep() { BENCH_RUN_QEMU="$top/tests/apps/fake-run-qemu.sh" "$top/host/bench/bench-sweep.sh" "$@"; }
+run sweep --param unroll_count --from 1 --to 100 --csv "$tmp/s.csv" --plot "$tmp/s.png" -asm 'add rax, rbx'
+status 0 "bench-sweep.sh --from 1 --to 100 (x2)"
+check "the CSV: a header and one row per value, 1 to 64" \
+	[ "$(tr '\n' ' ' < "$tmp/s.csv")" = "unroll_count,RDTSC 1,1.00 2,2.00 4,4.00 8,8.00 16,16.00 32,32.00 64,64.00 " ]
+check "the parameter column increases" awk -F, 'NR > 2 && $1 <= last { exit 1 } { last = $1 }' "$tmp/s.csv"
+check "the plot is a PNG" sh -c "head -c 4 '$tmp/s.png' | grep -q PNG"
+run sweep --param unroll_count --from 10 --to 30 --step 10 -asm 'add rax, rbx'
+check "--step 10: three rows, on standard output" [ "$(lines '^[0-9]+,[0-9]+\.00$')" = 3 ]
+run sweep --param x --from 8 --to 4 -asm 'add rax, rbx'
+status 2 "--from above --to"
+expect 'is above --to' "says so"
+run sweep --param x --from 1 --to 2 -asm 'mov {x}, rax'
+status 2 "a NASM error in a swept -asm"
+expect 'error' "NASM's error is shown"
+
+# --- make bench's table (tools/linux-ref/table.sh) --------------------------
+printf 'bench on cpu 1\ngetppid round trip: 120\r\nopen+close (x): 500 (open alone 300)\nPMI sample: no cpu PMU\nonly baremon: 7\n' > "$tmp/b.txt"
+printf '[    0.1] kernel: 5\ngetppid round trip: 400\nopen+close (x): 0\nonly Linux: 9\nloop: min 5 max 6\n' > "$tmp/l.txt"
+run sh "$top/tools/linux-ref/table.sh" "$tmp/b.txt" "$tmp/l.txt"
+status 0 "table.sh merges two outputs"
+expect '^operation +baremon +Linux +ratio$' "the table's header"
+expect '^getppid round trip +120 +400 +0\.30$' "both sides and their ratio (a CR dropped)"
+expect '^open\+close \(x\) +500 +0 +-$' "the first number only; no ratio against 0"
+expect '^only baremon +7 +- +-$' "a baremon-only operation"
+expect '^only Linux +- +9 +-$' "a Linux-only operation, after baremon's"
+check "lines that are not results are left out" [ "$(lines 'PMI|kernel|loop|bench on')" = 0 ]
+check "one row per operation" [ "$(lines '.')" = 5 ]
+run sh "$top/tools/linux-ref/table.sh" "$tmp/b.txt" "$tmp/missing.txt"
+status 0 "table.sh without Linux's output"
+expect '^getppid round trip +120 +- +-$' "a missing side shows -"
 
 echo "bench-host: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

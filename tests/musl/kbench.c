@@ -4,7 +4,9 @@
  * runs in ring 0 (mov rax, cr0) and returns, faults come back with their
  * vector and address, and after runs long enough for a timer expiry to
  * fall while the LVT entries were masked the CPU's timer still works (a
- * sleep ends). Prints "N passed, N failed"; exit status 1 on failure.
+ * sleep ends). MSR operations: bad ones are EINVAL/EFAULT, a write is
+ * seen by a read at the measurement points and undone after the run.
+ * Prints "N passed, N failed"; exit status 1 on failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +49,67 @@ static int run(int fd, void *fn, struct kbench_run *r)
 	r->callback_slot = (uint64_t)(uintptr_t)&slot;
 	r->readings = (uint64_t)(uintptr_t)readings;
 	return ioctl(fd, KBENCH_IOC_RUN, r);
+}
+
+/* run() with MSR operations; the first read's value at point 0. */
+static int run_msrs(int fd, void *fn, struct kbench_msr *ops, unsigned n, uint64_t *first)
+{
+	struct kbench_run r;
+	memset(&r, 0, sizeof r);
+	r.code = (uint64_t)(uintptr_t)fn;
+	r.callback_slot = (uint64_t)(uintptr_t)&slot;
+	r.readings = (uint64_t)(uintptr_t)readings;
+	r.msrs = (uint64_t)(uintptr_t)ops;
+	r.nmsrs = n;
+	int rc = ioctl(fd, KBENCH_IOC_RUN, &r);
+	if (rc == 0 && r.fault_vector != KBENCH_NO_FAULT)
+		return -2;
+	*first = readings[KBENCH_NREAD];
+	return rc;
+}
+
+/* A function that calls the kernel's reader once (phase 0), as the
+ * generated code does: sub rsp, 8; xor esi, esi; mov rax, &slot;
+ * call [rax]; add rsp, 8; ret. */
+static void *reader_caller(void)
+{
+	uint8_t code[32] = { 0x48, 0x83, 0xec, 0x08, 0x31, 0xf6, 0x48, 0xb8 };
+	uint64_t at = (uint64_t)(uintptr_t)&slot;
+	memcpy(code + 8, &at, 8);
+	static const uint8_t tail[] = { 0xff, 0x10, 0x48, 0x83, 0xc4, 0x08, 0xc3 };
+	memcpy(code + 16, tail, sizeof tail);
+	return function(code, 16 + sizeof tail);
+}
+
+static void msr_operations(int fd)
+{
+	void *fn = reader_caller();
+	struct kbench_msr ops[KBENCH_MAX_MSRS + 1];
+	uint64_t v0 = 0, v1 = 0, v2 = 0;
+	memset(ops, 0, sizeof ops);
+	for (int i = 0; i <= KBENCH_MAX_MSRS; i++)
+		ops[i] = (struct kbench_msr){ .msr = 0x187, .op = KBENCH_MSR_READ };
+	check(run_msrs(fd, fn, ops, KBENCH_MAX_MSR_READS + 1, &v0) < 0 && errno == EINVAL,
+	      "more MSR reads than slots: EINVAL");
+	check(run_msrs(fd, fn, ops, KBENCH_MAX_MSRS + 1, &v0) < 0 && errno == EINVAL,
+	      "more than KBENCH_MAX_MSRS operations: EINVAL");
+	check(run_msrs(fd, fn, (void *)8, 1, &v0) < 0 && errno == EFAULT,
+	      "unmapped operations: EFAULT");
+	ops[0].op = 7;
+	check(run_msrs(fd, fn, ops, 1, &v0) < 0 && errno == EINVAL, "an unknown operation: EINVAL");
+	ops[0] = (struct kbench_msr){ .msr = 31, .op = KBENCH_MSR_PMC, .value = 0xc0 };
+	check(run_msrs(fd, fn, ops, 1, &v0) < 0 && errno == EINVAL,
+	      "a counter the PMU does not have: EINVAL");
+	/* IA32_PERFEVTSEL1: read, written and read, read again. */
+	ops[0] = (struct kbench_msr){ .msr = 0x187, .op = KBENCH_MSR_READ };
+	ops[1] = (struct kbench_msr){ .msr = 0x187, .op = KBENCH_MSR_WRITE, .value = 0x4300c0 };
+	ops[2] = ops[0];
+	int ok = fn && run_msrs(fd, fn, ops, 1, &v0) == 0;
+	ok = ok && run_msrs(fd, fn, ops + 1, 2, &v1) == 0;
+	ok = ok && run_msrs(fd, fn, ops, 1, &v2) == 0;
+	check(ok && v1 == 0x4300c0, "a written MSR reads back at the measurement points");
+	/* v1 shows the reader ran; v2 is what the perf core had before. */
+	check(ok && v2 == v0, "the write is undone after the run");
 }
 
 static double now(void)
@@ -97,6 +160,8 @@ int main(void)
 	check(run(fd, f_pf, &r) == 0 && r.fault_vector == 14 && r.fault_addr == 8 &&
 	      r.fault_rip == (uint64_t)(uintptr_t)f_pf, "#PF comes back with its address");
 	check(run(fd, (char *)f_cr0 + 4096, &r) < 0 && errno == EFAULT, "unmapped code: EFAULT");
+
+	msr_operations(fd);
 
 	double t0 = now();
 	int ok = 1;

@@ -10,7 +10,11 @@
 # in a second. Without -icount: kernel mode runs a privileged instruction,
 # a faulting snippet (user or kernel mode) is named with its offset and
 # the session goes on, a bad config line names its line; /dev/kbench's
-# errnos and its timer re-arming (tests/musl/kbench.c).
+# errnos and its timer re-arming (tests/musl/kbench.c). Kernel mode
+# programs counters itself: a -config event on the counter its .CTR=
+# names (an -msr_config read of that PMC agrees) and an -msr_config
+# line's MSR writes take effect. The host side: a sweep (one boot, a CSV
+# row per value, a PNG) and `baremon bench` (the host tool's own boot).
 . "$(dirname "$0")/lib.sh"
 
 asm() { # NAME 'ASM'
@@ -25,6 +29,11 @@ asm gp 'mov rax, 0x8000000000000000; mov rbx, [rax]'
 asm null 'nop; mov rax, [0]'
 printf 'C0.00 INST_RETIRED.ANY_P\n3C.00.BOGUS CYCLES\n' > "$logs/bad.cfg"
 adds+=(--add "$logs/bad.cfg:/bench/bad.cfg")
+printf 'C0.00.CTR=3 INST_ON_3\n3C.00 CYCLES\n' > "$logs/ctr.cfg"
+# PMC3 read by RDMSR; PMC1 programmed by hand (instructions, USR+OS+EN)
+# and enabled in GLOBAL_CTRL with the fixed counters.
+printf 'msr_0xC4 PMC3\nmsr_0x187=0x4300C0.msr_0x38F=0x700000002 msr_0xC2 PMC1_BY_HAND\n' > "$logs/msr.cfg"
+adds+=(--add "$logs/ctr.cfg:/bench/ctr.cfg" --add "$logs/msr.cfg:/bench/msr.cfg")
 adds+=(--add "$top/configs/intel_arch_cycles.txt:/bench/cycles.txt")
 adds+=(--add "$build/musl/kbench")
 
@@ -49,6 +58,8 @@ echo "== end csv"
 bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100
 bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100 -kernel
 echo "== end no_mem"
+bench -code /bench/add.bin -cpu 1 -kernel -config /bench/ctr.cfg -msr_config /bench/msr.cfg -n_measurements 3
+echo "== end kernel counters"
 SESSION
 # -icount boots slower: a longer bound for this guest only.
 saved_timeout=$guest_timeout
@@ -87,6 +98,12 @@ check "-remove_empty_events keeps every event that occurred" \
 check "-remove_empty_events keeps no empty event" sh -c "! echo '$kept' | grep -q ' 0\$'"
 no_mem=$(sed -n '/^== end csv$/,/^== end no_mem$/p' "$log" | grep -c '^RDTSC: 16\.00$')
 check "-no_mem (inline rdtsc) gives 16.00 in user and kernel mode" test "$no_mem" = 2
+kcounters=$(sed -n '/^== end no_mem$/,/^== end kernel counters$/p' "$log")
+kc() { echo "$kcounters" | grep -Eq "$1"; }
+check "kernel mode -config: an event on .CTR=3 counts 1.00" kc '^INST_ON_3: 1\.00$'
+check "kernel mode -config: a second event takes a free counter (16.00 cycles)" kc '^CYCLES: 16\.00$'
+check "-msr_config: PMC3 read by RDMSR agrees with the .CTR=3 event" kc '^PMC3: 1\.00$'
+check "-msr_config: its MSR writes program PMC1 (1.00)" kc '^PMC1_BY_HAND: 1\.00$'
 expect_no_line '^PANIC' "no panic"
 
 # --- kernel mode, faults, errors ------------------------------------------------
@@ -131,5 +148,31 @@ expect_line '^still running 0$' "the session goes on after ring-0 faults"
 expect_line '^status kbench 0$' "/dev/kbench's errnos, faults and timer (tests/musl/kbench.c)"
 expect_no_line '^not ok' "no kbench check failed"
 expect_no_line '^PANIC' "no panic"
+
+# --- a sweep (host/bench/bench-sweep.sh): one boot, a row per value -------------
+name=sweep
+sweep_rc=0
+"$top/host/bench/bench-sweep.sh" --timeout "$guest_timeout" -- --param unroll_count \
+	--from 1 --to 4 --csv "$logs/sweep.csv" --plot "$logs/sweep.png" \
+	-asm 'add rax, rbx' -n_measurements 3 > "$logs/sweep.out" 2>&1 || sweep_rc=$?
+rc=$sweep_rc log=$logs/sweep.out err=$logs/sweep.out
+expect_rc 0
+check "the CSV: a header and a row for each of 1, 2, 4" \
+	test "$(cut -d, -f1 "$logs/sweep.csv" 2>/dev/null | tr '\n' ' ')" = "unroll_count 1 2 4 "
+check "every row has a value" test "$(grep -Ec '^[0-9]+,-?[0-9]+\.[0-9]{2}$' "$logs/sweep.csv")" = 3
+check "the plot is a PNG" sh -c "head -c 4 '$logs/sweep.png' | grep -q PNG"
+
+# --- baremon bench: the host tool assembles, boots, pushes, runs ------------------
+name=baremon-bench
+start=$SECONDS
+"$build/baremon" --timeout "$guest_timeout" bench -asm 'add rax, rbx' -unroll_count 10 \
+	-n_measurements 3 > "$logs/baremon-bench.out" 2>&1
+rc=$? secs=$((SECONDS - start)) log=$logs/baremon-bench.out err=$logs/baremon-bench.out
+expect_rc 0
+expect_line '^RDTSC: -?[0-9]+\.[0-9]{2}$' "baremon bench -asm prints RDTSC per copy"
+"$build/baremon" bench -asm 'mov 1, rax' > "$logs/baremon-bench-bad.out" 2>&1
+rc=$? log=$logs/baremon-bench-bad.out
+expect_rc 2
+expect_line 'error' "a NASM error is shown before any boot"
 
 finish

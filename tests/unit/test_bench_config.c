@@ -1,12 +1,15 @@
 /*
  * test_bench_config.c: bench's nanoBench config parser (apps/bench/
  * config.c): every field of a line, comments and blank lines, the raw
- * PERFEVTSEL encoding, and errors that name their line.
+ * PERFEVTSEL encoding, and errors that name their line; what user and
+ * kernel mode accept, the counter sets of kernel mode (.CTR=); the
+ * -msr_config parser (apps/bench/msrconfig.c).
  */
 #include "unit.h"
 #include <string.h>
 #include "ll.h"
 #include "apps/bench/config.h"
+#include "apps/bench/msrconfig.h"
 
 static struct bench_event ev[8];
 static char err[160];
@@ -125,7 +128,106 @@ static void too_many_events(void **state)
 	expect_error(text, "line 10: more than 8 events");
 }
 
+static void msr_addresses(void **state)
+{
+	(void)state;
+	assert_int_equal(config_msr_address("RSP0"), 0x1a6);
+	assert_int_equal(config_msr_address("RSP1"), 0x1a7);
+	assert_int_equal(config_msr_address("3F6H"), 0x3f6);
+	assert_int_equal(config_msr_address("PF"), 0x3f7);
+	assert_int_equal(config_msr_address("1A4"), 0x1a4);
+	assert_int_equal(config_msr_address("1A4H"), 0x1a4);
+	assert_int_equal(config_msr_address("XYZ"), -1);
+	assert_int_equal(config_msr_address(""), -1);
+}
+
+static void user_mode_limits(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("B7.01.MSR_RSP0=0x10001 OFFCORE\nC0.00 INST\n"), 2);
+	assert_int_equal(config_check_user(ev, 2, err, sizeof err), 0);
+	assert_int_equal(parse("C0.00 INST\nC0.00.CTR=1 PINNED\n"), 2);
+	assert_int_equal(config_check_user(ev, 2, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: .CTR=1 needs -kernel (in user mode perf chooses the counter)");
+	assert_int_equal(parse("C0.00.MSR_1A4=1 PREFETCH_OFF\n"), 1);
+	assert_int_equal(config_check_user(ev, 1, err, sizeof err), -1);
+	assert_non_null(strstr(err, "line 1: .MSR_1A4= needs -kernel"));
+	assert_int_equal(parse("B7.01.MSR_RSP0=1.MSR_3F6H=2 TWO\n"), 1);
+	assert_int_equal(config_check_user(ev, 1, err, sizeof err), -1);
+	assert_non_null(strstr(err, ".MSR_3F6H= needs -kernel"));
+}
+
+static void kernel_mode_limits(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("C0.00.CTR=3.MSR_1A4=1 A\n"), 1);
+	assert_int_equal(config_check_kernel(ev, 1, 4, err, sizeof err), 0);
+	assert_int_equal(config_check_kernel(ev, 1, 3, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: .CTR=3: this CPU has 3 programmable counters");
+	assert_int_equal(parse("C0.00.MSR_NOPE=1 A\n"), 1);
+	assert_int_equal(config_check_kernel(ev, 1, 4, err, sizeof err), -1);
+	assert_non_null(strstr(err, "line 1: .MSR_NOPE= names no MSR"));
+}
+
+static void kernel_sets(void **state)
+{
+	(void)state;
+	int ctr[8];
+	/* .CTR= kept, the others fill the lowest free counters. */
+	assert_int_equal(parse("C0.00 A\nC0.00.CTR=0 B\nC0.00 C\nC0.00.CTR=3 D\nC0.00 E\n"), 5);
+	assert_int_equal(config_kernel_set(ev, 5, 4, ctr), 4);
+	assert_int_equal(ctr[0], 1);
+	assert_int_equal(ctr[1], 0);
+	assert_int_equal(ctr[2], 2);
+	assert_int_equal(ctr[3], 3);
+	assert_int_equal(config_kernel_set(ev + 4, 1, 4, ctr), 1);
+	assert_int_equal(ctr[0], 0);
+	/* A second event on a taken counter starts the next set. */
+	assert_int_equal(parse("C0.00.CTR=2 A\nC0.00 B\nC0.00.CTR=2 C\n"), 3);
+	assert_int_equal(config_kernel_set(ev, 3, 4, ctr), 2);
+	assert_int_equal(ctr[0], 2);
+	assert_int_equal(ctr[1], 0);
+	/* Fewer counters than events. */
+	assert_int_equal(parse("C0.00 A\nC0.00 B\nC0.00 C\n"), 3);
+	assert_int_equal(config_kernel_set(ev, 3, 2, ctr), 2);
+}
+
+static void msr_config_lines(void **state)
+{
+	(void)state;
+	struct bench_msr_cfg mc[3];
+	const char *text = "# uncore\n"
+			   "msr_0x700=0x0.msr_704H=0x400000 msr_706 CBO0 LOOKUP\n"
+			   "\n"
+			   "MSR_10 TSC   # the time-stamp counter\n";
+	assert_int_equal(msrconfig_parse(text, mc, 3, err, sizeof err), 2);
+	assert_string_equal(mc[0].name, "CBO0 LOOKUP");
+	assert_int_equal(mc[0].line, 2);
+	assert_int_equal(mc[0].read, 0x706);
+	assert_int_equal(mc[0].nwr, 2);
+	assert_int_equal(mc[0].wr[0], 0x700);
+	assert_int_equal(mc[0].wrval[0], 0);
+	assert_int_equal(mc[0].wr[1], 0x704);
+	assert_int_equal(mc[0].wrval[1], 0x400000);
+	assert_string_equal(mc[1].name, "TSC");
+	assert_int_equal(mc[1].read, 0x10);
+	assert_int_equal(mc[1].nwr, 0);
+	assert_int_equal(msrconfig_parse("msr_10\n", mc, 3, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: no name after 'msr_10'");
+	assert_int_equal(msrconfig_parse("\nmsr_zz X\n", mc, 3, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: bad MSR to read 'msr_zz'");
+	assert_int_equal(msrconfig_parse("msr_1=x msr_2 X\n", mc, 3, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: bad MSR write 'msr_1=x'");
+	assert_int_equal(msrconfig_parse("msr_1 A\nmsr_2 B\n", mc, 1, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: more than 1 MSRs to read");
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(msr_addresses),
+	cmocka_unit_test(user_mode_limits),
+	cmocka_unit_test(kernel_mode_limits),
+	cmocka_unit_test(kernel_sets),
+	cmocka_unit_test(msr_config_lines),
 	cmocka_unit_test(plain_event),
 	cmocka_unit_test(every_field),
 	cmocka_unit_test(offcore_msrs),
