@@ -336,8 +336,8 @@ void unix_conn_release(struct unix_sock *s)
 	struct list refused;
 	list_init(&refused);
 	uint64_t fl = spin_lock_irqsave(&unix_table_lock);
-	if (s->name_len)
-		list_remove(&s->bound_node);
+	if (!list_empty(&s->bound_node))
+		list_remove(&s->bound_node); /* accepted sockets have a name, unlisted */
 	/* Connections nobody accepted: their connectors read EOF. */
 	while (!list_empty(&s->pending)) {
 		struct list *n = s->pending.next;

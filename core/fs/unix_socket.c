@@ -257,8 +257,8 @@ long socket_send(struct file *f, struct uio *u, int flags,
 	struct unix_pair *p = e->pair;
 	struct unix_end *to = peer_of(e);
 	bool nowait = (f->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT);
-	if (!messages(p) && !u->resid && !*rights)
-		return 0; /* Linux sends nothing and checks nothing */
+	if (!messages(p) && !u->resid)
+		return 0; /* Linux sends nothing (no descriptors either) */
 	if (messages(p) && cost(p, u->resid) > SOCKET_QUEUE_MAX)
 		return -EMSGSIZE;
 	long done = 0;

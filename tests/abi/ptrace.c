@@ -243,6 +243,38 @@ static void test_exec_exit(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 9, "then it exits 9");
 }
 
+/* The classic pattern of perf's own tests: TRACEME, exec, and the
+ * tracer finds the new program stopped by SIGTRAP before it runs. */
+static void test_exec_sigtrap(void)
+{
+	char self[256];
+	long len = syscall(SYS_readlink, "/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return;
+	self[len] = 0;
+	pid_t c = fork();
+	if (c == 0) {
+		char *argv[] = { self, "exit9", NULL };
+		char *envp[] = { NULL };
+		pt(PTRACE_TRACEME, 0, 0, 0);
+		execve(self, argv, envp);
+		_exit(99);
+	}
+	int st = wait_for(c);
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	pt(PTRACE_GETSIGINFO, c, 0, (unsigned long)&si);
+	CHECK(stopped_by(st, SIGTRAP) && event_of(st) == 0 && si.si_code == SI_USER,
+	      "exec without TRACEEXEC: a SIGTRAP stop (%#x, code %d)", st, si.si_code);
+	struct regs r;
+	pt(PTRACE_GETREGS, c, 0, (unsigned long)&r);
+	CHECK(r.r.rax == 0 && r.r.orig_rax == SYS_execve,
+	      "execve returned 0 (orig_rax %ld)", (long)r.r.orig_rax);
+	pt(PTRACE_CONT, c, 0, 0);
+	st = wait_for(c);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 9, "the new program runs to its exit");
+}
+
 static void on_usr(int sig)
 {
 	_exit(sig == SIGUSR1 ? 21 : 22);
@@ -290,6 +322,11 @@ static void test_attach_signals(void)
 
 static volatile unsigned long spins;
 
+static void on_alarm(int sig)
+{
+	(void)sig; /* only interrupts a wait that would hang */
+}
+
 static long open_insns(pid_t pid)
 {
 	struct perf_event_attr a;
@@ -323,8 +360,15 @@ static void test_seize_step(void)
 	CHECK(stopped_by(st, SIGTRAP) && event_of(st) == PTRACE_EVENT_STOP,
 	      "PTRACE_EVENT_STOP (%#x)", st);
 	struct regs r0, r;
+	memset(&r, 0, sizeof(r));
 	pt(PTRACE_GETREGS, c, 0, (unsigned long)&r0);
 	int steps = 0, moved = 0, traced = 0;
+	/* A step that never stops fails here rather than hanging. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(60);
 	for (int i = 0; i < 5; i++) {
 		if (pt(PTRACE_SINGLESTEP, c, 0, 0) != 0)
 			break;
@@ -338,6 +382,7 @@ static void test_seize_step(void)
 		moved += r.r.rip != r0.r.rip;
 		r0 = r;
 	}
+	alarm(0);
 	CHECK(steps == 5 && traced == 5 && moved == 5,
 	      "five SINGLESTEPs: five SIGTRAP (TRAP_TRACE) stops, rip moves each time "
 	      "(%d %d %d)", steps, traced, moved);
@@ -425,6 +470,7 @@ int main(int argc, char **argv)
 	test_syscalls();
 	test_fork_follow();
 	test_exec_exit();
+	test_exec_sigtrap();
 	test_attach_signals();
 	test_seize_step();
 	test_exitkill();
