@@ -66,7 +66,10 @@ static void unlink_tracee(struct task *t)
 static void resume_locked(struct task *t, int sig)
 {
 	t->pt.resume_sig = sig;
-	t->pt.stopped = false;
+	__atomic_store_n(&t->pt.stopped, false, __ATOMIC_SEQ_CST);
+	/* Pairs with ptrace_stop's fence: it sees stopped false, or we see
+	 * it asleep and wake it. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	sched_wake(t);
 }
 
@@ -139,6 +142,7 @@ static int ptrace_stop(int status, const struct ksiginfo *info)
 	while (__atomic_load_n(&self->pt.stopped, __ATOMIC_ACQUIRE) &&
 	       !sigkill_pending(self)) {
 		self->state = TASK_SLEEPING;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST); /* see resume_locked */
 		if (__atomic_load_n(&self->pt.stopped, __ATOMIC_ACQUIRE) &&
 		    !sigkill_pending(self))
 			schedule();
