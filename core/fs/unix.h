@@ -46,8 +46,10 @@ struct file *unix_sock_file(struct unix_sock *s, int flags);
 struct unix_sock *unix_sock_of(struct file *f);
 /* Connect a and b through a new pair (0 or -ENOMEM). */
 int unix_sock_connect_pair(struct unix_sock *a, struct unix_sock *b);
-/* Close s's end of its connection (its peer reads EOF). */
-void unix_end_close(struct unix_end *e);
+/* Close e, one end of a connection: its peer reads EOF, or first
+ * ECONNRESET if data was left unread here or the connection was never
+ * accepted (unaccepted), as Linux. */
+void unix_end_close(struct unix_end *e, bool unaccepted);
 /* The file is going: unbind s, refuse what waits on a listener. */
 void unix_conn_release(struct unix_sock *s);
 /* Readiness of an unconnected or listening socket, for poll. */

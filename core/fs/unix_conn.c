@@ -276,7 +276,7 @@ int unix_accept(struct file *f, int flags, struct file **out,
 		if (s) {
 			struct file *nf = unix_sock_file(s, flags);
 			if (!nf) {
-				unix_end_close(s->end);
+				unix_end_close(s->end, true);
 				kfree(s);
 				return -ENOMEM;
 			}
@@ -338,7 +338,7 @@ void unix_conn_release(struct unix_sock *s)
 	uint64_t fl = spin_lock_irqsave(&unix_table_lock);
 	if (!list_empty(&s->bound_node))
 		list_remove(&s->bound_node); /* accepted sockets have a name, unlisted */
-	/* Connections nobody accepted: their connectors read EOF. */
+	/* Connections nobody accepted: their connectors read ECONNRESET. */
 	while (!list_empty(&s->pending)) {
 		struct list *n = s->pending.next;
 		list_remove(n);
@@ -348,7 +348,7 @@ void unix_conn_release(struct unix_sock *s)
 	spin_unlock_irqrestore(&unix_table_lock, fl);
 	list_for_each_safe(n, &refused) {
 		struct unix_sock *c = list_entry(n, struct unix_sock, pending_node);
-		unix_end_close(c->end);
+		unix_end_close(c->end, true);
 		kfree(c);
 	}
 	if (s->inode)

@@ -60,6 +60,9 @@ struct unix_end {
 	size_t queued;       /* their cost against SOCKET_QUEUE_MAX */
 	int shut;            /* RCV_SHUT | SEND_SHUT */
 	bool closed;         /* its file was released */
+	bool reset;          /* ECONNRESET due to the next read that finds
+			      * nothing: the peer went with data unread, or
+			      * was never accepted (Linux's sk_err) */
 };
 
 struct unix_pair {
@@ -170,10 +173,15 @@ long socket_recv(struct file *f, struct uio *u, int flags, bool *truncated,
 		sleep_lock(&p->lock);
 		long r = 0;
 		bool have = !list_empty(&e->queue), eof = e->shut & RCV_SHUT;
+		bool reset = !have && !done && e->reset;
 		if (have)
 			r = messages(p) ? take_message(e, u, flags, truncated, rights)
 					: take_bytes(e, u, flags, rights);
+		if (reset)
+			e->reset = false; /* reported once, then EOF */
 		sleep_unlock(&p->lock);
+		if (reset)
+			return -ECONNRESET;
 		if (have && !(flags & MSG_PEEK))
 			pair_wake(p);
 		if (r < 0)
@@ -360,6 +368,8 @@ static unsigned unix_poll(struct file *f)
 	unsigned m = 0;
 	if (shut == (RCV_SHUT | SEND_SHUT))
 		m |= POLLHUP;
+	if (__atomic_load_n(&e->reset, __ATOMIC_ACQUIRE))
+		m |= POLLERR;
 	if (shut & RCV_SHUT)
 		m |= POLLIN | POLLRDNORM | POLLRDHUP;
 	if (load_sz(&e->queued))
@@ -391,12 +401,14 @@ static void free_queue(struct unix_end *e, struct scm_rights **dropped)
 	}
 }
 
-void unix_end_close(struct unix_end *e)
+void unix_end_close(struct unix_end *e, bool unaccepted)
 {
 	struct unix_pair *p = e->pair;
 	struct scm_rights *dropped = NULL;
 	sleep_lock(&p->lock);
 	__atomic_store_n(&e->closed, true, __ATOMIC_RELEASE);
+	if (connection(p) && (unaccepted || !list_empty(&e->queue)))
+		__atomic_store_n(&peer_of(e)->reset, true, __ATOMIC_RELEASE);
 	free_queue(e, &dropped);
 	if (connection(p))
 		__atomic_store_n(&peer_of(e)->shut, RCV_SHUT | SEND_SHUT, __ATOMIC_RELEASE);
@@ -415,7 +427,7 @@ static void unix_release(struct file *f)
 {
 	struct unix_sock *s = unix_sock_of(f);
 	if (s->end)
-		unix_end_close(s->end);
+		unix_end_close(s->end, false);
 	unix_conn_release(s);
 	kfree(s);
 }
@@ -497,7 +509,7 @@ int unix_pair_create(int type, int flags, struct file **a, struct file **b)
 	struct unix_sock *left[2] = { sa, sb };
 	for (int i = 0; i < 2; i++) {
 		if (left[i] && left[i]->end)
-			unix_end_close(left[i]->end);
+			unix_end_close(left[i]->end, false);
 		kfree(left[i]);
 	}
 	return -ENOMEM;

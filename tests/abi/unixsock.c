@@ -203,6 +203,37 @@ static void test_abstract_peercred(void)
 	close(l);
 }
 
+/* Linux's resets: a connection its listener never accepted, and one
+ * whose peer closed with data unread, read ECONNRESET once, then EOF. */
+static void test_resets(void)
+{
+	char name[64], b[4];
+	snprintf(name, sizeof(name), "baremon-reset-%d", (int)getpid());
+	struct sockaddr_un a;
+	socklen_t alen = abstract_addr(&a, name);
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), c = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK(bind(l, (struct sockaddr *)&a, alen) == 0 && listen(l, 1) == 0 &&
+	      connect(c, (struct sockaddr *)&a, alen) == 0, "connect, not accepted");
+	close(l);
+	struct pollfd p = { c, POLLIN, 0 };
+	CHECK(poll(&p, 1, 0) == 1 && (p.revents & POLLERR), "poll: POLLERR (%#x)", p.revents);
+	CHECK_ERR(read(c, b, sizeof(b)), ECONNRESET, "the listener closed: read");
+	CHECK(read(c, b, sizeof(b)) == 0, "then EOF");
+	close(c);
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && write(sv[0], "xy", 2) == 2,
+	      "a pair, two bytes sent");
+	close(sv[1]);
+	CHECK_ERR(read(sv[0], b, sizeof(b)), ECONNRESET, "the peer closed without reading them");
+	CHECK(read(sv[0], b, sizeof(b)) == 0, "then EOF");
+	close(sv[0]);
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && write(sv[0], "xy", 2) == 2 &&
+	      read(sv[1], b, 2) == 2, "a pair, two bytes sent and read");
+	close(sv[1]);
+	CHECK(read(sv[0], b, sizeof(b)) == 0, "the peer closed after reading: EOF");
+	close(sv[0]);
+}
+
 /* Send fd over sock with SCM_RIGHTS. */
 static int send_fd(int sock, int fd)
 {
@@ -340,6 +371,7 @@ int main(void)
 	test_socket_errors();
 	test_path(path);
 	test_abstract_peercred();
+	test_resets();
 	test_scm_rights();
 	test_perf_fd();
 	return abi_done("unixsock");
