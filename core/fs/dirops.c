@@ -226,6 +226,25 @@ int vfs_renameat(struct fs_context *fs, const struct path *ostart,
 	return r;
 }
 
+int vfs_mknod_socket(const char *path, struct inode **out)
+{
+	struct fs_context *fs = fs_current();
+	struct path dir;
+	struct lastname last;
+	int r = prepare_create(fs, NULL, path, &dir, &last);
+	if (r != -ENOENT)
+		return r;
+	r = may_change_dir(dir.inode);
+	if (!r) {
+		uint32_t m = S_IFSOCK | (0777 & ~umask_of(fs));
+		r = dir.inode->ops->create
+			? dir.inode->ops->create(dir.inode, last.name, last.len, m, out)
+			: -EPERM;
+	}
+	path_put(&dir);
+	return r;
+}
+
 int vfs_symlinkat(struct fs_context *fs, const struct path *start,
 		  const char *target, const char *path)
 {

@@ -217,6 +217,9 @@ int vfs_unlinkat(struct fs_context *fs, const struct path *start,
 int vfs_renameat(struct fs_context *fs, const struct path *ostart,
 		 const char *from, const struct path *nstart, const char *to,
 		 unsigned flags);
+/* bind(2) of an AF_UNIX socket to path: a new socket inode there (new
+ * reference in *out); -EEXIST if the name is taken. */
+int vfs_mknod_socket(const char *path, struct inode **out);
 int vfs_symlinkat(struct fs_context *fs, const struct path *start,
 		  const char *target, const char *path);
 int vfs_chmod_inode(struct inode *ino, uint32_t mode);

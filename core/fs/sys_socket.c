@@ -1,11 +1,13 @@
 /*
- * The socket system calls: socketpair, sendto, recvfrom, sendmsg,
- * recvmsg, shutdown, getsockopt. The only sockets are AF_UNIX pairs
- * (socket.h), connected and without addresses: a destination address is
- * EISCONN, a source address comes back empty, and control messages
- * (SCM_RIGHTS, SCM_CREDENTIALS) are not carried (EOPNOTSUPP).
+ * The socket system calls that move data or options: socketpair,
+ * sendto, recvfrom, sendmsg, recvmsg, shutdown, getsockopt, setsockopt.
+ * The only sockets are AF_UNIX (socket.h); data goes over connections,
+ * so a destination address is EISCONN and a source address comes back
+ * empty. SCM_RIGHTS descriptors travel (scm.c). socket, bind, listen,
+ * connect, accept and the names: sys_unix.c.
  */
 #include "mm/mm.h"
+#include "scm.h"
 #include "socket.h"
 #include "sys.h"
 
@@ -56,8 +58,7 @@ SYSCALL_DEFINE4(socketpair, int, domain, int, type, int, protocol, int __user *,
 	return r;
 }
 
-/* The socket behind fd (reference) or NULL with *err EBADF/ENOTSOCK. */
-static struct file *socket_file(uint64_t fd, long *err)
+struct file *socket_file(uint64_t fd, long *err)
 {
 	struct file *f = task_file_io(fd);
 	*err = f ? -ENOTSOCK : -EBADF;
@@ -68,25 +69,36 @@ static struct file *socket_file(uint64_t fd, long *err)
 	return f;
 }
 
-static long send_uio(uint64_t fd, struct uio *u, int flags)
+/* Send u with the descriptors in *rights (consumed either way). */
+static long send_uio(uint64_t fd, struct uio *u, int flags, struct scm_rights **rights)
 {
 	long r;
 	struct file *f = socket_file(fd, &r);
-	if (!f)
-		return r;
-	r = uio_user_ok(u) ? socket_send(f, u, flags) : -EFAULT;
-	file_put(f);
+	if (f) {
+		r = uio_user_ok(u) ? socket_send(f, u, flags, rights) : -EFAULT;
+		file_put(f);
+	}
+	scm_rights_free(*rights); /* not sent */
+	*rights = NULL;
 	return r;
 }
 
-static long recv_uio(uint64_t fd, struct uio *u, int flags, bool *truncated)
+/* Receive into u; descriptors that came go to *rights, or are closed
+ * when rights is NULL. */
+static long recv_uio(uint64_t fd, struct uio *u, int flags, bool *truncated,
+		     struct scm_rights **rights)
 {
 	long r;
+	struct scm_rights *got = NULL;
 	struct file *f = socket_file(fd, &r);
 	if (!f)
 		return r;
-	r = uio_user_ok(u) ? socket_recv(f, u, flags, truncated) : -EFAULT;
+	r = uio_user_ok(u) ? socket_recv(f, u, flags, truncated, &got) : -EFAULT;
 	file_put(f);
+	if (rights)
+		*rights = got;
+	else
+		scm_rights_free(got);
 	return r;
 }
 
@@ -97,9 +109,10 @@ SYSCALL_DEFINE6(sendto, int, fd, void __user *, buf, size_t, len, unsigned int, 
 		return -EISCONN; /* every socket is connected */
 	struct iovec seg;
 	struct uio u;
+	struct scm_rights *none = NULL;
 	uio_init(&u, &seg, buf, len, true);
 	uio_clamp(&u, MAX_RW_COUNT);
-	return send_uio(fd, &u, (int)flags);
+	return send_uio(fd, &u, (int)flags, &none);
 }
 
 SYSCALL_DEFINE6(recvfrom, int, fd, void __user *, buf, size_t, len, unsigned int, flags,
@@ -110,7 +123,7 @@ SYSCALL_DEFINE6(recvfrom, int, fd, void __user *, buf, size_t, len, unsigned int
 	bool truncated;
 	uio_init(&u, &seg, buf, len, true);
 	uio_clamp(&u, MAX_RW_COUNT);
-	long r = recv_uio(fd, &u, (int)flags, &truncated);
+	long r = recv_uio(fd, &u, (int)flags, &truncated, NULL);
 	if (r >= 0 && uaddr && uaddrlen && put_user(0u, (unsigned *)uaddrlen))
 		return -EFAULT; /* no source address: length 0 */
 	return r;
@@ -124,13 +137,13 @@ SYSCALL_DEFINE3(sendmsg, int, fd, struct msghdr __user *, umsg, unsigned int, fl
 		return -EFAULT;
 	if (m.msg_name && m.msg_namelen)
 		return -EISCONN;
-	if (m.msg_controllen)
-		return -EOPNOTSUPP;
 	long r = iov_in((uint64_t)m.msg_iov, m.msg_iovlen, &iov);
 	if (r < 0)
 		return r;
 	struct uio u = { iov, (unsigned)m.msg_iovlen, 0, (size_t)r, true };
-	r = send_uio(fd, &u, (int)flags);
+	struct scm_rights *rights;
+	long c = scm_from_user(m.msg_control, m.msg_controllen, &rights);
+	r = c ? c : send_uio(fd, &u, (int)flags, &rights);
 	kfree(iov);
 	return r;
 }
@@ -146,13 +159,18 @@ SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr __user *, umsg, unsigned int, fl
 	if (r < 0)
 		return r;
 	struct uio u = { iov, (unsigned)m.msg_iovlen, 0, (size_t)r, true };
-	r = recv_uio(fd, &u, (int)flags, &truncated);
+	struct scm_rights *rights = NULL;
+	r = recv_uio(fd, &u, (int)flags, &truncated, &rights);
 	kfree(iov);
 	if (r < 0)
 		return r;
 	m.msg_namelen = 0;
-	m.msg_controllen = 0;
 	m.msg_flags = truncated ? MSG_TRUNC : 0;
+	long used = scm_to_user(rights, m.msg_control, m.msg_controllen,
+				flags & MSG_CMSG_CLOEXEC, &m.msg_flags);
+	if (used < 0)
+		return used;
+	m.msg_controllen = (size_t)used;
 	return copy_to_user(umsg, &m, sizeof(m)) ? -EFAULT : r;
 }
 
@@ -179,9 +197,12 @@ static long option_value(struct file *f, int level, int name, int *val)
 	case SO_DOMAIN:
 		*val = AF_UNIX;
 		return 0;
+	case SO_ACCEPTCONN:
+		*val = unix_listening(f);
+		return 0;
 	case SO_PROTOCOL:
 	case SO_ERROR:
-	case SO_ACCEPTCONN:
+	case SO_PASSCRED:
 		*val = 0;
 		return 0;
 	case SO_SNDBUF:
@@ -201,7 +222,9 @@ SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, optname, void __user *, op
 	if (!f)
 		return r;
 	int val = 0, len;
-	r = option_value(f, level, optname, &val);
+	struct ucred cred;
+	bool peercred = level == SOL_SOCKET && optname == SO_PEERCRED;
+	r = peercred ? unix_peer_cred(f, &cred) : option_value(f, level, optname, &val);
 	file_put(f);
 	if (r)
 		return r;
@@ -209,9 +232,31 @@ SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, optname, void __user *, op
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
-	if (len > (int)sizeof(val))
-		len = sizeof(val);
-	if (copy_to_user(optval, &val, (size_t)len) || put_user(len, optlen))
+	size_t size = peercred ? sizeof(cred) : sizeof(val);
+	if ((size_t)len > size)
+		len = (int)size;
+	if (copy_to_user(optval, peercred ? (void *)&cred : (void *)&val, (size_t)len) ||
+	    put_user(len, optlen))
 		return -EFAULT;
 	return 0;
+}
+
+/* Options a program sets and we may ignore: buffer sizes (ours are
+ * fixed) and SO_PASSCRED (credentials are not carried); others
+ * ENOPROTOOPT. */
+SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, optname, const void __user *, optval,
+		int, optlen)
+{
+	long r;
+	struct file *f = socket_file(fd, &r);
+	if (!f)
+		return r;
+	file_put(f);
+	if (level != SOL_SOCKET ||
+	    (optname != SO_SNDBUF && optname != SO_RCVBUF && optname != SO_PASSCRED))
+		return -ENOPROTOOPT;
+	int val;
+	if (optlen < (int)sizeof(int))
+		return -EINVAL;
+	return get_user(val, (const int __user *)optval) ? -EFAULT : 0;
 }

@@ -554,6 +554,8 @@ SYSCALL_DEFINE3(execve, const char __user *, filename, uint64_t, uargv, uint64_t
 	if (r)
 		goto free_args;
 	r = do_exec(path, a); /* on success the frame holds the new program; rax = 0 */
+	if (r == 0)
+		ptrace_exec_event();
 free_args:
 	args_free(a);
 free_path:

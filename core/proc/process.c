@@ -209,8 +209,11 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 		t->clear_child_tid = ctid;
 	if (flags & CLONE_VFORK)
 		t->vfork_parent = p;
+	bool traced = ptrace_clone_attach(p, t, flags);
 	perf_record_task(t, p, true);
 	sched_start(t);
+	if (traced)
+		ptrace_clone_event(flags, tid);
 	if (flags & CLONE_VFORK)
 		while (!__atomic_load_n(&t->vfork_done, __ATOMIC_ACQUIRE))
 			sched_yield_now(); /* the child releases us at exec or exit */
@@ -371,6 +374,7 @@ static void process_gone(struct task *self, struct task *leader)
 void process_exit_thread(int code)
 {
 	struct task *self = current, *leader = self->leader;
+	ptrace_exit_event(code);
 	clear_child_tid(self);
 	/* Before the events leave: the exiting task's own events see it. */
 	trace_sched_process_exit(self, __atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) == 1);
@@ -384,6 +388,7 @@ void process_exit_thread(int code)
 	else if (last || self == leader)
 		leader->exit_code = code;
 	bool autoreap = last && parent_ignores_children(leader->parent);
+	ptrace_exit_unlink(last);
 	if (self != leader) {
 		uint64_t f = spin_lock_irqsave(&task_lock);
 		list_remove(&self->thread_node);
@@ -535,8 +540,15 @@ static bool wait_matches(struct task *self, struct task *c, int idtype, int id)
 static int scan_children(struct task *me, int idtype, int id, int options,
 			 struct wait_result *r, struct task **reap)
 {
-	int found = -ECHILD;
+	int found = -ECHILD, pid, status;
 	uint64_t f = spin_lock_irqsave(&task_lock);
+	int traced = ptrace_wait_scan(me, idtype, id, options, &pid, &status);
+	if (traced == 1) {
+		spin_unlock_irqrestore(&task_lock, f);
+		*r = (struct wait_result){ pid, status, CLD_TRAPPED, 0, 0 };
+		return 1;
+	}
+	found = traced;
 	list_for_each(n, &me->children) {
 		struct task *c = list_entry(n, struct task, sibling);
 		if (!wait_matches(me, c, idtype, id))
@@ -668,7 +680,8 @@ SYSCALL_DEFINE5(waitid, int, idtype, pid_t, id, siginfo_t __user *, infop, int, 
 			si.si_code = r.code;
 			si.si_pid = r.pid;
 			si.si_status = r.code == CLD_EXITED ? (r.status >> 8) & 0xff
-				     : r.code == CLD_STOPPED ? (r.status >> 8) & 0xff
+				     : r.code == CLD_STOPPED || r.code == CLD_TRAPPED
+				       ? (r.status >> 8) & 0xff
 				     : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;
 		}
 		if (copy_to_user(infop, &si, sizeof(si)))

@@ -241,6 +241,12 @@ static void sched_finish(struct runqueue *rq)
 void task_first_run(void)
 {
 	sched_finish(rq_of(this_cpu_id()));
+	if (current->mm && ptrace_traced(current)) {
+		/* A traced child stops before its first instruction. */
+		irq_enable();
+		return_to_user(current->frame); /* returns with interrupts off */
+		return;
+	}
 	if (current->mm)
 		vpmu_hook_user_exit(current->frame); /* a new user task leaves for user mode */
 	irq_enable();

@@ -152,8 +152,9 @@ static void queue_locked(struct task *t, const struct ksiginfo *info)
 	} else if (default_stops(sig)) {
 		t->sigpending &= ~BIT(SIGCONT);
 	}
-	if (ignored(t, sig) && sig != SIGCONT && !(t->sigmask & BIT(sig)))
-		return; /* discarded at once, as Linux does */
+	if (ignored(t, sig) && sig != SIGCONT && !(t->sigmask & BIT(sig)) &&
+	    !ptrace_traced(t))
+		return; /* discarded at once, as Linux does (its tracer sees it) */
 	if (!(t->sigpending & BIT(sig))) {
 		drop_queued(t, sig); /* none should be left: be sure */
 		t->siginfo[sig] = *info;
@@ -377,7 +378,8 @@ bool signal_pending_current(void)
 	struct task *self = current;
 	if (!self || !self->sig)
 		return false;
-	return (self->sigpending & ~self->sigmask) || self->sig->group_exiting;
+	return (self->sigpending & ~self->sigmask) || self->sig->group_exiting ||
+	       self->pt.interrupt;
 }
 
 /* ---- delivery ---- */
@@ -400,7 +402,7 @@ static bool sigio_layout(const struct ksiginfo *k)
 	       (k->code >= POLL_IN && k->code <= POLL_HUP && !(own & BIT(k->signo)));
 }
 
-static void fill_siginfo(siginfo_t *si, const struct ksiginfo *k)
+void signal_fill_siginfo(siginfo_t *si, const struct ksiginfo *k)
 {
 	memset(si, 0, sizeof(*si));
 	si->si_signo = k->signo;
@@ -486,7 +488,7 @@ static int setup_frame(struct trap_frame *f, int sig, const struct sigaction *a,
 		? (on_altstack(self, f->rsp) ? SS_ONSTACK : 0) : SS_DISABLE;
 	save_sigcontext(&fr.uc.uc_mcontext, f, oldmask, fpstate);
 	fr.uc.uc_sigmask = oldmask;
-	fill_siginfo(&fr.info, k);
+	signal_fill_siginfo(&fr.info, k);
 
 	fpu_save(self);
 	if (copy_to_user((void *)fpstate, self->fpu, FPU_AREA_SIZE) ||
@@ -554,6 +556,8 @@ void signal_deliver(struct trap_frame *f)
 	for (;;) {
 		if (self->sig->group_exiting)
 			process_exit_group_now(self->sig->group_exit_code);
+		if (self->pt.interrupt)
+			ptrace_interrupt_stop();
 		struct ksiginfo info;
 		uint64_t fl = spin_lock_irqsave(&self->sig->lock);
 		int sig = dequeue(self, &info);
@@ -561,6 +565,19 @@ void signal_deliver(struct trap_frame *f)
 			spin_unlock_irqrestore(&self->sig->lock, fl);
 			fix_restart(f, NULL, false);
 			break;
+		}
+		if (ptrace_traced(self) && sig != SIGKILL) {
+			/* Signal-delivery-stop: the tracer picks the signal. */
+			spin_unlock_irqrestore(&self->sig->lock, fl);
+			sig = ptrace_signal_stop(&info);
+			if (!sig)
+				continue;
+			fl = spin_lock_irqsave(&self->sig->lock);
+			if (self->sigmask & BIT(sig) & ~UNBLOCKABLE) {
+				queue_locked(self, &info); /* blocked: pending again */
+				spin_unlock_irqrestore(&self->sig->lock, fl);
+				continue;
+			}
 		}
 		struct sigaction a = self->sig->action[sig];
 		if (a.sa_handler == SIG_DFL && default_ignored(sig)) {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <asm/signal.h>
+#include <asm/siginfo.h>
 #include "spinlock.h"
 #include "arch/trap.h"
 
@@ -84,6 +85,8 @@ void signal_force(int sig, int code, uint64_t addr);
 bool signal_pending_current(void);
 /* Deliver what is pending to `self` via frame f (userret.c calls it). */
 void signal_deliver(struct trap_frame *f);
+/* The user's siginfo_t for a signal the kernel kept as k. */
+void signal_fill_siginfo(siginfo_t *si, const struct ksiginfo *k);
 /* Wait status of a death by signal. */
 bool signal_dumps_core(int sig);
 const char *signal_name(int sig);

@@ -71,11 +71,16 @@ bool syscall_dispatch(struct trap_frame *f)
 	account_user_to_kernel(self);
 	irq_enable();
 	trace_sys_enter(f);
+	/* A tracer may change the call and its arguments, or cancel it. */
+	bool cancelled = ptrace_syscall_traced(self) && ptrace_syscall_entry_stop(f);
 	uint64_t nr = f->rax;
 	const struct syscall_entry *e = nr < MAX_SYSCALL ? table[nr] : NULL;
-	long ret = e ? e->fn(f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9)
-		     : unknown(nr);
+	long ret = cancelled ? (long)f->rax
+		 : e ? e->fn(f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9)
+		 : unknown(nr);
 	f->rax = (uint64_t)ret;
 	trace_sys_exit(f);
+	if (ptrace_syscall_traced(self))
+		ptrace_syscall_exit_stop(f);
 	return syscall_return(f);
 }

@@ -16,6 +16,7 @@
 #include "arch/percpu.h"
 #include "arch/trap.h"
 #include "waitq.h"
+#include "ptrace.h"
 
 #define TASK_COMM_LEN 16
 #define KSTACK_SIZE (16 * 1024)
@@ -114,6 +115,9 @@ struct task {
 	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
 	uint64_t minflt, majflt;
 
+	/* ptrace (ptrace.h says who writes what). */
+	struct ptrace_state pt;
+
 	/* perf events (pmu/, under perf_lock). */
 	struct list perf_events;     /* group leaders counting this task */
 	struct list perf_owned;      /* events this task opened (prctl) */
@@ -156,8 +160,8 @@ struct task *task_find(int tid);
  * process. */
 void rlimits_init(struct rlimit *r);
 uint64_t rlimit_cur(unsigned res);
-/* May the current task read target's state (ptrace READ, real creds)?
- * ids.c */
+/* May the current task read target's state (Linux's ptrace_may_access,
+ * real creds)? ptrace attach and perf's attach to a task use it. ids.c */
 bool task_may_read(struct task *target);
 
 #endif

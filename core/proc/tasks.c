@@ -57,6 +57,7 @@ static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
 	list_init(&t->perf_events);
 	list_init(&t->perf_owned);
 	list_init(&t->itimer_node);
+	ptrace_task_init(t);
 	t->perf_last_cpu = -1;
 	t->perf_cpu = -1;
 	rlimits_init(t->rlimits);

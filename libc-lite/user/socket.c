@@ -53,3 +53,51 @@ int getsockopt(int fd, int level, int name, void *restrict val,
 	return (int)__syscall_ret(sys5(__NR_getsockopt, fd, level, name,
 	                               (long)val, (long)len));
 }
+
+int socket(int domain, int type, int protocol)
+{
+	return (int)__syscall_ret(sys3(__NR_socket, domain, type, protocol));
+}
+
+int bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	return (int)__syscall_ret(sys3(__NR_bind, fd, (long)addr, len));
+}
+
+int listen(int fd, int backlog)
+{
+	return (int)__syscall_ret(sys2(__NR_listen, fd, backlog));
+}
+
+int connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	return (int)__syscall_ret(sys3(__NR_connect, fd, (long)addr, len));
+}
+
+int accept4(int fd, struct sockaddr *restrict addr, socklen_t *restrict len,
+            int flags)
+{
+	return (int)__syscall_ret(sys4(__NR_accept4, fd, (long)addr, (long)len,
+	                               flags));
+}
+
+int accept(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+	return accept4(fd, addr, len, 0);
+}
+
+int getsockname(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+	return (int)__syscall_ret(sys3(__NR_getsockname, fd, (long)addr, (long)len));
+}
+
+int getpeername(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+	return (int)__syscall_ret(sys3(__NR_getpeername, fd, (long)addr, (long)len));
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	return (int)__syscall_ret(sys5(__NR_setsockopt, fd, level, name,
+	                               (long)val, len));
+}

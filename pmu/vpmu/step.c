@@ -11,6 +11,11 @@
  * fault (the faulting instruction retires when it runs again). The #DB
  * itself is then swallowed by the handler below.
  *
+ * A trap flag the frame already carries when the model arms its own
+ * (a tracer's PTRACE_SINGLESTEP, or the program's) is not the model's:
+ * the step is counted, but the flag stays and the #DB goes on to the
+ * exception handler, which makes it the SIGTRAP that tracer waits for.
+ *
  * The kernel is never stepped: kernel-mode instructions need the
  * instruction clock (vpmu_event_check refuses them otherwise).
  *
@@ -31,6 +36,7 @@
 struct step_cpu {
 	uint64_t ip;       /* the user instruction the CPU is about to run */
 	bool swallow_db;   /* the #DB being handled is the model's step */
+	bool user_tf;      /* the frame had the trap flag before the model */
 };
 
 static struct step_cpu steps[MAX_CPUS];
@@ -41,6 +47,7 @@ void vpmu_step_arm(struct trap_frame *f)
 {
 	unsigned cpu = this_cpu_id();
 	steps[cpu].ip = f->rip;
+	steps[cpu].user_tf = (f->rflags & RFLAGS_TF) != 0;
 	f->rflags |= RFLAGS_TF;
 	vpmu_stepping[cpu] = 1;
 }
@@ -62,13 +69,14 @@ int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 	unsigned cpu = this_cpu_id();
 	struct step_cpu *s = &steps[cpu];
 	vpmu_stepping[cpu] = 0;
-	f->rflags &= ~RFLAGS_TF;
+	if (!s->user_tf)
+		f->rflags &= ~RFLAGS_TF;
 	*branch = 0;
 	if (f->vector == SYSCALL_VECTOR)
 		return 1;
 	if (f->vector != VEC_DEBUG || !(read_dr6() & DR6_BS))
 		return 0;
-	s->swallow_db = true;
+	s->swallow_db = !s->user_tf; /* someone else's step: their SIGTRAP */
 	uint8_t bytes[X86_MAX_INSN];
 	unsigned len = fetch(s->ip, bytes);
 	*branch = vpmu_decode_branch(bytes, len, s->ip, f->rip);

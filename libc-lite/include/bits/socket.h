@@ -66,4 +66,33 @@ struct msghdr {
 	int msg_flags;
 };
 
+/* Control messages (the kernel's struct cmsghdr and CMSG_* rules):
+ * each header is followed by its data, padded to 8 bytes. */
+struct cmsghdr {
+	size_t cmsg_len;      /* header and data, unpadded */
+	int cmsg_level;
+	int cmsg_type;
+};
+#define SCM_RIGHTS      1  /* data: file descriptors (int) */
+#define SCM_CREDENTIALS 2  /* data: struct ucred */
+#define SCM_MAX_FD      253
+#define CMSG_ALIGN(len) (((len) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
+#define CMSG_DATA(c)    ((unsigned char *)((struct cmsghdr *)(c) + 1))
+#define CMSG_SPACE(len) (sizeof(struct cmsghdr) + CMSG_ALIGN(len))
+#define CMSG_LEN(len)   (sizeof(struct cmsghdr) + (len))
+#define CMSG_FIRSTHDR(m) ((m)->msg_controllen >= sizeof(struct cmsghdr) \
+			  ? (struct cmsghdr *)(m)->msg_control : (struct cmsghdr *)0)
+#define CMSG_NXTHDR(m, c) \
+	((c)->cmsg_len < sizeof(struct cmsghdr) || \
+	 (unsigned char *)(c) + CMSG_ALIGN((c)->cmsg_len) + sizeof(struct cmsghdr) > \
+	 (unsigned char *)(m)->msg_control + (m)->msg_controllen \
+	 ? (struct cmsghdr *)0 \
+	 : (struct cmsghdr *)((unsigned char *)(c) + CMSG_ALIGN((c)->cmsg_len)))
+
+/* SO_PEERCRED and SCM_CREDENTIALS. */
+struct ucred {
+	int pid;
+	unsigned uid, gid;
+};
+
 #endif
