@@ -27,6 +27,7 @@
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "arch/smp.h"
+#include "arch/topology.h"
 #include "mm/tlb.h"
 #include "mm/uaccess.h"
 #include "report.h"
@@ -87,6 +88,7 @@ static void platform_init(struct boot_info *bi)
 {
 	cpu_detect();
 	cpu_report();
+	topology_init();
 	acpi_init(bi->rsdp_phys);
 	hpet_init();
 	tsc_calibrate();
@@ -128,6 +130,7 @@ static void tasks_init(void)
 	vfs_init();
 	kbench_init();
 	smp_init();
+	sysfs_topology_init();
 }
 
 
