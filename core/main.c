@@ -208,6 +208,7 @@ void kmain(struct boot_info *bi)
 	uint64_t cycles = rdtsc() - tsc_boot();
 	klog("init: done in %llu us (%llu TSC cycles since the loader's hand-off)",
 	     (unsigned long long)(tsc_to_ns(cycles) / 1000), (unsigned long long)cycles);
+	cmdline_report_unknown();
 
 	const char *fault = cmdline_get("fault");
 	if (fault)
