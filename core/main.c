@@ -28,6 +28,7 @@
 #include "proc/sched.h"
 #include "arch/smp.h"
 #include "arch/topology.h"
+#include "arch/numa.h"
 #include "mm/tlb.h"
 #include "mm/uaccess.h"
 #include "report.h"
@@ -90,6 +91,7 @@ static void platform_init(struct boot_info *bi)
 	cpu_report();
 	topology_init();
 	acpi_init(bi->rsdp_phys);
+	numa_init();
 	hpet_init();
 	tsc_calibrate();
 	apic_init_cpu();

@@ -19,6 +19,7 @@
 #include "arch/percpu.h"
 #include "arch/smp.h"
 #include "arch/topology.h"
+#include "arch/numa.h"
 #include "report.h"
 #include "proc/sched.h"
 #include "selftest.h"
@@ -42,8 +43,9 @@ int report_cpus(struct seqbuf *out, void *arg)
 			continue;
 		}
 		struct cpu_topology tp = topology_of(c->apic_id);
-		sb_printf(out, "  cpu%d apic-id %u package %u core %u thread %u%s%s\n",
-			  c->cpu, c->apic_id, tp.package, tp.core, tp.thread,
+		sb_printf(out, "  cpu%d apic-id %u node %u package %u core %u thread %u%s%s\n",
+			  c->cpu, c->apic_id, numa_node_of_apic(c->apic_id),
+			  tp.package, tp.core, tp.thread,
 			  c->cpu == 0 ? " (boot cpu)" : "",
 			  sched_cpu_isolated((unsigned)c->cpu) ? " (isolated)" : "");
 	}

@@ -121,8 +121,9 @@ static struct trampoline_params *params(void)
 }
 
 /* Give CPU numbers 1.. to the MADT's other enabled CPUs, in MADT order,
- * up to MAX_CPUS; mark the rest. Returns how many got a number. */
-static unsigned assign_cpu_numbers(void)
+ * up to `limit` CPUs in all; mark the rest. Returns how many got a
+ * number. */
+static unsigned assign_cpu_numbers(unsigned limit)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < acpi.ncpus; i++) {
@@ -132,7 +133,7 @@ static unsigned assign_cpu_numbers(void)
 			c->cpu = 0;
 		} else if (!c->enabled) {
 			continue;
-		} else if (n + 1 >= MAX_CPUS) {
+		} else if (n + 1 >= limit) {
 			c->state = CPU_OVER_LIMIT;
 		} else {
 			n++;
@@ -252,7 +253,7 @@ const char *smp_state_name(unsigned state)
 	switch (state) {
 	case CPU_ONLINE: return "online";
 	case CPU_FAILED: return "did not start";
-	case CPU_OVER_LIMIT: return "beyond the kernel's limit (MAX_CPUS)";
+	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus= or MAX_CPUS)";
 	case CPU_NO_MEMORY: return "no memory for its stack";
 	default: return "not started (disabled or nosmp)";
 	}
@@ -299,7 +300,10 @@ unsigned smp_init(void)
 	if (cmdline_has("nosmp") || acpi.ncpus <= 1)
 		return online_count;
 	BUG_ON(vm_kernel_pml4() >= GiB(4)); /* the trampoline loads it in 32-bit mode */
-	ap_count = alloc_stacks(assign_cpu_numbers());
+	uint64_t limit = cmdline_get_u64("maxcpus", MAX_CPUS);
+	if (limit < 1 || limit > MAX_CPUS)
+		limit = MAX_CPUS;
+	ap_count = alloc_stacks(assign_cpu_numbers((unsigned)limit));
 	uint64_t t0 = rdtsc();
 	size_t size = (size_t)(trampoline_end - trampoline_start);
 	vm_map_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
@@ -307,9 +311,9 @@ unsigned smp_init(void)
 	start_all();
 	vm_unmap_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
 	record_results();
-	klog("smp: %u cpus online of %u in the MADT (%u failed, %u beyond MAX_CPUS %u, "
+	klog("smp: %u cpus online of %u in the MADT (%u failed, %u beyond the limit of %u, "
 	     "%u disabled) in %llu us", online_count, acpi.ncpus + acpi.ncpus_dropped,
-	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), MAX_CPUS,
+	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), (unsigned)limit,
 	     count_state(CPU_NOT_TRIED), (unsigned long long)(tsc_to_ns(rdtsc() - t0) / 1000));
 	return online_count;
 }
