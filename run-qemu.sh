@@ -31,6 +31,8 @@ initrd_file=""
 cmdline_file=""
 flat_esp=0
 numa=0
+vga=0
+monitor=""
 disk=""
 log=""
 stay=0
@@ -66,6 +68,9 @@ usage: ./run-qemu.sh [options]
   --initrd FILE      use FILE as the initrd instead of building one (with
                      --run/--session/--add the guest will lack those files)
   --cmdline-file F   put F on the ESP as the command-line file, as is
+  --vga              a display (QEMU's standard VGA; OVMF offers it as GOP,
+                     the kernel draws its console there); still no window
+  --monitor PATH     QEMU's monitor on the unix socket PATH (screendump)
   --numa N           N NUMA nodes (an SRAT): memory and CPUs split evenly
   --flat-esp         put kernel, initrd and command line next to the loader
                      in \EFI\BOOT\ instead of \baremon\
@@ -113,6 +118,8 @@ while [ $# -gt 0 ]; do
 	--cmdline-file) need_arg "$@"; cmdline_file=$2; shift ;;
 	--flat-esp) flat_esp=1 ;;
 	--numa) need_arg "$@"; numa=$2; shift ;;
+	--vga) vga=1 ;;
+	--monitor) need_arg "$@"; monitor=$2; shift ;;
 	--log) need_arg "$@"; log=$2; shift ;;
 	--panic) need_arg "$@"; panic_mode=$2; shift ;;
 	--quiet) quiet=1 ;;
@@ -230,6 +237,8 @@ args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-bios "$ovmf" -nodefaults -display none -no-reboot
 	-chardev "$chardev" -serial chardev:con
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
+[ "$vga" = 1 ] && args+=(-vga std)
+[ -n "$monitor" ] && args+=(-monitor "unix:$monitor,server=on,wait=off")
 # --numa N: node i gets an equal share of memory (the last one the rest)
 # and of the CPUs, as -numa node,memdev= wants (QEMU 5.1 and later).
 if [ "$numa" -gt 0 ]; then

@@ -4,6 +4,7 @@
  * can trap, console before anything that logs, page tables before MMIO,
  * ACPI before the timers it describes.
  */
+#include <stdio.h>
 #include <string.h>
 #include "main.h"
 #include "arch/acpi.h"
@@ -29,6 +30,7 @@
 #include "arch/smp.h"
 #include "arch/topology.h"
 #include "arch/numa.h"
+#include "fbcon.h"
 #include "mm/tlb.h"
 #include "mm/uaccess.h"
 #include "report.h"
@@ -57,6 +59,9 @@ static void check_boot_info(const struct boot_info *bi)
 		      bi->version, bi->size, BOOT_INFO_VERSION, sizeof(*bi));
 }
 
+/* The first line on every console. */
+static char banner[128];
+
 static void early_init(struct boot_info *bi)
 {
 	serial_init(115200);
@@ -70,8 +75,9 @@ static void early_init(struct boot_info *bi)
 	bool console_ok = !console || serial_select(console, &baud) == 0;
 	serial_init(baud);
 	tsc_set_boot(bi->handoff_tsc);
-	kprintf("\nbaremon %s booting (boot-info v%u from %s)\n", BAREMON_VERSION,
-		bi->version, bi->loader_name);
+	snprintf(banner, sizeof(banner), "baremon %s booting (boot-info v%u from %s)\n",
+		 BAREMON_VERSION, bi->version, bi->loader_name);
+	kprintf("\n%s", banner);
 	klog("cmdline: %s", cmdline_text());
 	if (!console_ok)
 		klog("serial: console=%s: no such port; staying on ttyS%d", console,
@@ -83,6 +89,7 @@ static void memory_init(struct boot_info *bi)
 {
 	pmm_init(bi);
 	vm_init(bi);
+	fbcon_init(&bi->fb, banner); /* needs vm_map_mmio */
 }
 
 static void platform_init(struct boot_info *bi)
