@@ -12,10 +12,10 @@ expect_rc 0
 expect_line '^first line of x$' "cat shows the first line"
 expect_line "^second line, $$\$" "cat shows the second line"
 
-# Not a cpio archive at all, and one whose first header has a bad field.
-for i in 1 2 3 4 5 6 7 8; do echo "this is not a cpio archive, line $i"; done > "$logs/garbage.cpio"
+# An archive whose first header has a bad field (libc-lite's cpio unit
+# tests cover the other kinds of damage).
 { printf '070701zzzzzzzz'; head -c 200 /dev/zero | tr '\0' 0; } > "$logs/badhex.cpio"
-for bad in "garbage:bad magic" "badhex:bad hex field"; do
+for bad in "badhex:bad hex field"; do
 	guest "initrd-${bad%%:*}" --initrd "$logs/${bad%%:*}.cpio" --run 'cpus'
 	expect_rc 127
 	expect_line "^\[ *[0-9.]+\] initrd: archive damaged after 0 entries: ${bad#*:}\$" \

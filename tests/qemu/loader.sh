@@ -26,18 +26,15 @@ expect_line '^baremon-loader: error: reading the kernel \\baremon\\kernel\.elf: 
 	"loader names the missing file"
 expect_no_line '^baremon .* booting' "the kernel never started"
 
-# Kernel, initrd and command line in the loader's own folder, no \baremon\.
-guest flat-esp --flat-esp --run 'cat /proc/version'
-expect_rc 0
-expect_line '^baremon-loader: files from \\EFI\\BOOT\\kernel\.elf$' "files found next to the loader"
-expect_line '^Linux version ' "the initrd from there works too"
-
-# A command-line file longer than the loader takes: the first 1023 bytes
-# are kept (the options at its start work), with a warning.
+# Kernel, initrd and command line in the loader's own folder, no
+# \baremon\; the command-line file is longer than the loader takes: the
+# first 1023 bytes are kept (the options at its start work), with a
+# warning.
 { printf 'qemu_exit=0xf4 session=/etc/session pad='; head -c 1200 /dev/zero | tr '\0' x; echo; } \
 	> "$logs/long-cmdline.txt"
-guest long-cmdline --cmdline-file "$logs/long-cmdline.txt" --run 'exit 4'
+guest flat-esp --flat-esp --cmdline-file "$logs/long-cmdline.txt" --run 'exit 4'
 expect_rc 4
+expect_line '^baremon-loader: files from \\EFI\\BOOT\\kernel\.elf$' "files found next to the loader"
 expect_line '^baremon-loader: warning: .*cmdline\.txt is longer than 1023 bytes; the rest is ignored$' \
 	"the loader says the command line was cut"
 expect_line "^cmdline: unknown option 'pad' ignored" "the kernel names the unknown word"
