@@ -31,6 +31,7 @@
 #include "arch/topology.h"
 #include "arch/numa.h"
 #include "fbcon.h"
+#include "kbd.h"
 #include "mm/tlb.h"
 #include "mm/uaccess.h"
 #include "report.h"
@@ -150,7 +151,8 @@ static void uart_interrupt(struct trap_frame *f)
 	apic_eoi();
 }
 
-/* From now on console input goes to the tty (user programs), by IRQ 4. */
+/* From now on console input goes to the tty (user programs), by IRQ 4
+ * (and IRQ 1 from a PS/2 keyboard). */
 static void console_input_init(void)
 {
 	static char name[] = "ttyS0";
@@ -165,6 +167,7 @@ static void console_input_init(void)
 		klog("console: no I/O APIC route for the UART; input is polled");
 		timers_set_poll_hook(console_poll_serial);
 	}
+	kbd_init(); /* a PS/2 keyboard types into the same terminal */
 }
 
 /* Start /bin/sh as pid 1 when the initrd has it (and kshell is not

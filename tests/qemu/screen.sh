@@ -4,7 +4,8 @@
 # framebuffer. QEMU's screendump is read back as text by
 # tests/qemu/screencells.c, which matches each 8x16 cell against the
 # kernel's own font (no OCR), and must show the boot banner, a log line
-# and the shell's output.
+# and the shell's output. Then a command typed on the PS/2 keyboard
+# (QEMU's sendkey) runs, and its output is on the screen too.
 . "$(dirname "$0")/lib.sh"
 
 cells=$logs/screencells
@@ -24,12 +25,18 @@ err=$logs/fbcon.err
 pid=$!
 text=$logs/screen.txt
 : > "$text"
+typed=""
 for _ in $(seq 1 "$guest_timeout"); do
 	sleep 1
 	kill -0 "$pid" 2>/dev/null || break
 	[ -S "$mon" ] || continue
-	"$cells" "$mon" "$logs/screen.ppm" > "$text" 2>>"$err" || continue
-	grep -q '^screen-test-marker$' "$text" && break
+	if [ -z "$typed" ] && grep -q '^screen-test-marker$' "$text"; then
+		typed="echo kbd-typed-42"
+		"$cells" "$mon" "$logs/screen.ppm" "$typed" > "$text" 2>>"$err" || continue
+	else
+		"$cells" "$mon" "$logs/screen.ppm" > "$text" 2>>"$err" || continue
+	fi
+	grep -q '^kbd-typed-42$' "$text" && break
 done
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
@@ -38,5 +45,7 @@ grep -v '^$' "$text" | tail -n 12 | sed 's/^/#   | /'
 check "the screen shows the banner" grep -Eq '^baremon [^ ]+ booting \(boot-info v1 from baremon-loader 1\)$' "$text"
 check "the screen shows the kernel log" grep -Eq '^\[ *[0-9]+\.[0-9]{6}\] (init|smp): ' "$text"
 check "the screen shows the command's output" grep -q '^screen-test-marker$' "$text"
+check "a command typed on the keyboard is echoed" grep -q '^baremon> echo kbd-typed-42$' "$text"
+check "and runs" grep -q '^kbd-typed-42$' "$text"
 
 finish

@@ -1,5 +1,7 @@
 /*
- * screencells MONITOR-SOCKET FILE.ppm: ask QEMU (through its monitor's
+ * screencells MONITOR-SOCKET FILE.ppm [TEXT]: first, with TEXT, type it
+ * on the guest's keyboard (QEMU's sendkey, then Enter; lower-case
+ * letters, digits, blank, - . / = only). Then ask QEMU (through its monitor's
  * unix socket) for a screendump of the display into FILE.ppm, then read
  * the picture back as text: each 8x16 cell, thresholded to ink and
  * paper, is compared with every glyph of the kernel's own font
@@ -37,7 +39,52 @@ static int wait_prompt(int fd)
 	}
 }
 
-static int screendump(const char *sock, const char *file)
+/* One monitor command, answered by the next prompt; 0 on success. */
+static int monitor_cmd(int fd, const char *cmd)
+{
+	size_t len = strlen(cmd);
+	if (write(fd, cmd, len) != (ssize_t)len || write(fd, "\n", 1) != 1 || wait_prompt(fd)) {
+		fprintf(stderr, "screencells: monitor did not answer '%s'\n", cmd);
+		return -1;
+	}
+	return 0;
+}
+
+/* QEMU's key name for a character; NULL if not supported here. */
+static const char *key_name(char c, char *buf)
+{
+	static const struct { char c; const char *name; } names[] = {
+		{ ' ', "spc" }, { '-', "minus" }, { '.', "dot" }, { '/', "slash" },
+		{ '=', "equal" },
+	};
+	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+		buf[0] = c;
+		buf[1] = 0;
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].c == c)
+			return names[i].name;
+	return NULL;
+}
+
+static int type_text(int fd, const char *text)
+{
+	char cmd[64], buf[2];
+	for (const char *p = text; *p; p++) {
+		const char *k = key_name(*p, buf);
+		if (!k) {
+			fprintf(stderr, "screencells: cannot type '%c'\n", *p);
+			return -1;
+		}
+		snprintf(cmd, sizeof(cmd), "sendkey %s", k);
+		if (monitor_cmd(fd, cmd))
+			return -1;
+	}
+	return monitor_cmd(fd, "sendkey ret");
+}
+
+static int monitor(const char *sock, const char *file, const char *text)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
@@ -47,14 +94,10 @@ static int screendump(const char *sock, const char *file)
 		return -1;
 	}
 	char cmd[600];
-	int len = snprintf(cmd, sizeof(cmd), "screendump %s\n", file);
-	if (wait_prompt(fd) || write(fd, cmd, (size_t)len) != len || wait_prompt(fd)) {
-		fprintf(stderr, "screencells: monitor did not answer\n");
-		close(fd);
-		return -1;
-	}
+	snprintf(cmd, sizeof(cmd), "screendump %s", file);
+	int r = wait_prompt(fd) || (text && type_text(fd, text)) || monitor_cmd(fd, cmd);
 	close(fd);
-	return 0;
+	return r ? -1 : 0;
 }
 
 /* A binary PPM (P6, maxval 255); *w x *h RGB triples, malloc'd. */
@@ -102,13 +145,14 @@ static char cell_char(const unsigned char *rgb, int w, int cx, int cy)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: screencells MONITOR-SOCKET FILE.ppm\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: screencells MONITOR-SOCKET FILE.ppm [TEXT]\n");
 		return 2;
 	}
 	int w, h;
 	unsigned char *rgb;
-	if (screendump(argv[1], argv[2]) || !(rgb = read_ppm(argv[2], &w, &h)))
+	if (monitor(argv[1], argv[2], argc == 4 ? argv[3] : NULL) ||
+	    !(rgb = read_ppm(argv[2], &w, &h)))
 		return 1;
 	char line[1024];
 	for (int cy = 0; cy < h / FONT_HEIGHT; cy++) {
