@@ -345,6 +345,48 @@ static void find_rsdp(struct boot_info *bi)
 	}
 }
 
+#define GOP_MAX_WIDTH  1920
+#define GOP_MAX_HEIGHT 1200
+
+/* A mode the kernel's console can draw on: 32-bit RGB or BGR pixels
+ * (PixelBltOnly has no framebuffer; bit masks are not drawn). */
+static int gop_mode_usable(const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m)
+{
+	return m->PixelFormat == PixelRedGreenBlueReserved8BitPerColor ||
+	       m->PixelFormat == PixelBlueGreenRedReserved8BitPerColor;
+}
+
+/* Keep the firmware's mode when the console can use it (it is what the
+ * screen was set up for); else switch to the largest usable mode up to
+ * GOP_MAX_WIDTH x GOP_MAX_HEIGHT (bigger ones make scrolling slow). */
+static void choose_gop_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
+{
+	if (gop->Mode->Info && gop_mode_usable(gop->Mode->Info))
+		return;
+	UINT32 best = gop->Mode->MaxMode;
+	UINT64 best_area = 0;
+	for (UINT32 i = 0; i < gop->Mode->MaxMode; i++) {
+		EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m;
+		UINTN size;
+		if (EFI_ERROR(uefi_call_wrapper(gop->QueryMode, 4, gop, i, &size, &m)))
+			continue;
+		UINT64 area = (UINT64)m->HorizontalResolution * m->VerticalResolution;
+		if (gop_mode_usable(m) && m->HorizontalResolution <= GOP_MAX_WIDTH &&
+		    m->VerticalResolution <= GOP_MAX_HEIGHT && area > best_area) {
+			best = i;
+			best_area = area;
+		}
+		FreePool(m);
+	}
+	if (best == gop->Mode->MaxMode) {
+		Print(L"baremon-loader: no graphics mode with a linear 32-bit framebuffer; "
+		      "no screen console\n");
+		return;
+	}
+	if (EFI_ERROR(uefi_call_wrapper(gop->SetMode, 2, gop, best)))
+		Print(L"baremon-loader: could not set graphics mode %d\n", (int)best);
+}
+
 static void find_framebuffer(struct boot_info *bi)
 {
 	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
@@ -352,7 +394,10 @@ static void find_framebuffer(struct boot_info *bi)
 	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &gop_guid, NULL,
 					(void **)&gop)) || !gop || !gop->Mode)
 		return;
+	choose_gop_mode(gop);
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m = gop->Mode->Info;
+	if (!m)
+		return;
 	bi->fb.base = gop->Mode->FrameBufferBase;
 	bi->fb.size = gop->Mode->FrameBufferSize;
 	bi->fb.width = m->HorizontalResolution;
