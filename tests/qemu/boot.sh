@@ -70,8 +70,12 @@ for ref in "pmtimer:acpi pm timer" "pit:pit"; do
 	expect_rc 0
 	expect_line "^tsc: [0-9]+ Hz from ${ref#*:}\$" "calibrated against ${ref#*:}"
 done
-guest no-hpet --machine q35,hpet=off --run cpus
+# QEMU's TCG CPUs have no leaf 15H/16H: tsc_ref=cpuid is refused with
+# a line, and the automatic order goes on (no HPET: the PM timer).
+guest no-hpet --machine q35,hpet=off --cmdline tsc_ref=cpuid --run cpus
 expect_rc 0
+expect_line '^\[ *[0-9.]+\] tsc: tsc_ref=cpuid is not available here; choosing another$' \
+	"no CPUID frequency leaves: said so"
 expect_line '^tsc: [0-9]+ Hz from acpi pm timer$' "PM timer used when there is no HPET"
 
 finish
