@@ -212,7 +212,7 @@ static void start_all(void)
 	send_startup(false);
 	udelay(200);
 	send_startup(true);
-	uint64_t budget_us = 1000000 + 100000ULL * ap_count;
+	uint64_t budget_us = 2000000 + 200000ULL * ap_count;
 	if (wait_online(budget_us))
 		return;
 	/* Abandon the silent ones; a claimed one is running our code and
