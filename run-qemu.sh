@@ -27,6 +27,12 @@ run_cmd=""
 adds=()
 kernel=""
 loader=""
+initrd_file=""
+cmdline_file=""
+flat_esp=0
+numa=0
+vga=0
+monitor=""
 disk=""
 log=""
 stay=0
@@ -36,7 +42,8 @@ panic_mode=""
 usage() {
 	cat <<'EOF'
 usage: ./run-qemu.sh [options]
-  --smp N            CPUs (default 2)
+  --smp N[,sockets=S,cores=C,threads=T]
+                     CPUs (default 2), optionally with QEMU's topology
   --mem SIZE         memory, e.g. 512M, 2G (default 512M)
   --kvm | --tcg      force an accelerator (default: KVM when /dev/kvm works)
   --cpu MODEL        QEMU CPU model (default: host with KVM; with TCG
@@ -57,7 +64,17 @@ usage: ./run-qemu.sh [options]
   --stay             after --session/--run, stay at the prompt
   --disk IMG         boot a disk image (make image) instead of the build's
                      ESP; its GRUB menu decides the command line
-  --kernel FILE      boot this kernel ELF instead of build/kernel.elf
+  --kernel FILE      boot this kernel ELF instead of build/kernel.elf;
+                     'none' leaves the kernel off the ESP (a loader test)
+  --initrd FILE      use FILE as the initrd instead of building one (with
+                     --run/--session/--add the guest will lack those files)
+  --cmdline-file F   put F on the ESP as the command-line file, as is
+  --vga              a display (QEMU's standard VGA; OVMF offers it as GOP,
+                     the kernel draws its console there); still no window
+  --monitor PATH     QEMU's monitor on the unix socket PATH (screendump)
+  --numa N           N NUMA nodes (an SRAT): memory and CPUs split evenly
+  --flat-esp         put kernel, initrd and command line next to the loader
+                     in \EFI\BOOT\ instead of \baremon\
   --loader FILE      use this BOOTX64.EFI instead of build/BOOTX64.EFI
   --log FILE         also write the serial output to FILE
   --panic halt       halt after a panic instead of exiting (for inspection)
@@ -98,6 +115,12 @@ while [ $# -gt 0 ]; do
 	--disk) need_arg "$@"; disk=$2; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift ;;
 	--loader) need_arg "$@"; loader=$2; shift ;;
+	--initrd) need_arg "$@"; initrd_file=$2; shift ;;
+	--cmdline-file) need_arg "$@"; cmdline_file=$2; shift ;;
+	--flat-esp) flat_esp=1 ;;
+	--numa) need_arg "$@"; numa=$2; shift ;;
+	--vga) vga=1 ;;
+	--monitor) need_arg "$@"; monitor=$2; shift ;;
 	--log) need_arg "$@"; log=$2; shift ;;
 	--panic) need_arg "$@"; panic_mode=$2; shift ;;
 	--quiet) quiet=1 ;;
@@ -107,14 +130,18 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-[[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 1 ] || die "--smp wants a number >= 1"
+[[ $smp =~ ^[0-9]+(,[a-z]+=[0-9]+)*$ ]] && [ "${smp%%,*}" -ge 1 ] ||
+	die "--smp wants a number >= 1, optionally with QEMU's ,sockets=N,cores=N,threads=N"
 [ -z "$timeout" ] || [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
+[[ $numa =~ ^[0-9]+$ ]] || die "--numa wants a number of nodes"
 [ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
 [ -z "$session" ] || [ -r "$session" ] || die "session file '$session' not found"
 case $serial in stdio|pty|socket:*) ;; *) die "--serial stdio|pty|socket:PATH" ;; esac
 kernel=${kernel:-$build/kernel.elf}
 loader=${loader:-$build/BOOTX64.EFI}
-[ -f "$kernel" ] || die "no kernel at $kernel: run 'make' first"
+[ "$kernel" = none ] || [ -f "$kernel" ] || die "no kernel at $kernel: run 'make' first"
+[ -z "$initrd_file" ] || [ -f "$initrd_file" ] || die "initrd '$initrd_file' not found"
+[ -z "$cmdline_file" ] || [ -f "$cmdline_file" ] || die "command-line file '$cmdline_file' not found"
 [ -f "$loader" ] || die "no loader at $loader: run 'make' first"
 [ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
 if [ -n "$disk" ] && [ -n "$session$run_cmd$cmdline${adds[*]+x}" ]; then
@@ -171,9 +198,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 esp=$work/esp
-mkdir -p "$esp/EFI/BOOT" "$esp/baremon"
+files_dir=$esp/baremon
+[ "$flat_esp" = 1 ] && files_dir=$esp/EFI/BOOT
+mkdir -p "$esp/EFI/BOOT" "$files_dir"
 cp "$loader" "$esp/EFI/BOOT/BOOTX64.EFI"
-cp "$kernel" "$esp/baremon/kernel.elf"
+[ "$kernel" = none ] || cp "$kernel" "$files_dir/kernel.elf"
 
 files=()
 for a in ${adds[@]+"${adds[@]}"}; do files+=("$a"); done
@@ -192,9 +221,18 @@ fi
 # The kernel's instruction clock (pmu/vpmu/icount.c) needs the shift.
 [ -n "$icount" ] && [ "$accel" = tcg ] && kargs="$kargs icount=$icount"
 kargs="$kargs$cmdline"
-sh "$top/tools/mkinitrd.sh" "$esp/baremon/initrd.cpio" ${files[@]+"${files[@]}"} ||
-	die "could not build the initrd"
-printf '%s\n' "$kargs" > "$esp/baremon/cmdline.txt"
+if [ -n "$initrd_file" ]; then
+	cp "$initrd_file" "$files_dir/initrd.cpio"
+else
+	sh "$top/tools/mkinitrd.sh" "$files_dir/initrd.cpio" ${files[@]+"${files[@]}"} ||
+		die "could not build the initrd"
+fi
+if [ -n "$cmdline_file" ]; then
+	cp "$cmdline_file" "$files_dir/cmdline.txt"
+	kargs="(from $cmdline_file)"
+else
+	printf '%s\n' "$kargs" > "$files_dir/cmdline.txt"
+fi
 
 # --- QEMU --------------------------------------------------------------------
 serial_log=$work/serial.log
@@ -208,6 +246,29 @@ args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-bios "$ovmf" -nodefaults -display none -no-reboot
 	-chardev "$chardev" -serial chardev:con
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
+[ "$vga" = 1 ] && args+=(-vga std)
+[ -n "$monitor" ] && args+=(-monitor "unix:$monitor,server=on,wait=off")
+# --numa N: node i gets an equal share of memory (the last one the rest)
+# and of the CPUs, as -numa node,memdev= wants (QEMU 5.1 and later).
+if [ "$numa" -gt 0 ]; then
+	case $mem in
+	*[Gg]) mem_mb=$((${mem%[Gg]} * 1024)) ;;
+	*[Mm]) mem_mb=${mem%[Mm]} ;;
+	*[0-9]) mem_mb=$mem ;;
+	*) die "--numa needs --mem in M or G" ;;
+	esac
+	ncpus=${smp%%,*}
+	per_mb=$((mem_mb / numa)); per_cpus=$(((ncpus + numa - 1) / numa))
+	for ((i = 0; i < numa; i++)); do
+		size=$per_mb
+		[ "$i" = $((numa - 1)) ] && size=$((mem_mb - per_mb * (numa - 1)))
+		node="node,nodeid=$i,memdev=numa-mem$i"
+		lo=$((i * per_cpus)); hi=$((lo + per_cpus - 1))
+		[ "$hi" -ge "$ncpus" ] && hi=$((ncpus - 1))
+		[ "$lo" -le "$hi" ] && node="$node,cpus=$lo-$hi"
+		args+=(-object "memory-backend-ram,id=numa-mem$i,size=${size}M" -numa "$node")
+	done
+fi
 if [ -n "$disk" ]; then
 	# snapshot=on: the image file is never written.
 	args+=(-drive "format=raw,file=$disk,if=ide,media=disk,snapshot=on")

@@ -21,11 +21,14 @@
 #include "pagetables.h"
 
 #define LOADER_NAME "baremon-loader 1"
-#define KERNEL_PATH L"\\baremon\\kernel.elf"
-#define INITRD_PATH L"\\baremon\\initrd.cpio"
-#define CMDLINE_PATH L"\\baremon\\cmdline.txt"
+#define KERNEL_NAME L"kernel.elf"
+#define INITRD_NAME L"initrd.cpio"
+#define CMDLINE_NAME L"cmdline.txt"
+#define DEFAULT_DIR L"\\baremon\\"
+#define PATH_MAX_CHARS 256
 
 static EFI_HANDLE image_handle;
+static CHAR16 loader_dir[PATH_MAX_CHARS];  /* e.g. "\\EFI\\BOOT\\"; "" if unknown */
 
 static EFI_STATUS fail(const char *what, EFI_STATUS st)
 {
@@ -145,10 +148,35 @@ static EFI_STATUS load_kernel(const void *img, UINTN len, struct boot_info *bi,
 	return EFI_SUCCESS;
 }
 
-/* Printable ASCII from UCS-2 load options, or 0 if they are not text. */
-static int options_to_ascii(const CHAR16 *in, UINTN bytes, char *out, UINTN max)
+#define UTF16_BOM 0xfeff
+
+/* Printable ASCII from UCS-2 load options, or 0 if they are not text. A
+ * byte-order mark is skipped; the text may end without a NUL (the size
+ * bounds it), and an odd size drops the last byte. */
+static int ucs2_to_ascii(const CHAR16 *in, UINTN bytes, char *out, UINTN max)
 {
-	UINTN n = bytes / sizeof(CHAR16), o = 0;
+	UINTN n = bytes / sizeof(CHAR16), o = 0, i = 0;
+	if (n && in[0] == UTF16_BOM)
+		i++;
+	for (; i < n && in[i]; i++) {
+		if (in[i] == '\t' || in[i] == '\r' || in[i] == '\n') {
+			if (o + 1 < max)
+				out[o++] = ' ';
+			continue;
+		}
+		if (in[i] < 0x20 || in[i] > 0x7e)
+			return 0;
+		if (o + 1 < max)
+			out[o++] = (char)in[i];
+	}
+	out[o] = 0;
+	return 1;
+}
+
+/* Some boot managers pass 8-bit text instead of UCS-2. */
+static int bytes_to_ascii(const unsigned char *in, UINTN n, char *out, UINTN max)
+{
+	UINTN o = 0;
 	for (UINTN i = 0; i < n && in[i]; i++) {
 		if (in[i] < 0x20 || in[i] > 0x7e)
 			return 0;
@@ -157,6 +185,18 @@ static int options_to_ascii(const CHAR16 *in, UINTN bytes, char *out, UINTN max)
 	}
 	out[o] = 0;
 	return 1;
+}
+
+/* The load options as ASCII: UCS-2 first, else 8-bit text; 0 (with a
+ * line saying so) when they are neither. */
+static int options_to_ascii(const void *in, UINTN bytes, char *out, UINTN max)
+{
+	if (ucs2_to_ascii(in, bytes, out, max) || bytes_to_ascii(in, bytes, out, max))
+		return 1;
+	Print(L"baremon-loader: warning: load options (%ld bytes) are not text; ignored\n",
+	      (long)bytes);
+	out[0] = 0;
+	return 0;
 }
 
 /* Drop a leading "something.efi" word (the UEFI shell and GRUB pass the
@@ -187,6 +227,69 @@ static void trim_trailing_space(char *s)
 			s[i] = ' ';
 }
 
+/* The loader's own folder on its volume, from its device path's file
+ * node (e.g. "\\EFI\\BOOT\\BOOTX64.EFI" -> "\\EFI\\BOOT\\"). */
+static void find_loader_dir(void)
+{
+	EFI_LOADED_IMAGE *li = NULL;
+	loader_dir[0] = 0;
+	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image_handle,
+					&LoadedImageProtocol, (void **)&li)) ||
+	    !li || !li->FilePath)
+		return;
+	CHAR16 *path = DevicePathToStr(li->FilePath);
+	if (!path)
+		return;
+	UINTN n = StrLen(path), cut = 0;
+	for (UINTN i = 0; i < n; i++)
+		if (path[i] == '\\' || path[i] == '/')
+			cut = i + 1;
+	if (path[0] == '\\' && cut > 1 && cut < PATH_MAX_CHARS) {
+		for (UINTN i = 0; i < cut; i++)
+			loader_dir[i] = path[i] == '/' ? '\\' : path[i];
+		loader_dir[cut] = 0;
+	}
+	FreePool(path);
+}
+
+static int file_exists(EFI_FILE_HANDLE root, CHAR16 *path)
+{
+	EFI_FILE_HANDLE f;
+	if (EFI_ERROR(uefi_call_wrapper(root->Open, 5, root, &f, path,
+					EFI_FILE_MODE_READ, 0)))
+		return 0;
+	uefi_call_wrapper(f->Close, 1, f);
+	return 1;
+}
+
+/* Where a boot file is: next to the loader when it is there (so a copy
+ * of the four files in any ESP folder boots), else in \\baremon\\. */
+static void locate(EFI_FILE_HANDLE root, const CHAR16 *name, CHAR16 *out)
+{
+	if (loader_dir[0] && StrLen(loader_dir) + StrLen(name) < PATH_MAX_CHARS) {
+		StrCpy(out, loader_dir);
+		StrCat(out, name);
+		if (file_exists(root, out))
+			return;
+	}
+	StrCpy(out, DEFAULT_DIR);
+	StrCat(out, name);
+}
+
+static CHAR16 kernel_path[PATH_MAX_CHARS], initrd_path[PATH_MAX_CHARS],
+	cmdline_path[PATH_MAX_CHARS];
+
+/* A command-line file is text: printable ASCII and blanks, no NUL. */
+static int text_file_ok(const char *t, UINTN n)
+{
+	for (UINTN i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+		if ((c < 0x20 || c > 0x7e) && c != '\n' && c != '\r' && c != '\t')
+			return 0;
+	}
+	return 1;
+}
+
 static void get_cmdline(EFI_FILE_HANDLE root, struct boot_info *bi)
 {
 	EFI_LOADED_IMAGE *li = NULL;
@@ -201,11 +304,31 @@ static void get_cmdline(EFI_FILE_HANDLE root, struct boot_info *bi)
 		return;
 	void *text;
 	UINTN n;
-	if (!EFI_ERROR(read_file(root, CMDLINE_PATH, 0, &text, &n))) {
-		strlcpy(bi->cmdline, text, sizeof(bi->cmdline));
+	if (!EFI_ERROR(read_file(root, cmdline_path, 0, &text, &n))) {
+		if (!text_file_ok(text, n))
+			Print(L"baremon-loader: warning: %s is not text; "
+			      "booting with an empty command line\n", cmdline_path);
+		else if (strlcpy(bi->cmdline, text, sizeof(bi->cmdline)) >= sizeof(bi->cmdline))
+			Print(L"baremon-loader: warning: %s is longer than %d bytes; "
+			      "the rest is ignored\n", cmdline_path,
+			      (int)sizeof(bi->cmdline) - 1);
 		FreePool(text);
 	}
 	trim_trailing_space(bi->cmdline);
+}
+
+/* Secure Boot: firmware that enforces it refuses this unsigned loader
+ * before it runs (docs/hardware.md); when it does run with Secure Boot
+ * on (a shim, a custom key), say that the kernel is not verified. */
+static void report_secure_boot(void)
+{
+	UINT8 on = 0;
+	UINTN size = sizeof(on);
+	EFI_STATUS st = uefi_call_wrapper(RT->GetVariable, 5, L"SecureBoot",
+					  &EfiGlobalVariable, NULL, &size, &on);
+	if (!EFI_ERROR(st) && on)
+		Print(L"baremon-loader: warning: Secure Boot is on; the kernel and "
+		      "initrd are loaded without signature checks\n");
 }
 
 static void find_rsdp(struct boot_info *bi)
@@ -222,6 +345,48 @@ static void find_rsdp(struct boot_info *bi)
 	}
 }
 
+#define GOP_MAX_WIDTH  1920
+#define GOP_MAX_HEIGHT 1200
+
+/* A mode the kernel's console can draw on: 32-bit RGB or BGR pixels
+ * (PixelBltOnly has no framebuffer; bit masks are not drawn). */
+static int gop_mode_usable(const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m)
+{
+	return m->PixelFormat == PixelRedGreenBlueReserved8BitPerColor ||
+	       m->PixelFormat == PixelBlueGreenRedReserved8BitPerColor;
+}
+
+/* Keep the firmware's mode when the console can use it (it is what the
+ * screen was set up for); else switch to the largest usable mode up to
+ * GOP_MAX_WIDTH x GOP_MAX_HEIGHT (bigger ones make scrolling slow). */
+static void choose_gop_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
+{
+	if (gop->Mode->Info && gop_mode_usable(gop->Mode->Info))
+		return;
+	UINT32 best = gop->Mode->MaxMode;
+	UINT64 best_area = 0;
+	for (UINT32 i = 0; i < gop->Mode->MaxMode; i++) {
+		EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m;
+		UINTN size;
+		if (EFI_ERROR(uefi_call_wrapper(gop->QueryMode, 4, gop, i, &size, &m)))
+			continue;
+		UINT64 area = (UINT64)m->HorizontalResolution * m->VerticalResolution;
+		if (gop_mode_usable(m) && m->HorizontalResolution <= GOP_MAX_WIDTH &&
+		    m->VerticalResolution <= GOP_MAX_HEIGHT && area > best_area) {
+			best = i;
+			best_area = area;
+		}
+		FreePool(m);
+	}
+	if (best == gop->Mode->MaxMode) {
+		Print(L"baremon-loader: no graphics mode with a linear 32-bit framebuffer; "
+		      "no screen console\n");
+		return;
+	}
+	if (EFI_ERROR(uefi_call_wrapper(gop->SetMode, 2, gop, best)))
+		Print(L"baremon-loader: could not set graphics mode %d\n", (int)best);
+}
+
 static void find_framebuffer(struct boot_info *bi)
 {
 	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
@@ -229,7 +394,10 @@ static void find_framebuffer(struct boot_info *bi)
 	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &gop_guid, NULL,
 					(void **)&gop)) || !gop || !gop->Mode)
 		return;
+	choose_gop_mode(gop);
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m = gop->Mode->Info;
+	if (!m)
+		return;
 	bi->fb.base = gop->Mode->FrameBufferBase;
 	bi->fb.size = gop->Mode->FrameBufferSize;
 	bi->fb.width = m->HorizontalResolution;
@@ -344,12 +512,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	EFI_FILE_HANDLE root = open_root();
 	if (!root)
 		return fail("opening the boot volume", EFI_NOT_FOUND);
+	find_loader_dir();
+	locate(root, KERNEL_NAME, kernel_path);
+	locate(root, INITRD_NAME, initrd_path);
+	locate(root, CMDLINE_NAME, cmdline_path);
+	report_secure_boot();
 
 	void *kimg;
 	UINTN klen;
-	st = read_file(root, KERNEL_PATH, 0, &kimg, &klen);
-	if (EFI_ERROR(st))
-		return fail("reading \\baremon\\kernel.elf", st);
+	st = read_file(root, kernel_path, 0, &kimg, &klen);
+	if (EFI_ERROR(st)) {
+		Print(L"baremon-loader: error: reading the kernel %s: %r\n", kernel_path, st);
+		return st;
+	}
 	uint64_t entry;
 	st = load_kernel(kimg, klen, bi, &entry);
 	if (EFI_ERROR(st))
@@ -358,11 +533,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	void *initrd;
 	UINTN ilen;
-	st = read_file(root, INITRD_PATH, 1, &initrd, &ilen);
+	st = read_file(root, initrd_path, 1, &initrd, &ilen);
 	if (st == EFI_NOT_FOUND) {
-		Print(L"baremon-loader: no initrd, continuing without one\n");
+		Print(L"baremon-loader: no initrd at %s, continuing without one\n",
+		      initrd_path);
 	} else if (EFI_ERROR(st)) {
-		return fail("reading \\baremon\\initrd.cpio", st);
+		Print(L"baremon-loader: error: reading the initrd %s: %r\n", initrd_path, st);
+		return st;
 	} else {
 		bi->initrd_phys = (uint64_t)(UINTN)initrd;
 		bi->initrd_size = ilen;
@@ -381,6 +558,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	Print(L"baremon-loader: kernel %lx (%ld KiB) entry %lx, initrd %ld bytes, cmdline \"%a\"\n",
 	      bi->kernel_phys, bi->kernel_size / 1024, entry, bi->initrd_size,
 	      bi->cmdline);
+	Print(L"baremon-loader: files from %s\n", kernel_path);
 
 	st = exit_boot_services(bi);
 	if (EFI_ERROR(st))

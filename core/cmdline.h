@@ -16,5 +16,9 @@ const char *cmdline_get(const char *key);
 bool cmdline_has(const char *key);
 /* Numeric value (decimal or 0x hex) or `dflt` when absent or malformed. */
 uint64_t cmdline_get_u64(const char *key, uint64_t dflt);
+/* Print a line for each word no code has looked up (a typo, an option of
+ * another kernel); call once start-up has read its options. Returns how
+ * many. */
+unsigned cmdline_report_unknown(void);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "fbcon.h"
 #include "log.h"
 #include "serial.h"
 #include "spinlock.h"
@@ -51,6 +52,7 @@ static void console_sink(void *ctx, const char *s, size_t n)
 {
 	struct sink_ctx *c = ctx;
 	serial_write(s, n);
+	fbcon_write(s, n);
 	if (c->to_ring)
 		ring_put(s, n);
 }
@@ -74,6 +76,7 @@ void console_write(const char *s, size_t n)
 {
 	uint64_t f = console_lock_take();
 	serial_write(s, n);
+	fbcon_write(s, n);
 	console_lock_drop(f);
 }
 

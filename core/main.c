@@ -4,6 +4,7 @@
  * can trap, console before anything that logs, page tables before MMIO,
  * ACPI before the timers it describes.
  */
+#include <stdio.h>
 #include <string.h>
 #include "main.h"
 #include "arch/acpi.h"
@@ -27,6 +28,10 @@
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "arch/smp.h"
+#include "arch/topology.h"
+#include "arch/numa.h"
+#include "fbcon.h"
+#include "kbd.h"
 #include "mm/tlb.h"
 #include "mm/uaccess.h"
 #include "report.h"
@@ -55,6 +60,9 @@ static void check_boot_info(const struct boot_info *bi)
 		      bi->version, bi->size, BOOT_INFO_VERSION, sizeof(*bi));
 }
 
+/* The first line on every console. */
+static char banner[128];
+
 static void early_init(struct boot_info *bi)
 {
 	serial_init(115200);
@@ -68,8 +76,9 @@ static void early_init(struct boot_info *bi)
 	bool console_ok = !console || serial_select(console, &baud) == 0;
 	serial_init(baud);
 	tsc_set_boot(bi->handoff_tsc);
-	kprintf("\nbaremon %s booting (boot-info v%u from %s)\n", BAREMON_VERSION,
-		bi->version, bi->loader_name);
+	snprintf(banner, sizeof(banner), "baremon %s booting (boot-info v%u from %s)\n",
+		 BAREMON_VERSION, bi->version, bi->loader_name);
+	kprintf("\n%s", banner);
 	klog("cmdline: %s", cmdline_text());
 	if (!console_ok)
 		klog("serial: console=%s: no such port; staying on ttyS%d", console,
@@ -82,13 +91,16 @@ static void memory_init(struct boot_info *bi)
 	pmm_init(bi);
 	vm_init(bi);
 	pageref_init();
+	fbcon_init(&bi->fb, banner); /* needs vm_map_mmio */
 }
 
 static void platform_init(struct boot_info *bi)
 {
 	cpu_detect();
 	cpu_report();
+	topology_init();
 	acpi_init(bi->rsdp_phys);
+	numa_init();
 	hpet_init();
 	tsc_calibrate();
 	apic_init_cpu();
@@ -129,6 +141,7 @@ static void tasks_init(void)
 	vfs_init();
 	kbench_init();
 	smp_init();
+	sysfs_topology_init();
 }
 
 
@@ -139,7 +152,8 @@ static void uart_interrupt(struct trap_frame *f)
 	apic_eoi();
 }
 
-/* From now on console input goes to the tty (user programs), by IRQ 4. */
+/* From now on console input goes to the tty (user programs), by IRQ 4
+ * (and IRQ 1 from a PS/2 keyboard). */
 static void console_input_init(void)
 {
 	static char name[] = "ttyS0";
@@ -154,6 +168,7 @@ static void console_input_init(void)
 		klog("console: no I/O APIC route for the UART; input is polled");
 		timers_set_poll_hook(console_poll_serial);
 	}
+	kbd_init(); /* a PS/2 keyboard types into the same terminal */
 }
 
 /* Start /bin/sh as pid 1 when the initrd has it (and kshell is not
@@ -206,6 +221,7 @@ void kmain(struct boot_info *bi)
 	uint64_t cycles = rdtsc() - tsc_boot();
 	klog("init: done in %llu us (%llu TSC cycles since the loader's hand-off)",
 	     (unsigned long long)(tsc_to_ns(cycles) / 1000), (unsigned long long)cycles);
+	cmdline_report_unknown();
 
 	const char *fault = cmdline_get("fault");
 	if (fault)

@@ -19,6 +19,9 @@
 #include "log.h"
 #include "mm/mm.h"
 #include "arch/percpu.h"
+#include "arch/smp.h"
+#include "arch/topology.h"
+#include "arch/numa.h"
 #include "report.h"
 #include "proc/sched.h"
 #include "selftest.h"
@@ -33,15 +36,24 @@ static char selftest_summary[64] = "not run\n";
 int report_cpus(struct seqbuf *out, void *arg)
 {
 	(void)arg;
-	sb_printf(out, "cpus: %u in MADT, apic %s\n", acpi.ncpus,
+	sb_printf(out, "cpus: %u in MADT, apic %s\n", acpi.ncpus + acpi.ncpus_dropped,
 		  apic_x2apic_mode() ? "x2apic" : "xapic");
-	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (!(sched_online_mask() >> i & 1))
+	for (unsigned i = 0; i < acpi.ncpus; i++) {
+		const struct acpi_cpu *c = &acpi.cpus[i];
+		if (c->cpu < 0) {
+			sb_printf(out, "  --- apic-id %u: %s\n", c->apic_id,
+				  smp_state_name(c->state));
 			continue;
-		sb_printf(out, "  cpu%u apic-id %u%s%s\n", i, percpu_area[i].apic_id,
-			  i == 0 ? " (boot cpu)" : "",
-			  sched_cpu_isolated(i) ? " (isolated)" : "");
+		}
+		struct cpu_topology tp = topology_of(c->apic_id);
+		sb_printf(out, "  cpu%d apic-id %u node %u package %u core %u thread %u%s%s\n",
+			  c->cpu, c->apic_id, numa_node_of_apic(c->apic_id),
+			  tp.package, tp.core, tp.thread,
+			  c->cpu == 0 ? " (boot cpu)" : "",
+			  sched_cpu_isolated((unsigned)c->cpu) ? " (isolated)" : "");
 	}
+	if (acpi.ncpus == 0) /* no MADT: the boot CPU alone */
+		sb_printf(out, "  cpu0 apic-id %u (boot cpu)\n", percpu_area[0].apic_id);
 	sb_printf(out, "cpu: %s \"%s\" family %u model %u stepping %u\n", cpu.vendor,
 		  cpu.brand, cpu.family, cpu.model, cpu.stepping);
 	if (cpu.pmu_version)

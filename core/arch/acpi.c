@@ -135,22 +135,32 @@ static void collect_tables(const struct rsdp *r)
 	}
 }
 
+/* A processor entry (type 0 local APIC, type 9 local x2APIC). */
+static void madt_cpu(uint32_t apic_id, uint32_t uid, uint32_t flags)
+{
+	if (!(flags & 3)) /* neither enabled nor online capable */
+		return;
+	if (acpi.ncpus == ACPI_MAX_CPUS) {
+		acpi.ncpus_dropped++;
+		return;
+	}
+	acpi.cpus[acpi.ncpus++] = (struct acpi_cpu){
+		.apic_id = apic_id, .acpi_uid = uid, .enabled = flags & 1,
+		.state = CPU_NOT_TRIED, .cpu = -1 };
+}
+
 static void madt_entry(uint8_t type, const uint8_t *e)
 {
-	if (type == 0 && acpi.ncpus < MAX_CPUS) { /* processor local APIC */
+	if (type == 0) { /* processor local APIC */
 		uint32_t flags;
 		memcpy(&flags, e + 4, 4);
-		if (flags & 3) /* enabled or online capable */
-			acpi.cpus[acpi.ncpus++] = (struct acpi_cpu){
-				.apic_id = e[3], .acpi_uid = e[2], .enabled = flags & 1 };
-	} else if (type == 9 && acpi.ncpus < MAX_CPUS) { /* local x2APIC */
+		madt_cpu(e[3], e[2], flags);
+	} else if (type == 9) { /* processor local x2APIC */
 		uint32_t id, flags, uid;
 		memcpy(&id, e + 4, 4);
 		memcpy(&flags, e + 8, 4);
 		memcpy(&uid, e + 12, 4);
-		if (flags & 3)
-			acpi.cpus[acpi.ncpus++] = (struct acpi_cpu){
-				.apic_id = id, .acpi_uid = uid, .enabled = flags & 1 };
+		madt_cpu(id, uid, flags);
 	} else if (type == 1 && acpi.nioapics < ACPI_MAX_IOAPICS) {
 		struct acpi_ioapic *io = &acpi.ioapics[acpi.nioapics++];
 		io->id = e[2];
@@ -267,8 +277,11 @@ void acpi_init(uint64_t rsdp_phys)
 	parse_fadt();
 	parse_hpet();
 	klog("acpi: rev %u oem '%s', %u tables, %u cpus, %u ioapics, lapic %#llx",
-	     acpi.revision, acpi.oem, ntables, acpi.ncpus, acpi.nioapics,
-	     (unsigned long long)acpi.lapic_phys);
+	     acpi.revision, acpi.oem, ntables, acpi.ncpus + acpi.ncpus_dropped,
+	     acpi.nioapics, (unsigned long long)acpi.lapic_phys);
+	if (acpi.ncpus_dropped)
+		klog("acpi: %u more MADT cpus than the %u kept are ignored",
+		     acpi.ncpus_dropped, ACPI_MAX_CPUS);
 	klog("acpi: pm timer %#x (%s), hpet %#llx, S5 %s (%u/%u)",
 	     acpi.pm_timer_port, acpi.pm_timer_32bit ? "32-bit" : "24-bit",
 	     (unsigned long long)acpi.hpet_phys,

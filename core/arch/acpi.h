@@ -10,13 +10,26 @@
 #include <stdint.h>
 #include "gdt.h"
 
+#define ACPI_MAX_CPUS 4096     /* MADT entries kept; beyond: counted only */
 #define ACPI_MAX_IOAPICS 8
 #define ACPI_MAX_OVERRIDES 16
+
+/* What became of a MADT CPU at boot (smp.c writes it, once, before any
+ * reader runs). */
+enum cpu_boot_state {
+	CPU_NOT_TRIED,        /* disabled in the MADT, or nosmp */
+	CPU_ONLINE,           /* running: `cpu` is its number */
+	CPU_FAILED,           /* did not answer INIT-SIPI-SIPI in time */
+	CPU_OVER_LIMIT,       /* beyond MAX_CPUS: not started */
+	CPU_NO_MEMORY,        /* no pages for its stack */
+};
 
 struct acpi_cpu {
 	uint32_t apic_id;
 	uint32_t acpi_uid;
 	bool enabled;         /* usable now (or online-capable) */
+	uint8_t state;        /* enum cpu_boot_state */
+	int cpu;              /* its CPU number when online, else -1 */
 };
 
 struct acpi_ioapic {
@@ -33,8 +46,9 @@ struct acpi_info {
 	bool present;
 	char oem[7];
 	uint8_t revision;          /* RSDP revision: 0 = ACPI 1.0, 2+ = XSDT */
-	unsigned ncpus;
-	struct acpi_cpu cpus[MAX_CPUS];
+	unsigned ncpus;            /* entries in cpus[] */
+	unsigned ncpus_dropped;    /* MADT CPUs beyond ACPI_MAX_CPUS */
+	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 	uint64_t lapic_phys;
 	bool pic_present;          /* MADT PCAT_COMPAT: legacy 8259s present */
 	unsigned nioapics;

@@ -1,8 +1,17 @@
 /*
- * SMP start-up: INIT-SIPI-SIPI to each application processor in the MADT,
- * one at a time. Each AP runs trampoline.nasm from physical 0x8000 and
- * then ap_entry(), which sets up its own GDT/TSS, per-CPU area, APIC and
- * idle task before joining the scheduler.
+ * SMP start-up: every enabled application processor in the MADT (up to
+ * MAX_CPUS in all) is started at once: INIT to each, one 10 ms wait,
+ * then two rounds of STARTUP IPIs, then one wait for them all. Each AP
+ * runs trampoline.nasm from physical 0x8000, takes a ticket there that
+ * picks its stack, and enters ap_entry(), which finds its CPU number
+ * from its APIC ID (CPU numbers follow MADT order, the boot CPU being 0)
+ * and sets up its own GDT/TSS, per-CPU area, APIC and idle task before
+ * joining the scheduler.
+ *
+ * A CPU that does not claim its number in time is abandoned: its slot's
+ * state moves WAITING -> ABANDONED, and an AP arriving later loses the
+ * compare-and-swap (WAITING -> CLAIMED) and halts for good. Every MADT
+ * CPU ends in one enum cpu_boot_state, which the log and `cpus` show.
  *
  * The page at 0x8000 is mapped 1:1 in the kernel's tables only while
  * CPUs start, and low memory is never handed out by the page allocator.
@@ -34,22 +43,60 @@
 extern const uint8_t trampoline_start[], trampoline_end[];
 
 struct trampoline_params {
-	uint64_t cr3, stack, entry, cpu;
+	uint64_t cr3, stacks, entry, ticket, nstacks;
 };
 
+enum { AP_WAITING, AP_CLAIMED, AP_ABANDONED };
+
 static unsigned online_count = 1;
-static volatile uint64_t ap_stack_base[MAX_CPUS];
+static unsigned ap_count;                  /* APs asked to start: cpus 1..ap_count */
+static uint8_t ap_state[MAX_CPUS];          /* AP_*, by CPU number */
+static int ap_madt_index[MAX_CPUS];         /* its acpi.cpus[] entry */
+static uint64_t ap_stack_top[MAX_CPUS];     /* by ticket (trampoline reads) */
 
 unsigned smp_cpu_count(void)
 {
 	return online_count;
 }
 
-/* The same per-CPU set-up the boot CPU did in kmain. */
-static void __attribute__((noreturn)) ap_entry(uint64_t n)
+/* This CPU's APIC ID before its APIC is set up: what apic_current_id()
+ * will say once it is (x2APIC mode exactly when CPUID offers it). */
+static uint32_t initial_apic_id(void)
 {
-	gdt_init_cpu((unsigned)n);
-	percpu_init((unsigned)n, percpu_area[n].apic_id);
+	if (cpu.x2apic && cpu.max_leaf >= 0xb)
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
+}
+
+/* The CPU number waiting for this APIC ID, claimed; 0 if none. */
+static unsigned claim_cpu_number(uint32_t apic_id)
+{
+	for (unsigned n = 1; n <= ap_count; n++) {
+		if (percpu_area[n].apic_id != apic_id)
+			continue;
+		uint8_t want = AP_WAITING;
+		if (__atomic_compare_exchange_n(&ap_state[n], &want, AP_CLAIMED, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return n;
+		return 0;
+	}
+	return 0;
+}
+
+static void __attribute__((noreturn)) park(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* The same per-CPU set-up the boot CPU did in kmain. */
+static void __attribute__((noreturn)) ap_entry(uint64_t ticket)
+{
+	unsigned n = claim_cpu_number(initial_apic_id());
+	if (!n)
+		park(); /* abandoned, or not a CPU we asked for */
+	gdt_init_cpu(n);
+	percpu_init(n, percpu_area[n].apic_id);
 	idt_load();
 	write_cr0(read_cr0() | CR0_WP);
 	write_cr4(read_cr4() | CR4_PGE);
@@ -61,7 +108,7 @@ static void __attribute__((noreturn)) ap_entry(uint64_t n)
 	syscall_init_cpu();
 	apic_init_cpu();
 	this_cpu()->apic_id = apic_current_id();
-	sched_init_cpu(task_create_idle((unsigned)n, ap_stack_base[n]));
+	sched_init_cpu(task_create_idle(n, ap_stack_top[ticket] - KSTACK_SIZE));
 	sched_tick_start();
 	__atomic_store_n(&this_cpu()->online, 1, __ATOMIC_RELEASE);
 	sched_idle_loop();
@@ -73,30 +120,143 @@ static struct trampoline_params *params(void)
 	return phys_to_virt(TRAMPOLINE_PHYS + size - sizeof(struct trampoline_params));
 }
 
-static bool start_cpu(unsigned index, uint32_t apic_id)
+/* Give CPU numbers 1.. to the MADT's other enabled CPUs, in MADT order,
+ * up to `limit` CPUs in all; mark the rest. Returns how many got a
+ * number. */
+static unsigned assign_cpu_numbers(unsigned limit)
 {
-	uint64_t stack = pmm_alloc_pages(AP_STACK_PAGES);
-	if (!stack)
-		return false;
-	ap_stack_base[index] = (uint64_t)phys_to_virt(stack);
-	struct trampoline_params *p = params();
-	p->cr3 = vm_kernel_pml4();
-	p->stack = ap_stack_base[index] + KSTACK_SIZE;
-	p->entry = (uint64_t)ap_entry;
-	p->cpu = index;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-
-	apic_send_ipi(apic_id, ICR_INIT);
-	udelay(10000);
-	for (int sipi = 0; sipi < 2; sipi++) {
-		apic_send_ipi(apic_id, ICR_STARTUP | (uint32_t)(TRAMPOLINE_PHYS >> 12));
-		for (int i = 0; i < 2000; i++) { /* up to 200 ms */
-			if (__atomic_load_n(&percpu_area[index].online, __ATOMIC_ACQUIRE))
-				return true;
-			udelay(100);
+	unsigned n = 0;
+	for (unsigned i = 0; i < acpi.ncpus; i++) {
+		struct acpi_cpu *c = &acpi.cpus[i];
+		if (c->apic_id == this_cpu()->apic_id) {
+			c->state = CPU_ONLINE;
+			c->cpu = 0;
+		} else if (!c->enabled) {
+			continue;
+		} else if (n + 1 >= limit) {
+			c->state = CPU_OVER_LIMIT;
+		} else {
+			n++;
+			percpu_area[n].apic_id = c->apic_id;
+			ap_madt_index[n] = (int)i;
 		}
 	}
-	return false;
+	return n;
+}
+
+/* One stack per AP; fewer APs are started if memory runs out. */
+static unsigned alloc_stacks(unsigned n)
+{
+	for (unsigned t = 0; t < n; t++) {
+		uint64_t stack = pmm_alloc_pages(AP_STACK_PAGES);
+		if (!stack) {
+			for (unsigned k = t + 1; k <= n; k++)
+				acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
+			return t;
+		}
+		ap_stack_top[t] = (uint64_t)phys_to_virt(stack) + KSTACK_SIZE;
+	}
+	return n;
+}
+
+static bool claimed(unsigned n)
+{
+	return __atomic_load_n(&ap_state[n], __ATOMIC_ACQUIRE) == AP_CLAIMED;
+}
+
+static bool is_online(unsigned n)
+{
+	return __atomic_load_n(&percpu_area[n].online, __ATOMIC_ACQUIRE);
+}
+
+/* Wait until every AP is online or `us` have passed; true if all are. */
+static bool wait_online(uint64_t us)
+{
+	uint64_t end = rdtsc() + tsc_hz() / 1000000 * us;
+	for (;;) {
+		unsigned up = 0;
+		for (unsigned n = 1; n <= ap_count; n++)
+			up += is_online(n);
+		if (up == ap_count)
+			return true;
+		if (rdtsc() > end)
+			return false;
+		udelay(100);
+	}
+}
+
+static void send_startup(bool only_unclaimed)
+{
+	for (unsigned n = 1; n <= ap_count; n++)
+		if (!only_unclaimed || !claimed(n))
+			apic_send_ipi(percpu_area[n].apic_id,
+				      ICR_STARTUP | (uint32_t)(TRAMPOLINE_PHYS >> 12));
+}
+
+/* INIT, 10 ms, STARTUP, 200 us, STARTUP again to whoever has not
+ * claimed its number, then a wait that grows with the count (emulators
+ * run many virtual CPUs on few real ones). */
+static void start_all(void)
+{
+	struct trampoline_params *p = params();
+	p->cr3 = vm_kernel_pml4();
+	p->stacks = (uint64_t)ap_stack_top;
+	p->entry = (uint64_t)ap_entry;
+	p->ticket = 0;
+	p->nstacks = ap_count;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	for (unsigned n = 1; n <= ap_count; n++)
+		apic_send_ipi(percpu_area[n].apic_id, ICR_INIT);
+	udelay(10000);
+	send_startup(false);
+	udelay(200);
+	send_startup(true);
+	uint64_t budget_us = 2000000 + 200000ULL * ap_count;
+	if (wait_online(budget_us))
+		return;
+	/* Abandon the silent ones; a claimed one is running our code and
+	 * gets one more second to finish. */
+	for (unsigned n = 1; n <= ap_count; n++) {
+		uint8_t want = AP_WAITING;
+		__atomic_compare_exchange_n(&ap_state[n], &want, AP_ABANDONED, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	}
+	wait_online(1000000);
+}
+
+/* Record each AP's fate in its MADT entry and log the failures. */
+static void record_results(void)
+{
+	for (unsigned n = 1; n <= ap_count; n++) {
+		struct acpi_cpu *c = &acpi.cpus[ap_madt_index[n]];
+		if (is_online(n)) {
+			c->state = CPU_ONLINE;
+			c->cpu = (int)n;
+			online_count++;
+		} else {
+			c->state = CPU_FAILED;
+			klog("smp: cpu with apic id %u (madt entry %d) did not start",
+			     c->apic_id, ap_madt_index[n]);
+		}
+	}
+	for (unsigned i = 0; i < acpi.ncpus; i++) {
+		struct acpi_cpu *c = &acpi.cpus[i];
+		if (c->state == CPU_OVER_LIMIT || c->state == CPU_NO_MEMORY)
+			klog("smp: cpu with apic id %u not started: %s", c->apic_id,
+			     smp_state_name(c->state));
+	}
+}
+
+const char *smp_state_name(unsigned state)
+{
+	switch (state) {
+	case CPU_ONLINE: return "online";
+	case CPU_FAILED: return "did not start";
+	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus= or MAX_CPUS)";
+	case CPU_NO_MEMORY: return "no memory for its stack";
+	default: return "not started (disabled or nosmp)";
+	}
 }
 
 /* "1-3,5" -> bits 1, 2, 3, 5. Malformed parts are ignored. */
@@ -119,6 +279,14 @@ static uint64_t parse_cpu_list(const char *s)
 	return mask & ~1ULL; /* CPU 0 keeps the housekeeping */
 }
 
+static unsigned count_state(unsigned state)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		k += acpi.cpus[i].state == state;
+	return k;
+}
+
 unsigned smp_init(void)
 {
 	const char *iso = cmdline_get("isolcpus");
@@ -126,27 +294,26 @@ unsigned smp_init(void)
 		sched_set_isolated(parse_cpu_list(iso));
 		klog("smp: isolated cpus %s (tickless when running one task)", iso);
 	}
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		if (acpi.cpus[i].apic_id == this_cpu()->apic_id)
+			acpi.cpus[i].state = CPU_ONLINE, acpi.cpus[i].cpu = 0;
 	if (cmdline_has("nosmp") || acpi.ncpus <= 1)
 		return online_count;
 	BUG_ON(vm_kernel_pml4() >= GiB(4)); /* the trampoline loads it in 32-bit mode */
+	uint64_t limit = cmdline_get_u64("maxcpus", MAX_CPUS);
+	if (limit < 1 || limit > MAX_CPUS)
+		limit = MAX_CPUS;
+	ap_count = alloc_stacks(assign_cpu_numbers((unsigned)limit));
+	uint64_t t0 = rdtsc();
 	size_t size = (size_t)(trampoline_end - trampoline_start);
 	vm_map_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
 	memcpy(phys_to_virt(TRAMPOLINE_PHYS), trampoline_start, size);
-	unsigned next = 1;
-	for (unsigned i = 0; i < acpi.ncpus && next < MAX_CPUS; i++) {
-		struct acpi_cpu *c = &acpi.cpus[i];
-		if (c->apic_id == this_cpu()->apic_id || !c->enabled)
-			continue;
-		/* CPU numbers follow MADT order, the boot CPU being 0. */
-		percpu_area[next].apic_id = c->apic_id;
-		if (start_cpu(next, c->apic_id)) {
-			online_count++;
-			next++;
-		} else {
-			klog("smp: cpu with apic id %u did not start", c->apic_id);
-		}
-	}
+	start_all();
 	vm_unmap_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
-	klog("smp: %u cpus online", online_count);
+	record_results();
+	klog("smp: %u cpus online of %u in the MADT (%u failed, %u beyond the limit of %u, "
+	     "%u disabled) in %llu us", online_count, acpi.ncpus + acpi.ncpus_dropped,
+	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), (unsigned)limit,
+	     count_state(CPU_NOT_TRIED), (unsigned long long)(tsc_to_ns(rdtsc() - t0) / 1000));
 	return online_count;
 }

@@ -9,6 +9,8 @@
 #include "log.h"
 #include "percpu.h"
 #include "selftest.h"
+#include "smp.h"
+#include "topology.h"
 #include "tsc.h"
 #include "x86.h"
 
@@ -26,6 +28,44 @@ SELFTEST(acpi_madt)
 	ST_CHECK(t, acpi_find_table("FACP") != NULL);
 	ST_CHECK(t, acpi_find_table("APIC") != NULL);
 	ST_CHECK(t, acpi_find_table("NOPE") == NULL);
+}
+
+/* Every MADT CPU ended in one state, and the online ones are exactly
+ * the CPUs running, with the APIC IDs the MADT gave. */
+SELFTEST(smp_states_match_cpus)
+{
+	unsigned online = 0, running = 0;
+	for (unsigned i = 0; i < acpi.ncpus; i++) {
+		const struct acpi_cpu *c = &acpi.cpus[i];
+		ST_CHECK(t, c->state <= CPU_NO_MEMORY);
+		if (c->state != CPU_ONLINE) {
+			ST_CHECK(t, c->cpu == -1);
+			continue;
+		}
+		online++;
+		ST_CHECK(t, c->cpu >= 0 && c->cpu < MAX_CPUS);
+		ST_CHECK(t, percpu_area[c->cpu].online);
+		ST_CHECK(t, percpu_area[c->cpu].apic_id == c->apic_id);
+	}
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		running += percpu_area[c].online != 0;
+	ST_CHECK(t, online == running);
+	ST_CHECK(t, running == smp_cpu_count());
+}
+
+/* Package, core and thread put back together give the APIC ID. */
+SELFTEST(topology_recomposes)
+{
+	unsigned smt = topology_smt_shift(), pkg = topology_pkg_shift();
+	ST_CHECK(t, smt <= pkg);
+	for (unsigned c = 0; c < MAX_CPUS; c++) {
+		if (!percpu_area[c].online)
+			continue;
+		uint32_t id = percpu_area[c].apic_id;
+		struct cpu_topology tp = topology_of(id);
+		uint64_t back = ((uint64_t)tp.package << pkg) | ((uint64_t)tp.core << smt) | tp.thread;
+		ST_CHECK(t, back == id);
+	}
 }
 
 /* |TSC ticks - expected| over 20 ms of HPET, in parts per thousand. */

@@ -2,8 +2,11 @@
 ; physical address 0x8000 (tools: nasm -f bin) and copied there by smp.c.
 ; A SIPI starts the AP here in real mode; it goes through protected mode
 ; into long mode with the kernel's page tables (which map this page 1:1
-; while CPUs start) and jumps to ap_entry(cpu) on its own stack.
-; smp.c fills the four parameters at the end before each start.
+; while CPUs start) and jumps to ap_entry(ticket) on its own stack.
+; Every AP runs this at the same time (smp.c starts them together): none
+; touches memory but the shared GDT and parameters until it has taken a
+; ticket, a number of its own that picks its stack from param_stacks.
+; smp.c fills the parameters at the end before the start-up IPIs.
 
 bits 16
 org 0x8000
@@ -47,12 +50,21 @@ start64:
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
-	mov rsp, [param_stack]
-	mov rdi, [param_cpu]
+	mov edi, 1
+	lock xadd [param_ticket], rdi   ; rdi = this AP's ticket
+	cmp rdi, [param_nstacks]
+	jae no_stack                    ; more APs than smp.c asked for
+	mov rax, [param_stacks]         ; a kernel array: stack top per ticket
+	mov rsp, [rax + rdi * 8]
 	mov rax, [param_entry]
 	xor ebp, ebp
 	push rbp
 	jmp rax
+
+no_stack:
+	cli
+	hlt
+	jmp no_stack
 
 align 8
 gdt:
@@ -67,7 +79,8 @@ gdt_ptr:
 align 8
 ; Parameters, at the end of the image (smp.c writes them).
 global_params:
-param_cr3:   dq 0
-param_stack: dq 0
-param_entry: dq 0
-param_cpu:   dq 0
+param_cr3:    dq 0
+param_stacks: dq 0
+param_entry:  dq 0
+param_ticket: dq 0
+param_nstacks: dq 0

@@ -5,6 +5,8 @@
  */
 #include <stdio.h>
 #include "arch/cpu.h"
+#include "arch/percpu.h"
+#include "arch/topology.h"
 #include "procfs.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -149,11 +151,29 @@ static void address_sizes(struct seqbuf *out)
 		  a & 0xff, (a >> 8) & 0xff);
 }
 
-void cpuinfo_block(struct seqbuf *out, unsigned i, unsigned ncpus,
-		   uint32_t apic_id)
+/* Online CPUs in `package`: all of them, and those that are a core's
+ * first thread (how many cores it has). */
+static void package_counts(uint32_t package, unsigned *siblings, unsigned *cores)
+{
+	*siblings = *cores = 0;
+	for (unsigned c = 0; c < MAX_CPUS; c++) {
+		if (!percpu_area[c].online)
+			continue;
+		struct cpu_topology t = topology_of(percpu_area[c].apic_id);
+		if (t.package != package)
+			continue;
+		++*siblings;
+		*cores += t.thread == 0;
+	}
+}
+
+void cpuinfo_block(struct seqbuf *out, unsigned i, uint32_t apic_id)
 {
 	uint64_t khz = tsc_hz() / 1000;
 	uint32_t clflush = ((cpuid(1, 0).ebx >> 8) & 0xff) * 8;
+	struct cpu_topology t = topology_of(apic_id);
+	unsigned siblings, cores;
+	package_counts(t.package, &siblings, &cores);
 	sb_printf(out, "processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\n"
 		  "model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\n"
 		  "microcode\t: 0x1\ncpu MHz\t\t: %llu.%03llu\n"
@@ -161,11 +181,12 @@ void cpuinfo_block(struct seqbuf *out, unsigned i, unsigned ncpus,
 		  i, cpu.vendor, cpu.family, cpu.model, cpu.brand, cpu.stepping,
 		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000),
 		  cache_kb());
-	sb_printf(out, "physical id\t: 0\nsiblings\t: %u\ncore id\t\t: %u\n"
+	sb_printf(out, "physical id\t: %u\nsiblings\t: %u\ncore id\t\t: %u\n"
 		  "cpu cores\t: %u\napicid\t\t: %u\ninitial apicid\t: %u\n"
 		  "fpu\t\t: yes\nfpu_exception\t: yes\ncpuid level\t: %u\n"
 		  "wp\t\t: yes\n",
-		  ncpus, i, ncpus, apic_id, apic_id, cpu.max_leaf);
+		  t.package, siblings, t.core, cores ? cores : 1, apic_id, apic_id,
+		  cpu.max_leaf);
 	cpuinfo_flags(out);
 	sb_printf(out, "bugs\t\t:\nbogomips\t: %llu.%02llu\nclflush size\t: %u\n"
 		  "cache_alignment\t: %u\n",

@@ -21,10 +21,9 @@
 
 static int gen_cpuinfo(struct seqbuf *out, void *arg)
 {
-	for (unsigned i = 0; i < acpi.ncpus; i++)
-		cpuinfo_block(out, i, acpi.ncpus, acpi.cpus[i].apic_id);
-	if (acpi.ncpus == 0)
-		cpuinfo_block(out, 0, 1, this_cpu()->apic_id);
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		if (percpu_area[c].online)
+			cpuinfo_block(out, c, percpu_area[c].apic_id);
 	return 0;
 }
 

@@ -9,8 +9,7 @@ void proc_task_files_init(void);     /* proc_task.c: <pid>/status, ... */
 void sysctl_init(void);              /* sysctl.c: /proc/sys */
 /* cpuinfo.c */
 void cpuinfo_flags(struct seqbuf *out);
-void cpuinfo_block(struct seqbuf *out, unsigned i, unsigned ncpus,
-		   uint32_t apic_id);
+void cpuinfo_block(struct seqbuf *out, unsigned i, uint32_t apic_id);
 /* sysctl.c: one integer as /proc/sys takes it; 0 or -EINVAL. */
 int sysctl_parse_int(const char *s, int *out); /* bytes taken or -EINVAL */
 int procfs_register_link(const char *path, glink_fn link, void *arg);

@@ -309,6 +309,8 @@ int sysfs_register(const char *path, gen_fn gen, write_fn write, void *arg);
 int sysfs_mkdir(const char *path);
 /* A read-only file reading as s plus a newline (s is kept, not copied). */
 int sysfs_register_string(const char *path, const char *s);
+/* cpuN/topology/ for each online CPU: call once the CPUs are up. */
+void sysfs_topology_init(void);
 
 /* /proc/sys values other subsystems read. */
 int sysctl_perf_event_paranoid(void);

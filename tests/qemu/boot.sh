@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # boot.sh: the kernel boots on 1 and 2 CPUs, finds them all, reports its
-# init time and exits 0.
+# init time and exits 0; on 2 packages x 2 cores x 2 threads, 2 NUMA
+# nodes and 8 GiB it reports the topology, the nodes and the memory, and
+# names the CPUs a limit kept out; unknown command-line
+# words get a line; each TSC reference works.
 . "$(dirname "$0")/lib.sh"
 
 for n in 1 2; do
@@ -16,6 +19,43 @@ for n in 1 2; do
 	expect_line '^baremon: exit status 0$' "exit status line"
 done
 
+# 2 packages x 2 cores x 2 threads, one NUMA node each, 8 GiB; maxcpus=6
+# leaves two CPUs out, and both the log and `cpus` say so. APIC IDs are
+# [package|core|thread].
+cat > "$logs/topology.session" <<'EOS'
+cpus
+echo =cpu5-package
+cat /sys/devices/system/cpu/cpu5/topology/physical_package_id
+echo =cpu5-core
+cat /sys/devices/system/cpu/cpu5/topology/core_id
+echo =cpu5-threads
+cat /sys/devices/system/cpu/cpu5/topology/thread_siblings_list
+echo =cpu0-package-cpus
+cat /sys/devices/system/cpu/cpu0/topology/package_cpus_list
+cat /proc/cpuinfo
+EOS
+guest topology --smp 8,sockets=2,cores=2,threads=2 --numa 2 --mem 8G \
+	--cmdline 'maxcpus=6 no_such_option=1' --session "$logs/topology.session"
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] smp: 6 cpus online of 8 in the MADT \(0 failed, 2 beyond the limit of 6, 0 disabled\)' \
+	"the log counts the CPUs left out"
+expect_line '^  cpu5 apic-id 5 node 1 package 1 core 0 thread 1$' "cpus shows node, package, core, thread"
+expect_line '^\[ *[0-9.]+\] numa: node 1 \(domain 1\): 4096 MiB in 1 range, 4 cpus$' "the SRAT's second node"
+expect_line '^\[ *[0-9.]+\] pmm: (8[0-9]{3}) MiB usable' "8 GiB of RAM found"
+expect_line '^  --- apic-id 7: beyond the cpu limit' "cpus names a CPU beyond maxcpus"
+check "cpus lists 6 online CPUs" [ "$(count '^  cpu[0-9]+ apic-id ')" = 6 ]
+# after MARK: the first output line after the session's "echo =MARK"
+# (the prompt's echo of the next command skipped).
+after() { awk -v m="=$1" 'hit && !/^baremon> / { print; exit } $0 == m { hit = 1 }' "$log"; }
+check "sysfs physical_package_id" [ "$(after cpu5-package)" = 1 ]
+check "sysfs core_id" [ "$(after cpu5-core)" = 0 ]
+check "sysfs thread_siblings_list" [ "$(after cpu5-threads)" = 4-5 ]
+check "sysfs package_cpus_list" [ "$(after cpu0-package-cpus)" = 0-3 ]
+check "/proc/cpuinfo has one block per online CPU" [ "$(count '^processor[[:space:]]+: ')" = 6 ]
+expect_line '^physical id[[:space:]]+: 1$' "/proc/cpuinfo names package 1"
+expect_line "^cmdline: unknown option 'no_such_option' ignored" "an unknown option is named"
+expect_no_line "unknown option 'maxcpus'" "a known option is not"
+
 # Without QEMU's exit port the kernel powers off through ACPI S5; QEMU
 # then exits 0 and run-qemu.sh takes the status from the console.
 guest poweroff-s5 --cmdline qemu_exit=0 --run 'exit 3'
@@ -30,8 +70,12 @@ for ref in "pmtimer:acpi pm timer" "pit:pit"; do
 	expect_rc 0
 	expect_line "^tsc: [0-9]+ Hz from ${ref#*:}\$" "calibrated against ${ref#*:}"
 done
-guest no-hpet --machine q35,hpet=off --run cpus
+# QEMU's TCG CPUs have no leaf 15H/16H: tsc_ref=cpuid is refused with
+# a line, and the automatic order goes on (no HPET: the PM timer).
+guest no-hpet --machine q35,hpet=off --cmdline tsc_ref=cpuid --run cpus
 expect_rc 0
+expect_line '^\[ *[0-9.]+\] tsc: tsc_ref=cpuid is not available here; choosing another$' \
+	"no CPUID frequency leaves: said so"
 expect_line '^tsc: [0-9]+ Hz from acpi pm timer$' "PM timer used when there is no HPET"
 
 finish
