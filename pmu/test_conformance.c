@@ -105,9 +105,13 @@ static uint64_t cycles_event(void)
 	return amd() ? AMD_CYCLES : ARCH_CORE_CYCLES;
 }
 
+/* Fixed counter j exists and counts an architectural event with known
+ * bounds for the loop: 0 instructions, 1 core cycles, 2 reference
+ * cycles. Fixed 3 and up (TOPDOWN.SLOTS, ...) count issue slots and
+ * topdown events, whose values for a loop these checks cannot bound. */
 static bool fixed_usable(unsigned j)
 {
-	if (amd() || !(intel_caps.fixed_mask >> j & 1))
+	if (amd() || j > 2 || !(intel_caps.fixed_mask >> j & 1))
 		return false;
 	struct cpuid_regs r = this_leaf_0a();
 	return PERFMON_EDX_FIXED(r.edx) > j || (PERFMON_EAX_VERSION(r.eax) >= 5 && (r.ecx >> j & 1));
