@@ -33,6 +33,12 @@ struct target {
 	const char *qemu_args[64];/* run-qemu.sh options to pass through */
 	int nqemu;
 	bool agent_running;       /* QEMU: started with --run agent */
+	/* Frames on a second line (the guest's export UART, export=):
+	 * --export starts QEMU with one; --export-connect ADDR reaches it.
+	 * The first line then carries only console text. */
+	bool export_line;
+	const char *export_device;
+	int console_fd;           /* the console's line when export_line, else -1 */
 	bool verbose;
 	int timeout_s;            /* give up after this long without progress */
 	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
@@ -65,6 +71,7 @@ struct conn {
 	uint8_t *stash;           /* read while waiting to write (emit) */
 	size_t stash_len, stash_cap;
 	bool closed;
+	int console_fd;           /* console text only (export line), or -1 */
 };
 
 uint64_t host_now_ms(void);

@@ -86,7 +86,10 @@ void conn_init(struct conn *c, int fd, struct target *t)
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
 	c->target = t;
+	c->console_fd = t ? t->console_fd : -1;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	if (c->console_fd >= 0)
+		fcntl(c->console_fd, F_SETFL, fcntl(c->console_fd, F_GETFL) | O_NONBLOCK);
 	c->queue = calloc(QUEUE, sizeof(struct frame));
 	c->panic_text = malloc(PANIC_MAX);
 	if (!c->queue || !c->panic_text) {
@@ -181,6 +184,30 @@ static void take_byte(struct conn *c, uint8_t b)
 	}
 }
 
+/* What the frames' line holds now. */
+static void read_line(struct conn *c)
+{
+	uint8_t buf[512];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		c->closed = true;
+	for (ssize_t i = 0; i < n; i++)
+		take_byte(c, buf[i]);
+}
+
+/* With an export line, the console's line carries text only: the boot
+ * log, the shell, a panic report. */
+static void read_console_line(struct conn *c)
+{
+	uint8_t buf[512];
+	ssize_t n = read(c->console_fd, buf, sizeof(buf));
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		c->closed = true;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i])
+			text_byte(c, buf[i]);
+}
+
 /* Wait up to ms for the line; handle what arrives, retransmit on time. */
 static void pump(struct conn *c, long ms)
 {
@@ -197,13 +224,16 @@ static void pump(struct conn *c, long ms)
 		c->stash_len -= i;
 		wait = 0;
 	}
-	if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
-		uint8_t buf[512];
-		ssize_t n = read(c->fd, buf, sizeof(buf));
-		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-			c->closed = true;
-		for (ssize_t i = 0; i < n; i++)
-			take_byte(c, buf[i]);
+	if (room && c->stash_len == 0 && c->console_fd >= 0) {
+		struct pollfd two[2] = { p, { .fd = c->console_fd, .events = POLLIN } };
+		if (poll(two, 2, (int)wait) > 0) {
+			if (two[1].revents)
+				read_console_line(c);
+			if (two[0].revents)
+				read_line(c);
+		}
+	} else if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
+		read_line(c);
 	}
 	link_poll(&c->link, host_now_ms());
 }
@@ -247,8 +277,14 @@ void conn_start(struct conn *c, bool type_agent)
 			/* At a shell prompt this starts the agent; an agent
 			 * already running takes it as text and ignores it.
 			 * Typed again in case the shell missed it. */
-			const char *cmd = "\nagent\n";
-			emit(c, (const uint8_t *)cmd, strlen(cmd));
+			if (c->console_fd >= 0) {
+				const char *cmd = "\nagent /dev/export\n";
+				if (write(c->console_fd, cmd, strlen(cmd)) < 0 && errno != EAGAIN)
+					c->closed = true;
+			} else {
+				const char *cmd = "\nagent\n";
+				emit(c, (const uint8_t *)cmd, strlen(cmd));
+			}
 			next_type = host_now_ms() + RETYPE_MS;
 		}
 		if (host_now_ms() >= next) {

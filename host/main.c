@@ -20,6 +20,9 @@ static void usage(FILE *to)
 "           --cpu MODEL --machine OPTS --add FILE[:DEST]\n"
 "         --serial DEVICE[:BAUD]            a machine on a serial line\n"
 "         --connect unix:PATH|tcp:HOST:PORT  a QEMU already running\n"
+"         --export              (QEMU) frames on a second UART (export=ttyS1)\n"
+"         --export-connect unix:PATH|tcp:HOST:PORT  with --connect/--serial:\n"
+"                               the line of the guest's export UART\n"
 "COMMAND  run CMD [ARGS]        run, stream output, exit with its status\n"
 "         push FILE [DEST]      copy a file into the target (default /tmp/)\n"
 "         pull PATH [LOCAL]     copy a file out of the target\n"
@@ -60,6 +63,10 @@ static int parse_target(int argc, char **argv, struct target *t)
 		} else if (strcmp(a, "--connect") == 0 && has_next) {
 			t->kind = TARGET_CONNECT;
 			t->device = argv[++i];
+		} else if (strcmp(a, "--export") == 0) {
+			t->export_line = true;
+		} else if (strcmp(a, "--export-connect") == 0 && has_next) {
+			t->export_device = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has_next) {
 			t->timeout_s = atoi(argv[++i]);
 		} else if (in_list(qemu_with_arg, a) && has_next && t->nqemu < 60) {

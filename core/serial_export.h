@@ -1,0 +1,18 @@
+/* The export UART's transmit path and thread; see serial_export.c. */
+#ifndef BAREMON_SERIAL_EXPORT_H
+#define BAREMON_SERIAL_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Queue n bytes for the export UART, all or nothing: false when there
+ * is no export UART or no room (the caller keeps them and retries). */
+bool serial_export_put(const void *p, size_t n);
+size_t serial_export_room(void);
+/* fn runs on the export thread each round (the kernel's exporter). */
+void serial_export_set_producer(void (*fn)(void));
+/* Start the export thread on CPU 0 if it is not running (process
+ * context, after the scheduler is up). */
+void serial_export_start_thread(void);
+
+#endif
