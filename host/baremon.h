@@ -64,6 +64,7 @@ struct conn {
 	char line[512];
 	size_t line_len;
 	uint64_t text_bytes;      /* console text seen so far */
+	uint64_t last_text_ms;    /* when the last of it arrived */
 	bool panicked;
 	char *panic_text;
 	size_t panic_len;
@@ -71,6 +72,7 @@ struct conn {
 	uint8_t *stash;           /* read while waiting to write (emit) */
 	size_t stash_len, stash_cap;
 	bool closed;
+	bool powered_off;         /* cmd_poweroff: the agent has gone */
 	int console_fd;           /* console text only (export line), or -1 */
 };
 
@@ -86,6 +88,9 @@ void conn_next(struct conn *c, struct frame *f);
 void conn_flush(struct conn *c);
 /* Say goodbye: the agent exits with status. */
 void conn_bye(struct conn *c, uint32_t status);
+/* Read (console text, stray frames) until the line closes or ms pass;
+ * whether it closed. */
+bool conn_wait_closed(struct conn *c, int ms);
 /* Report damage seen on the line (stderr), when there was any. */
 void conn_report(struct conn *c);
 /* Print a one-line error and the panic report if any; exit(status). */
@@ -109,6 +114,10 @@ int run_remote(struct conn *c, int argc, char **argv,
 
 /* shell.c: the interactive console (no agent). */
 int cmd_shell(int fd, struct target *t);
+
+/* poweroff.c: ask the agent to power the machine off; wait until the
+ * line closes (QEMU exits) or a few seconds (a real line stays open). */
+int cmd_poweroff(struct conn *c);
 
 /* session.c */
 int cmd_session(struct conn *c, const char *file);

@@ -20,6 +20,7 @@
 #define HELLO_EVERY_MS 500
 #define ANNOUNCE_WAIT_MS 20000
 #define RETYPE_MS 5000
+#define QUIET_MS 1500
 #define QUEUE 64
 #define PANIC_MAX (64 * 1024)
 
@@ -151,6 +152,7 @@ static void text_line(struct conn *c)
 static void text_byte(struct conn *c, uint8_t b)
 {
 	c->text_bytes++;
+	c->last_text_ms = host_now_ms();
 	if (b == '\r')
 		return;
 	if (b == '\n' || c->line_len == sizeof(c->line) - 1) {
@@ -259,6 +261,21 @@ static void check_health(struct conn *c, bool waiting)
 			  limit);
 }
 
+/*
+ * May we type at the guest's shell? At its prompt (the line so far ends
+ * "> ", as "baremon> " does), or once the console has been quiet for
+ * QUIET_MS (a prompt printed before we connected). Not while it boots:
+ * typed text and HELLO frames would land in the boot's input and the
+ * shell would read them as a command line.
+ */
+static bool shell_ready(struct conn *c)
+{
+	if (c->line_len >= 2 && c->line[c->line_len - 2] == '>' &&
+	    c->line[c->line_len - 1] == ' ')
+		return true;
+	return host_now_ms() - c->last_text_ms >= QUIET_MS;
+}
+
 void conn_start(struct conn *c, bool type_agent)
 {
 	uint32_t nonce = 0;
@@ -270,10 +287,11 @@ void conn_start(struct conn *c, bool type_agent)
 	 * request sent earlier would only be echoed by the shell), or after
 	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
-	uint64_t next = host_now_ms() + (type_agent ? 300 : ANNOUNCE_WAIT_MS);
+	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	uint64_t next_type = host_now_ms();
+	c->last_text_ms = host_now_ms();
 	while (!c->link.up) {
-		if (type_agent && host_now_ms() >= next_type) {
+		if (type_agent && host_now_ms() >= next_type && shell_ready(c)) {
 			/* At a shell prompt this starts the agent; an agent
 			 * already running takes it as text and ignores it.
 			 * Typed again in case the shell missed it. */
@@ -286,6 +304,8 @@ void conn_start(struct conn *c, bool type_agent)
 				emit(c, (const uint8_t *)cmd, strlen(cmd));
 			}
 			next_type = host_now_ms() + RETYPE_MS;
+			if (next == UINT64_MAX)
+				next = host_now_ms() + 300;
 		}
 		if (host_now_ms() >= next) {
 			link_hello(&c->link, nonce);
@@ -342,4 +362,12 @@ void conn_bye(struct conn *c, uint32_t status)
 	uint64_t end = host_now_ms() + 5000;
 	while (!link_idle(&c->link) && !c->closed && host_now_ms() < end)
 		pump(c, 100);
+}
+
+bool conn_wait_closed(struct conn *c, int ms)
+{
+	uint64_t end = host_now_ms() + (uint64_t)ms;
+	while (!c->closed && host_now_ms() < end)
+		pump(c, 100);
+	return c->closed;
 }

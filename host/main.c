@@ -29,7 +29,8 @@ static void usage(FILE *to)
 "         stat [OPTIONS] CMD    perf stat on the target\n"
 "         record [OPTIONS] [-o FILE] CMD   perf record; FILE is perf.data\n"
 "         session FILE          run a session script (docs/host.md)\n"
-"         shell                 interactive console (^] quits)\n");
+"         shell                 interactive console (^] quits)\n"
+"         poweroff              shut the target down cleanly\n");
 }
 
 /* run-qemu.sh options that take an argument, and those that do not. */
@@ -115,6 +116,8 @@ static int dispatch(struct conn *c, int argc, char **argv)
 		return cmd_record(c, argc, argv);
 	if (strcmp(cmd, "session") == 0)
 		return cmd_session(c, argv[1]);
+	if (strcmp(cmd, "poweroff") == 0)
+		return cmd_poweroff(c);
 	return EXIT_USAGE;
 }
 
@@ -127,7 +130,7 @@ static void check_command(int argc, char **argv)
 		need_args(argc, 2, "push FILE [DEST] / pull PATH [LOCAL]");
 	else if (strcmp(cmd, "session") == 0)
 		need_args(argc, 2, "session FILE");
-	else if (strcmp(cmd, "shell") != 0) {
+	else if (strcmp(cmd, "shell") != 0 && strcmp(cmd, "poweroff") != 0) {
 		fprintf(stderr, "baremon: unknown command '%s'\n", cmd);
 		usage(stderr);
 		exit(EXIT_USAGE);
@@ -157,7 +160,8 @@ int main(int argc, char **argv)
 	conn_init(&c, fd, &t);
 	conn_start(&c, t.kind != TARGET_QEMU);
 	int status = dispatch(&c, argc, argv);
-	conn_bye(&c, (uint32_t)(status & 0xff));
+	if (!c.powered_off)
+		conn_bye(&c, (uint32_t)(status & 0xff));
 	conn_report(&c);
 	if (t.kind == TARGET_QEMU && t.qemu_pid) {
 		/* The agent's exit ends the session: QEMU powers off. */

@@ -48,6 +48,7 @@ enum frame_type {
 	FRAME_PULL       = 0x16, /* path (NUL-terminated) */
 	FRAME_RESULT     = 0x17, /* i32 0 or -errno, then a message */
 	FRAME_BYE        = 0x18, /* u32 status: the agent exits with it */
+	FRAME_POWEROFF   = 0x19, /* none: the agent powers the machine off */
 };
 
 enum frame_channel {

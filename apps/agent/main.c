@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/reboot.h>
 #include "agent.h"
 
 #define RETRANSMIT_MS 500
@@ -119,6 +121,7 @@ static void restore_console(void)
 }
 
 static bool finished;
+static bool power_off;
 static int exit_status;
 
 static void handle(const struct frame *f)
@@ -132,6 +135,12 @@ static void handle(const struct frame *f)
 	case FRAME_BYE:
 		finished = true;
 		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
+		break;
+	case FRAME_POWEROFF:
+		/* Acknowledged at once (link_receive); then the RESULT, so
+		 * the host knows it was taken, then off. */
+		send_result(0, "powering off");
+		finished = power_off = true;
 		break;
 	default: send_result(-EINVAL, "unknown message type"); break;
 	}
@@ -209,5 +218,11 @@ int main(int argc, char **argv)
 	while (now_ms() < end && (!out_empty() || !link_idle(&link)))
 		wait_and_serve(100);
 	restore_console();
+	if (power_off) {
+		syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			LINUX_REBOOT_CMD_POWER_OFF, 0);
+		fprintf(stderr, "agent: power off: %s\n", strerror(errno));
+		return 1;
+	}
 	return exit_status;
 }

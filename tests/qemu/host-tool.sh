@@ -58,11 +58,13 @@ for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
 	'cmdline : baremon record' 'event : name = cpu-clock' 'perf version : baremon'; do
 	check "perf report --header: $f" grep -Eq "# $f" "$logs/header.txt"
 done
-bm record-initrd --smp 1 record -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
+bm record-initrd --export -v --smp 1 record -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
 expect_rc 0
 perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
 check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
 	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
+check "--export: the guest's ttyS1 carries the frames (export=ttyS1)" \
+	in_err 'serial: ttyS1: io 0x2f8 \(legacy\), export'
 bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
 expect_rc 0
 check "record -o -: pipe format on stdout that perf script reads" \
@@ -191,7 +193,39 @@ QEMU=$wrap bm com2 -v --cmdline console=ttyS1 run "$two" 1 0
 expect_rc 0
 check "console=ttyS1: the agent answers on COM2" in_out '^line 0$'
 check "console=ttyS1: the boot log names the ports and the console" \
-	in_err 'serial: legacy ports present: ttyS0, ttyS1; console ttyS1 \(0x2f8, irq 3\)'
+	in_err 'serial: ttyS1: io 0x2f8 \(legacy\), console'
+# --- a PCI serial card as the export UART, reached during boot -------------------------
+# The console on ttyS0, frames on QEMU's pci-serial (export=ttyS4). The
+# tool connects at once, while the guest boots: it must wait for the
+# prompt before typing, then power the machine off.
+csock=$logs/pci-console.sock
+esock=$logs/pci-export.sock
+"$top/run-qemu.sh" --quiet --timeout "$tmo" --serial "socket:$csock" \
+	--pci-serial "socket:$esock" --cmdline export=ttyS4 --log "$logs/qemu-pci.log" \
+	2>"$logs/qemu-pci.err" &
+qemu=$!
+for _ in $(seq 300); do [ -S "$csock" ] && [ -S "$esock" ] && break; sleep 0.2; done
+p=(--connect "unix:$csock" --export-connect "unix:$esock")
+cat >"$logs/p.session" <<EOF
+run cat /proc/version
+expect baremon
+push $two /tmp/two
+run /tmp/two 3 0
+expect line 2
+poweroff
+EOF
+bm pci-export "${p[@]}" session "$logs/p.session"
+expect_rc 0
+check "export=ttyS4 (PCI): a session connected during boot passes, powers off" \
+	in_out '^session: 6 passed, 0 failed$'
+check "poweroff: the tool saw the line close" in_err 'the target powered off'
+wait "$qemu"
+qrc=$?
+check "poweroff: QEMU ends cleanly (status 0)" test "$qrc" = 0
+check "PCI serial: found and named in the boot log" \
+	grep -Eq 'serial: ttyS4: io 0x[0-9a-f]+ \(PCI [0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\), export' "$logs/qemu-pci.log"
+check "export UART: no frame (no NUL byte) on the console line" \
+	test "$(tr -cd '\000' < "$logs/qemu-pci.log" | wc -c)" = 0
 
 # --- errors ------------------------------------------------------------------------
 bm no-socket --connect "unix:$logs/none.sock" run true
