@@ -46,7 +46,12 @@ static struct queue txq, rxq;
 static struct waitq readers = WAITQ_INIT(readers);
 static struct waitq writers = WAITQ_INIT(writers);
 static struct task *thread;
-static void (*producer)(void);
+static bool (*producer)(void);
+/* export_pace: send no faster than the programmed baud rate (10 bits a
+ * byte), as a real line would; under QEMU the line is otherwise as
+ * fast as the emulation. pace_start/pace_sent: since the first byte. */
+static bool pace;
+static uint64_t pace_start, pace_sent;
 static uint64_t rx_dropped;
 
 static void q_put(struct queue *q, const uint8_t *p, size_t n)
@@ -93,7 +98,15 @@ size_t serial_export_room(void)
 	return room;
 }
 
-void serial_export_set_producer(void (*fn)(void))
+bool serial_export_send(const void *p, size_t n)
+{
+	if (exp_uart)
+		return serial_export_put(p, n);
+	console_write_raw(p, n);
+	return true;
+}
+
+void serial_export_set_producer(bool (*fn)(void))
 {
 	producer = fn;
 }
@@ -119,9 +132,18 @@ static bool pump_uart(void)
 		moved = true;
 	}
 	/* The transmit FIFO takes 16 bytes once it reports empty. */
-	if (uart_tx_ready(exp_uart)) {
+	size_t allowed = 16;
+	if (pace) {
+		uint64_t now = time_since_boot_ns();
+		if (!pace_start)
+			pace_start = now;
+		uint64_t due = (now - pace_start) / 1000 * (exp_uart->baud / 10) / 1000000;
+		allowed = due > pace_sent ? (due - pace_sent < 16 ? due - pace_sent : 16) : 0;
+	}
+	if (allowed && uart_tx_ready(exp_uart)) {
 		uint64_t fl = spin_lock_irqsave(&export_lock);
-		n = q_take(&txq, b, 16);
+		n = q_take(&txq, b, allowed);
+		pace_sent += n;
 		spin_unlock_irqrestore(&export_lock, fl);
 		for (size_t i = 0; i < n; i++)
 			uart_putc(exp_uart, b[i]);
@@ -138,10 +160,14 @@ static int export_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		if (producer)
-			producer();
+		bool moved = producer && producer();
 		if (exp_uart && pump_uart())
+			moved = true;
+		if (moved) {
+			if (sched_need_resched())
+				sched_yield_now();
 			continue;
+		}
 		current->state = TASK_SLEEPING;
 		schedule_until(time_since_boot_ns() + IDLE_NS);
 		current->state = TASK_RUNNABLE;
@@ -258,6 +284,7 @@ void serial_export_init(void)
 		panic("serial: no memory for the export queues");
 	uart_program(u, baud);
 	exp_uart = u;
+	pace = cmdline_has("export_pace");
 	devfs_register("export", 0600, mkdev(4, 127), &export_fops);
 	klog("serial: export=%s at %u baud: /dev/export", spec, u->baud);
 }

@@ -9,8 +9,14 @@
  * is no export UART or no room (the caller keeps them and retries). */
 bool serial_export_put(const void *p, size_t n);
 size_t serial_export_room(void);
-/* fn runs on the export thread each round (the kernel's exporter). */
-void serial_export_set_producer(void (*fn)(void));
+/* A whole frame's wire bytes for the frame stream: queued to the export
+ * UART (false when there is no room: the caller keeps them), or, with
+ * no export UART, written to the console under its lock (the export
+ * thread, CPU 0, waits for the UART). */
+bool serial_export_send(const void *p, size_t n);
+/* fn runs on the export thread each round (the kernel's exporter);
+ * it returns whether it sent anything. */
+void serial_export_set_producer(bool (*fn)(void));
 /* Start the export thread on CPU 0 if it is not running (process
  * context, after the scheduler is up). */
 void serial_export_start_thread(void);

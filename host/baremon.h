@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "ringbuf/link.h"
+#include "export_rx.h"
 
 /* Exit statuses of the tool itself (a command run on the target exits
  * with its own status). */
@@ -73,6 +74,7 @@ struct conn {
 	size_t stash_len, stash_cap;
 	bool closed;
 	bool powered_off;         /* cmd_poweroff: the agent has gone */
+	struct export_rx *exported; /* the kernel exporter's frames */
 	int console_fd;           /* console text only (export line), or -1 */
 };
 

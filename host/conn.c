@@ -93,7 +93,8 @@ void conn_init(struct conn *c, int fd, struct target *t)
 		fcntl(c->console_fd, F_SETFL, fcntl(c->console_fd, F_GETFL) | O_NONBLOCK);
 	c->queue = calloc(QUEUE, sizeof(struct frame));
 	c->panic_text = malloc(PANIC_MAX);
-	if (!c->queue || !c->panic_text) {
+	c->exported = calloc(1, sizeof(*c->exported));
+	if (!c->queue || !c->panic_text || !c->exported) {
 		fprintf(stderr, "baremon: out of memory\n");
 		exit(EXIT_SOFTWARE);
 	}
@@ -171,6 +172,12 @@ static void take_byte(struct conn *c, uint8_t b)
 		text_byte(c, b);
 		break;
 	case READ_FRAME: {
+		if (slot->type == FRAME_EXPORT_DATA || slot->type == FRAME_EXPORT_END) {
+			/* The kernel's exporter: datagrams beside the link. */
+			export_rx_frame(c->exported, slot);
+			c->last_progress = host_now_ms();
+			break;
+		}
 		uint32_t acked = c->link.tx_acked;
 		bool hello_up = c->link.up;
 		if (link_receive(&c->link, slot, host_now_ms())) {
