@@ -53,6 +53,7 @@ static bool (*producer)(void);
 static bool pace;
 static uint64_t pace_start, pace_sent;
 static uint64_t rx_dropped;
+static uint64_t busy_ns;   /* the export thread's rounds that moved bytes */
 
 static void q_put(struct queue *q, const uint8_t *p, size_t n)
 {
@@ -104,6 +105,11 @@ bool serial_export_send(const void *p, size_t n)
 		return serial_export_put(p, n);
 	console_write_raw(p, n);
 	return true;
+}
+
+uint64_t serial_export_busy_ns(void)
+{
+	return __atomic_load_n(&busy_ns, __ATOMIC_RELAXED);
 }
 
 void serial_export_set_producer(bool (*fn)(void))
@@ -160,10 +166,12 @@ static int export_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
+		uint64_t t0 = time_since_boot_ns();
 		bool moved = producer && producer();
 		if (exp_uart && pump_uart())
 			moved = true;
 		if (moved) {
+			__atomic_add_fetch(&busy_ns, time_since_boot_ns() - t0, __ATOMIC_RELAXED);
 			if (sched_need_resched())
 				sched_yield_now();
 			continue;

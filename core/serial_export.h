@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Queue n bytes for the export UART, all or nothing: false when there
  * is no export UART or no room (the caller keeps them and retries). */
@@ -17,6 +18,9 @@ bool serial_export_send(const void *p, size_t n);
 /* fn runs on the export thread each round (the kernel's exporter);
  * it returns whether it sent anything. */
 void serial_export_set_producer(bool (*fn)(void));
+/* ns the export thread spent in rounds that moved bytes (frames made,
+ * bytes sent or received), since boot: the exporter's cost. */
+uint64_t serial_export_busy_ns(void);
 /* Start the export thread on CPU 0 if it is not running (process
  * context, after the scheduler is up). */
 void serial_export_start_thread(void);

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <linux/perf_event.h>
 #include "export_rx.h"
 
@@ -34,6 +35,11 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 	if (f->channel >= EXPORT_RX_STREAMS || f->len < 8)
 		return;
 	struct export_stream *s = &x->s[f->channel];
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x->last_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	if (!x->frames)
+		x->first_ms = x->last_ms;
 	x->frames++;
 	s->frames++;
 	if (f->type == FRAME_EXPORT_END) {
@@ -87,6 +93,7 @@ static void count(const struct perf_event_header *h, struct export_summary *sum)
 void export_rx_append(const struct export_rx *x, FILE *out, struct export_summary *sum)
 {
 	memset(sum, 0, sizeof(*sum));
+	sum->ms = x->last_ms - x->first_ms;
 	for (int i = 0; i < EXPORT_RX_STREAMS; i++) {
 		const struct export_stream *s = &x->s[i];
 		if (!s->started && !s->ended)

@@ -29,6 +29,7 @@ struct export_stream {
 struct export_rx {
 	struct export_stream s[EXPORT_RX_STREAMS];
 	uint64_t frames, duplicates;
+	uint64_t first_ms, last_ms;   /* CLOCK_MONOTONIC: first and last frame */
 };
 
 /* Take one EXPORT_DATA or EXPORT_END frame. */
@@ -41,6 +42,7 @@ struct export_summary {
 	uint64_t lost_records, lost;   /* PERF_RECORD_LOST records, their sum */
 	uint64_t unreported;           /* dropped at the end without a LOST */
 	uint64_t gap_bytes, partial;   /* lost frames; a record cut short */
+	uint64_t ms;                   /* first frame to last */
 };
 /* Append every whole record of every stream to out. */
 void export_rx_append(const struct export_rx *x, FILE *out, struct export_summary *sum);

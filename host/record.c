@@ -115,12 +115,13 @@ static int append_exported(struct conn *c, const char *local)
 		return -1;
 	fprintf(stderr, "baremon: exported by the kernel: %d stream(s) (%d ended), %llu bytes, "
 		"%llu records, %llu samples, %llu LOST records (%llu samples lost), "
-		"%llu dropped unreported, %llu bytes of frames missing, %llu bytes cut\n",
+		"%llu dropped unreported, %llu bytes of frames missing, %llu bytes cut; "
+		"%.2f s first frame to last\n",
 		sum.streams, sum.ended, (unsigned long long)sum.bytes,
 		(unsigned long long)sum.records, (unsigned long long)sum.samples,
 		(unsigned long long)sum.lost_records, (unsigned long long)sum.lost,
 		(unsigned long long)sum.unreported, (unsigned long long)sum.gap_bytes,
-		(unsigned long long)sum.partial);
+		(unsigned long long)sum.partial, sum.ms / 1000.0);
 	export_rx_free(c->exported);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <linux/errno.h>
 #include "kernel.h"
+#include "log.h"
 #include "exporter.h"
 #include "frame.h"
 #include "spinlock.h"
@@ -111,6 +112,9 @@ static bool end_stream(int i)
 	put_le64(f.payload + 8, s->lost);
 	if (!send_frame(&f))
 		return false;
+	klog("export: channel %d ended: %llu bytes in %u frames; export thread busy %llu ns "
+	     "since boot", i, (unsigned long long)s->sent, s->seq,
+	     (unsigned long long)serial_export_busy_ns());
 	struct ring_buffer *rb = s->rb;
 	uint64_t fl = spin_lock_irqsave(&export_lock);
 	s->rb = NULL;   /* the slot is free; rb_export_stop sees it gone */
