@@ -66,6 +66,7 @@ struct conn {
 	size_t line_len;
 	uint64_t text_bytes;      /* console text seen so far */
 	uint64_t last_text_ms;    /* when the last of it arrived */
+	bool seen_prompt;         /* a line of it ended "> " (the shell's) */
 	bool panicked;
 	char *panic_text;
 	size_t panic_len;

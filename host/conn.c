@@ -162,6 +162,8 @@ static void text_byte(struct conn *c, uint8_t b)
 			return;
 	}
 	c->line[c->line_len++] = (char)b;
+	if (c->line_len >= 2 && c->line[c->line_len - 2] == '>' && b == ' ')
+		c->seen_prompt = true;
 }
 
 static void take_byte(struct conn *c, uint8_t b)
@@ -270,17 +272,18 @@ static void check_health(struct conn *c, bool waiting)
 
 /*
  * May we type at the guest's shell? At its prompt (the line so far ends
- * "> ", as "baremon> " does), or once the console has been quiet for
- * QUIET_MS (a prompt printed before we connected). Not while it boots:
- * typed text and HELLO frames would land in the boot's input and the
- * shell would read them as a command line.
+ * "> ", as "baremon> " does), or when the console has said nothing at
+ * all since we connected and has been quiet for QUIET_MS (a prompt
+ * printed before). Never while it boots: typed text and HELLO frames
+ * would sit in its input until the shell reads them as a command line,
+ * and a HELLO's 0x03 byte is ^C to the agent being started.
  */
 static bool shell_ready(struct conn *c)
 {
 	if (c->line_len >= 2 && c->line[c->line_len - 2] == '>' &&
 	    c->line[c->line_len - 1] == ' ')
 		return true;
-	return host_now_ms() - c->last_text_ms >= QUIET_MS;
+	return c->text_bytes == 0 && host_now_ms() - c->last_text_ms >= QUIET_MS;
 }
 
 void conn_start(struct conn *c, bool type_agent)
@@ -297,6 +300,7 @@ void conn_start(struct conn *c, bool type_agent)
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	uint64_t next_type = host_now_ms();
 	c->last_text_ms = host_now_ms();
+	bool announced = false;
 	while (!c->link.up) {
 		if (type_agent && host_now_ms() >= next_type && shell_ready(c)) {
 			/* At a shell prompt this starts the agent; an agent
@@ -311,10 +315,22 @@ void conn_start(struct conn *c, bool type_agent)
 				emit(c, (const uint8_t *)cmd, strlen(cmd));
 			}
 			next_type = host_now_ms() + RETYPE_MS;
+			/* HELLO once the agent announces itself (it does so
+			 * after leaving canonical mode); without it (an agent
+			 * already running), after ANNOUNCE_WAIT_MS. Earlier, a
+			 * HELLO reaches the shell or the starting agent's tty
+			 * as input, and its bytes include ^C (0x03): SIGINT
+			 * would kill the agent being started. */
 			if (next == UINT64_MAX)
-				next = host_now_ms() + 300;
+				next = host_now_ms() + ANNOUNCE_WAIT_MS;
 		}
-		if (host_now_ms() >= next) {
+		/* Without the announcement, only into a console quiet after
+		 * a prompt (or silent from the start): a shell echoes what
+		 * is typed, an agent in raw mode does not; a boot is never
+		 * past its prompt. */
+		bool quiet = host_now_ms() - c->last_text_ms >= QUIET_MS &&
+			     (c->seen_prompt || c->text_bytes == 0);
+		if (host_now_ms() >= next && (announced || !type_agent || quiet)) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;
 		}
@@ -322,8 +338,10 @@ void conn_start(struct conn *c, bool type_agent)
 		pump(c, 100);
 		if (c->text_bytes != text || c->reader.frames != frames)
 			c->last_progress = host_now_ms();
-		if (c->reader.frames != frames && c->q_count == 0)
+		if (c->reader.frames != frames && c->q_count == 0) {
 			next = host_now_ms();   /* the announcement, perhaps */
+			announced = true;
+		}
 		check_health(c, true);
 	}
 	c->last_progress = host_now_ms();
