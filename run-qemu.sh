@@ -22,6 +22,8 @@ cmdline=""
 timeout=""
 gdb=0
 serial=stdio
+export_serial=""
+pci_serial=""
 session=""
 run_cmd=""
 adds=()
@@ -57,6 +59,9 @@ usage: ./run-qemu.sh [options]
   --timeout S        kill the guest after S seconds (exit 124)
   --gdb              wait for gdb on localhost:1234 before booting
   --serial stdio|pty|socket:PATH   where the console goes (default stdio)
+  --export-serial pty|socket:PATH   a second UART (ttyS1) for the frame
+                     stream, with export=ttyS1 (docs/export.md)
+  --pci-serial pty|socket:PATH      a PCI serial card (QEMU pci-serial)
   --session FILE     run the commands in FILE at the session prompt; the
                      exit status is the session's
   --run 'CMD ARGS'   run one command and power off with its status
@@ -108,6 +113,8 @@ while [ $# -gt 0 ]; do
 	--timeout) need_arg "$@"; timeout=$2; shift ;;
 	--gdb) gdb=1 ;;
 	--serial) need_arg "$@"; serial=$2; shift ;;
+	--export-serial) need_arg "$@"; export_serial=$2; shift ;;
+	--pci-serial) need_arg "$@"; pci_serial=$2; shift ;;
 	--session) need_arg "$@"; session=$2; shift ;;
 	--run) need_arg "$@"; run_cmd=$2; shift ;;
 	--add) need_arg "$@"; adds+=("$2"); shift ;;
@@ -137,6 +144,9 @@ done
 [ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
 [ -z "$session" ] || [ -r "$session" ] || die "session file '$session' not found"
 case $serial in stdio|pty|socket:*) ;; *) die "--serial stdio|pty|socket:PATH" ;; esac
+for s2 in "$export_serial" "$pci_serial"; do
+	case $s2 in ""|pty|socket:*) ;; *) die "--export-serial/--pci-serial pty|socket:PATH" ;; esac
+done
 kernel=${kernel:-$build/kernel.elf}
 loader=${loader:-$build/BOOTX64.EFI}
 [ "$kernel" = none ] || [ -f "$kernel" ] || die "no kernel at $kernel: run 'make' first"
@@ -220,6 +230,7 @@ fi
 [ -n "$panic_mode" ] && kargs="$kargs panic=$panic_mode"
 # The kernel's instruction clock (pmu/vpmu/icount.c) needs the shift.
 [ -n "$icount" ] && [ "$accel" = tcg ] && kargs="$kargs icount=$icount"
+[ -n "$export_serial" ] && kargs="$kargs export=ttyS1"
 kargs="$kargs$cmdline"
 if [ -n "$initrd_file" ]; then
 	cp "$initrd_file" "$files_dir/initrd.cpio"
@@ -277,6 +288,17 @@ else
 	args+=(-drive "format=raw,file=fat:rw:$esp,if=ide,media=disk")
 fi
 [ "$gdb" = 1 ] && args+=(-s -S)
+# Extra UARTs: a chardev each, logged beside the console's log.
+extra_chardev() { # SPEC ID
+	case $1 in
+	pty) echo "pty,id=$2,logfile=$work/$2.log" ;;
+	socket:*) echo "socket,id=$2,path=${1#socket:},server=on,wait=off,logfile=$work/$2.log" ;;
+	esac
+}
+[ -n "$export_serial" ] &&
+	args+=(-chardev "$(extra_chardev "$export_serial" exp)" -serial chardev:exp)
+[ -n "$pci_serial" ] &&
+	args+=(-chardev "$(extra_chardev "$pci_serial" pcis)" -device pci-serial,chardev=pcis)
 
 echo "run-qemu: $accel_note, $smp CPU(s), $mem, cmdline: $kargs" >&2
 [ "$gdb" = 1 ] && echo "run-qemu: waiting for gdb: gdb $kernel -ex 'target remote :1234'" >&2

@@ -73,7 +73,7 @@ static void early_init(struct boot_info *bi)
 	cmdline_parse(bi->cmdline);
 	uint32_t baud = (uint32_t)cmdline_get_u64("baud", 115200);
 	const char *console = cmdline_get("console");
-	bool console_ok = !console || serial_select(console, &baud) == 0;
+	bool console_ok = !console || serial_select(console, &baud) >= 0;
 	serial_init(baud);
 	tsc_set_boot(bi->handoff_tsc);
 	snprintf(banner, sizeof(banner), "baremon %s booting (boot-info v%u from %s)\n",
@@ -83,7 +83,6 @@ static void early_init(struct boot_info *bi)
 	if (!console_ok)
 		klog("serial: console=%s: no such port; staying on ttyS%d", console,
 		     serial_index());
-	serial_report();
 }
 
 static void memory_init(struct boot_info *bi)
@@ -101,6 +100,7 @@ static void platform_init(struct boot_info *bi)
 	topology_init();
 	acpi_init(bi->rsdp_phys);
 	numa_init();
+	serial_late_init();
 	hpet_init();
 	tsc_calibrate();
 	apic_init_cpu();
@@ -159,9 +159,11 @@ static void console_input_init(void)
 	static char name[] = "ttyS0";
 	int irq = serial_irq();
 	name[4] = (char)('0' + serial_index());
-	trap_set_handler(VEC_IRQ_BASE + irq, uart_interrupt);
-	trap_set_irq_name(irq, name);
-	if (ioapic_route_isa(irq, VEC_IRQ_BASE + irq) == 0) {
+	if (irq >= 0) {
+		trap_set_handler(VEC_IRQ_BASE + irq, uart_interrupt);
+		trap_set_irq_name(irq, name);
+	}
+	if (irq >= 0 && ioapic_route_isa(irq, VEC_IRQ_BASE + irq) == 0) {
 		serial_enable_rx_irq();
 		sched_allow_tickless_idle();
 	} else {

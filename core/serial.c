@@ -1,155 +1,185 @@
 /*
- * The serial console: a 16550 on one of the legacy COM ports (COM1 by
- * default; `console=ttySN[,BAUD]` picks another that is present).
- * Output waits for the transmit holding register; input is read when
- * the line status register says data is ready: from the receive
- * interrupt once serial_enable_rx_irq() ran (the console tty, where the
- * I/O APIC routes the port's IRQ), else by polling (the timer tick's
- * hook, and the rescue shell's read loop).
+ * The serial ports and the console's. ttyS0-3 are the legacy COM ports;
+ * serial_discover() adds the UART that ACPI's SPCR table names (when it
+ * is not one of those) and PCI serial devices as ttyS4 and up
+ * (serial_pci.c). `console=` picks the console (docs/cmdline.md): a
+ * ttyS name or an earlycon-style address (uart_spec.h); a name found
+ * only by discovery, or an MMIO address, takes effect at
+ * serial_late_init(), the console staying on ttyS0 until then.
+ * `export=` picks a second UART for the frame stream (serial_export.c).
+ *
+ * Console output waits for the transmit holding register; input is read
+ * when the line status register says data is ready: from the receive
+ * interrupt once serial_enable_rx_irq() ran (a legacy port, whose IRQ
+ * the I/O APIC routes), else by polling.
  */
 #include <string.h>
 #include "serial.h"
+#include "cmdline.h"
 #include "log.h"
 #include <stdio.h>
-#include "arch/x86.h"
+#include "arch/acpi.h"
 
-#define REG_DATA 0
-#define REG_IER  1
-#define REG_FCR  2
-#define REG_LCR  3
-#define REG_MCR  4
-#define REG_LSR  5
-#define REG_SCR  7
-#define LSR_DATA_READY 0x01
-#define LSR_THR_EMPTY  0x20
-#define LCR_DLAB 0x80
-#define LCR_8N1  0x03
-
-/* The legacy ports and their ISA interrupt lines (ttyS0-3). */
-static const struct {
-	uint16_t port;
-	uint8_t irq;
-} legacy[SERIAL_LEGACY_PORTS] = {
-	{ 0x3f8, 4 }, { 0x2f8, 3 }, { 0x3e8, 4 }, { 0x2e8, 3 },
+static struct uart ports[SERIAL_MAX_PORTS] = {
+	{ .at = { UART_IO, 0, 0x3f8, 0, 1, 0 }, .irq = 4, .found_by = "legacy" },
+	{ .at = { UART_IO, 0, 0x2f8, 0, 1, 0 }, .irq = 3, .found_by = "legacy" },
+	{ .at = { UART_IO, 0, 0x3e8, 0, 1, 0 }, .irq = 4, .found_by = "legacy" },
+	{ .at = { UART_IO, 0, 0x2e8, 0, 1, 0 }, .irq = 3, .found_by = "legacy" },
 };
+static int nports = SERIAL_LEGACY_PORTS;
+/* A UART named by address that discovery did not find. */
+static struct uart named[2];
+static struct uart *con = &ports[0];
+static const char *deferred;   /* console= to resolve at late init */
 
-static int current = 0;   /* index into legacy[]: the console */
-static uint32_t current_baud;
-#define COM_PORT legacy[current].port
-
-/* A UART answers with what was written to its scratch register; an
- * absent port reads 0xff whatever was written. */
 bool serial_present(int index)
 {
-	uint16_t p = legacy[index].port;
-	if (inb(p + REG_LSR) == 0xff)
+	return index >= 0 && index < nports && uart_probe(&ports[index]);
+}
+
+int serial_add_port(const struct uart *u)
+{
+	for (int i = 0; i < nports; i++)
+		if (ports[i].at.kind == u->at.kind && ports[i].at.base == u->at.base)
+			return i;   /* already known (SPCR naming COM1, say) */
+	if (nports == SERIAL_MAX_PORTS)
+		return -1;
+	ports[nports] = *u;
+	return nports++;
+}
+
+struct uart *serial_resolve(const char *text, uint32_t *baud, int slot)
+{
+	struct uart_spec s;
+	if (uart_spec_parse(text, &s) != 0)
+		return NULL;
+	if (s.baud)
+		*baud = s.baud;
+	if (s.kind == UART_TTYS)
+		return serial_present(s.ttys) ? &ports[s.ttys] : NULL;
+	for (int i = 0; i < nports; i++)
+		if (ports[i].at.kind == s.kind && ports[i].at.base == s.base)
+			return uart_probe(&ports[i]) ? &ports[i] : NULL;
+	struct uart *u = &named[slot];
+	*u = (struct uart){ .at = s, .irq = -1, .found_by = "cmdline" };
+	if (!uart_map(u) || !uart_probe(u))
+		return NULL;
+	return u;
+}
+
+/* Forms that need discovery or a mapping wait for serial_late_init. */
+static bool needs_late(const char *spec)
+{
+	struct uart_spec s;
+	if (uart_spec_parse(spec, &s) != 0)
 		return false;
-	uint8_t saved = inb(p + REG_SCR);
-	outb(p + REG_SCR, 0x5a);
-	bool ok = inb(p + REG_SCR) == 0x5a;
-	outb(p + REG_SCR, saved);
-	return ok;
+	return s.kind == UART_MMIO || (s.kind == UART_TTYS && s.ttys >= SERIAL_LEGACY_PORTS);
 }
 
 int serial_select(const char *spec, uint32_t *baud)
 {
-	if (strncmp(spec, "ttyS", 4) != 0 || spec[4] < '0' ||
-	    spec[4] >= '0' + SERIAL_LEGACY_PORTS || (spec[5] && spec[5] != ','))
-		return -1;
-	int index = spec[4] - '0';
-	if (!serial_present(index))
-		return -1;
-	current = index;
-	if (spec[5] == ',') {
-		uint32_t b = 0;
-		for (const char *c = spec + 6; *c >= '0' && *c <= '9'; c++)
-			b = b * 10 + (uint32_t)(*c - '0');
-		if (b)
-			*baud = b;
+	if (needs_late(spec)) {
+		deferred = spec;
+		return 1;
 	}
+	struct uart *u = serial_resolve(spec, baud, 0);
+	if (!u)
+		return -1;
+	con = u;
 	return 0;
 }
 
 int serial_irq(void)
 {
-	return legacy[current].irq;
+	return con->irq;
 }
 
 int serial_index(void)
 {
-	return current;
+	for (int i = 0; i < nports; i++)
+		if (con == &ports[i])
+			return i;
+	return -1;
+}
+
+const struct uart *serial_port(int index)
+{
+	return index >= 0 && index < nports ? &ports[index] : NULL;
+}
+
+struct uart *serial_console(void)
+{
+	return con;
 }
 
 void serial_report(void)
 {
-	char found[64] = "";
-	for (int i = 0; i < SERIAL_LEGACY_PORTS; i++) {
-		if (!serial_present(i))
+	for (int i = 0; i < nports; i++) {
+		struct uart *u = &ports[i];
+		if (!uart_probe(u))
 			continue;
-		size_t n = strlen(found);
-		snprintf(found + n, sizeof(found) - n, "%sttyS%d", n ? ", " : "", i);
+		char where[40];
+		uart_describe(u, where, sizeof(where));
+		klog("serial: ttyS%d: %s (%s)%s%s", i, where, u->found_by,
+		     u == con ? ", console" : "", u == serial_export_uart() ? ", export" : "");
 	}
-	klog("serial: legacy ports present: %s; console ttyS%d (%#x, irq %d) at %u baud",
-	     found[0] ? found : "none", current, legacy[current].port,
-	     legacy[current].irq, current_baud);
+	char where[40];
+	uart_describe(con, where, sizeof(where));
+	klog("serial: console %s (%s) at %u baud", where, con->found_by, con->baud);
+}
+
+/* Discovery, then the console and export choices that waited for it. */
+void serial_late_init(void)
+{
+	serial_discover();
+	if (deferred) {
+		uint32_t baud = con->baud;
+		struct uart *u = serial_resolve(deferred, &baud, 0);
+		if (u) {
+			klog("serial: console moves to %s", deferred);
+			con = u;
+			uart_program(con, baud);
+		} else {
+			klog("serial: console=%s: no such port; staying on ttyS%d", deferred,
+			     serial_index());
+		}
+	}
+	serial_export_init();
+	serial_report();
 }
 
 void serial_init(uint32_t baud)
 {
-	if (baud == 0 || baud > 115200 || 115200 % baud != 0)
-		baud = 115200;
-	uint16_t divisor = (uint16_t)(115200 / baud);
-	outb(COM_PORT + REG_IER, 0);
-	outb(COM_PORT + REG_LCR, LCR_DLAB);
-	outb(COM_PORT + REG_DATA, divisor & 0xff);
-	outb(COM_PORT + REG_IER, divisor >> 8);
-	outb(COM_PORT + REG_LCR, LCR_8N1);
-	outb(COM_PORT + REG_FCR, 0xc7); /* enable + clear FIFOs, 14-byte level */
-	outb(COM_PORT + REG_MCR, 0x03); /* DTR + RTS */
-	current_baud = baud;
+	uart_program(con, baud);
 }
 
 uint32_t serial_baud(void)
 {
-	return current_baud;
-}
-
-static void put_raw(char c)
-{
-	/* A missing UART reads 0xff, so this loop cannot hang on it. */
-	while (!(inb(COM_PORT + REG_LSR) & LSR_THR_EMPTY))
-		__asm__ volatile("pause");
-	outb(COM_PORT + REG_DATA, (uint8_t)c);
+	return con->baud;
 }
 
 void serial_write(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
-			put_raw('\r');
-		put_raw(s[i]);
+			uart_putc(con, '\r');
+		uart_putc(con, (uint8_t)s[i]);
 	}
 }
 
 void serial_write_raw(const void *p, size_t n)
 {
-	const char *s = p;
+	const uint8_t *s = p;
 	for (size_t i = 0; i < n; i++)
-		put_raw(s[i]);
+		uart_putc(con, s[i]);
 }
 
 int serial_getc(void)
 {
-	uint8_t lsr = inb(COM_PORT + REG_LSR);
-	if (lsr == 0xff || !(lsr & LSR_DATA_READY))
-		return -1;
-	return inb(COM_PORT + REG_DATA);
+	return uart_getc(con);
 }
 
-/* Receive interrupts (IRQ 4 through the I/O APIC): IER bit 0, and OUT2,
- * which gates the UART's interrupt line on PC hardware. */
 void serial_enable_rx_irq(void)
 {
-	outb(COM_PORT + REG_MCR, 0x0b); /* DTR, RTS, OUT2 */
-	outb(COM_PORT + REG_IER, 0x01);
+	uart_enable_rx_irq(con);
 }

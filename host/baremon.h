@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "ringbuf/link.h"
+#include "export_rx.h"
 
 /* Exit statuses of the tool itself (a command run on the target exits
  * with its own status). */
@@ -33,6 +34,12 @@ struct target {
 	const char *qemu_args[64];/* run-qemu.sh options to pass through */
 	int nqemu;
 	bool agent_running;       /* QEMU: started with --run agent */
+	/* Frames on a second line (the guest's export UART, export=):
+	 * --export starts QEMU with one; --export-connect ADDR reaches it.
+	 * The first line then carries only console text. */
+	bool export_line;
+	const char *export_device;
+	int console_fd;           /* the console's line when export_line, else -1 */
 	bool verbose;
 	int timeout_s;            /* give up after this long without progress */
 	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
@@ -58,6 +65,8 @@ struct conn {
 	char line[512];
 	size_t line_len;
 	uint64_t text_bytes;      /* console text seen so far */
+	uint64_t last_text_ms;    /* when the last of it arrived */
+	bool seen_prompt;         /* a line of it ended "> " (the shell's) */
 	bool panicked;
 	char *panic_text;
 	size_t panic_len;
@@ -65,6 +74,9 @@ struct conn {
 	uint8_t *stash;           /* read while waiting to write (emit) */
 	size_t stash_len, stash_cap;
 	bool closed;
+	bool powered_off;         /* cmd_poweroff: the agent has gone */
+	struct export_rx *exported; /* the kernel exporter's frames */
+	int console_fd;           /* console text only (export line), or -1 */
 };
 
 uint64_t host_now_ms(void);
@@ -79,6 +91,9 @@ void conn_next(struct conn *c, struct frame *f);
 void conn_flush(struct conn *c);
 /* Say goodbye: the agent exits with status. */
 void conn_bye(struct conn *c, uint32_t status);
+/* Read (console text, stray frames) until the line closes or ms pass;
+ * whether it closed. */
+bool conn_wait_closed(struct conn *c, int ms);
 /* Report damage seen on the line (stderr), when there was any. */
 void conn_report(struct conn *c);
 /* Print a one-line error and the panic report if any; exit(status). */
@@ -102,6 +117,10 @@ int run_remote(struct conn *c, int argc, char **argv,
 
 /* shell.c: the interactive console (no agent). */
 int cmd_shell(int fd, struct target *t);
+
+/* poweroff.c: ask the agent to power the machine off; wait until the
+ * line closes (QEMU exits) or a few seconds (a real line stays open). */
+int cmd_poweroff(struct conn *c);
 
 /* session.c */
 int cmd_session(struct conn *c, const char *file);

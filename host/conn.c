@@ -20,6 +20,7 @@
 #define HELLO_EVERY_MS 500
 #define ANNOUNCE_WAIT_MS 20000
 #define RETYPE_MS 5000
+#define QUIET_MS 1500
 #define QUEUE 64
 #define PANIC_MAX (64 * 1024)
 
@@ -86,10 +87,14 @@ void conn_init(struct conn *c, int fd, struct target *t)
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
 	c->target = t;
+	c->console_fd = t ? t->console_fd : -1;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	if (c->console_fd >= 0)
+		fcntl(c->console_fd, F_SETFL, fcntl(c->console_fd, F_GETFL) | O_NONBLOCK);
 	c->queue = calloc(QUEUE, sizeof(struct frame));
 	c->panic_text = malloc(PANIC_MAX);
-	if (!c->queue || !c->panic_text) {
+	c->exported = calloc(1, sizeof(*c->exported));
+	if (!c->queue || !c->panic_text || !c->exported) {
 		fprintf(stderr, "baremon: out of memory\n");
 		exit(EXIT_SOFTWARE);
 	}
@@ -148,6 +153,7 @@ static void text_line(struct conn *c)
 static void text_byte(struct conn *c, uint8_t b)
 {
 	c->text_bytes++;
+	c->last_text_ms = host_now_ms();
 	if (b == '\r')
 		return;
 	if (b == '\n' || c->line_len == sizeof(c->line) - 1) {
@@ -156,6 +162,8 @@ static void text_byte(struct conn *c, uint8_t b)
 			return;
 	}
 	c->line[c->line_len++] = (char)b;
+	if (c->line_len >= 2 && c->line[c->line_len - 2] == '>' && b == ' ')
+		c->seen_prompt = true;
 }
 
 static void take_byte(struct conn *c, uint8_t b)
@@ -166,6 +174,12 @@ static void take_byte(struct conn *c, uint8_t b)
 		text_byte(c, b);
 		break;
 	case READ_FRAME: {
+		if (slot->type == FRAME_EXPORT_DATA || slot->type == FRAME_EXPORT_END) {
+			/* The kernel's exporter: datagrams beside the link. */
+			export_rx_frame(c->exported, slot);
+			c->last_progress = host_now_ms();
+			break;
+		}
 		uint32_t acked = c->link.tx_acked;
 		bool hello_up = c->link.up;
 		if (link_receive(&c->link, slot, host_now_ms())) {
@@ -179,6 +193,30 @@ static void take_byte(struct conn *c, uint8_t b)
 	default:
 		break;
 	}
+}
+
+/* What the frames' line holds now. */
+static void read_line(struct conn *c)
+{
+	uint8_t buf[512];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		c->closed = true;
+	for (ssize_t i = 0; i < n; i++)
+		take_byte(c, buf[i]);
+}
+
+/* With an export line, the console's line carries text only: the boot
+ * log, the shell, a panic report. */
+static void read_console_line(struct conn *c)
+{
+	uint8_t buf[512];
+	ssize_t n = read(c->console_fd, buf, sizeof(buf));
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		c->closed = true;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i])
+			text_byte(c, buf[i]);
 }
 
 /* Wait up to ms for the line; handle what arrives, retransmit on time. */
@@ -197,13 +235,16 @@ static void pump(struct conn *c, long ms)
 		c->stash_len -= i;
 		wait = 0;
 	}
-	if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
-		uint8_t buf[512];
-		ssize_t n = read(c->fd, buf, sizeof(buf));
-		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-			c->closed = true;
-		for (ssize_t i = 0; i < n; i++)
-			take_byte(c, buf[i]);
+	if (room && c->stash_len == 0 && c->console_fd >= 0) {
+		struct pollfd two[2] = { p, { .fd = c->console_fd, .events = POLLIN } };
+		if (poll(two, 2, (int)wait) > 0) {
+			if (two[1].revents)
+				read_console_line(c);
+			if (two[0].revents)
+				read_line(c);
+		}
+	} else if (room && c->stash_len == 0 && poll(&p, 1, (int)wait) > 0) {
+		read_line(c);
 	}
 	link_poll(&c->link, host_now_ms());
 }
@@ -229,6 +270,22 @@ static void check_health(struct conn *c, bool waiting)
 			  limit);
 }
 
+/*
+ * May we type at the guest's shell? At its prompt (the line so far ends
+ * "> ", as "baremon> " does), or when the console has said nothing at
+ * all since we connected and has been quiet for QUIET_MS (a prompt
+ * printed before). Never while it boots: typed text and HELLO frames
+ * would sit in its input until the shell reads them as a command line,
+ * and a HELLO's 0x03 byte is ^C to the agent being started.
+ */
+static bool shell_ready(struct conn *c)
+{
+	if (c->line_len >= 2 && c->line[c->line_len - 2] == '>' &&
+	    c->line[c->line_len - 1] == ' ')
+		return true;
+	return c->text_bytes == 0 && host_now_ms() - c->last_text_ms >= QUIET_MS;
+}
+
 void conn_start(struct conn *c, bool type_agent)
 {
 	uint32_t nonce = 0;
@@ -240,18 +297,40 @@ void conn_start(struct conn *c, bool type_agent)
 	 * request sent earlier would only be echoed by the shell), or after
 	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
-	uint64_t next = host_now_ms() + (type_agent ? 300 : ANNOUNCE_WAIT_MS);
+	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	uint64_t next_type = host_now_ms();
+	c->last_text_ms = host_now_ms();
+	bool announced = false;
 	while (!c->link.up) {
-		if (type_agent && host_now_ms() >= next_type) {
+		if (type_agent && host_now_ms() >= next_type && shell_ready(c)) {
 			/* At a shell prompt this starts the agent; an agent
 			 * already running takes it as text and ignores it.
 			 * Typed again in case the shell missed it. */
-			const char *cmd = "\nagent\n";
-			emit(c, (const uint8_t *)cmd, strlen(cmd));
+			if (c->console_fd >= 0) {
+				const char *cmd = "\nagent /dev/export\n";
+				if (write(c->console_fd, cmd, strlen(cmd)) < 0 && errno != EAGAIN)
+					c->closed = true;
+			} else {
+				const char *cmd = "\nagent\n";
+				emit(c, (const uint8_t *)cmd, strlen(cmd));
+			}
 			next_type = host_now_ms() + RETYPE_MS;
+			/* HELLO once the agent announces itself (it does so
+			 * after leaving canonical mode); without it (an agent
+			 * already running), after ANNOUNCE_WAIT_MS. Earlier, a
+			 * HELLO reaches the shell or the starting agent's tty
+			 * as input, and its bytes include ^C (0x03): SIGINT
+			 * would kill the agent being started. */
+			if (next == UINT64_MAX)
+				next = host_now_ms() + ANNOUNCE_WAIT_MS;
 		}
-		if (host_now_ms() >= next) {
+		/* Without the announcement, only into a console quiet after
+		 * a prompt (or silent from the start): a shell echoes what
+		 * is typed, an agent in raw mode does not; a boot is never
+		 * past its prompt. */
+		bool quiet = host_now_ms() - c->last_text_ms >= QUIET_MS &&
+			     (c->seen_prompt || c->text_bytes == 0);
+		if (host_now_ms() >= next && (announced || !type_agent || quiet)) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;
 		}
@@ -259,8 +338,10 @@ void conn_start(struct conn *c, bool type_agent)
 		pump(c, 100);
 		if (c->text_bytes != text || c->reader.frames != frames)
 			c->last_progress = host_now_ms();
-		if (c->reader.frames != frames && c->q_count == 0)
+		if (c->reader.frames != frames && c->q_count == 0) {
 			next = host_now_ms();   /* the announcement, perhaps */
+			announced = true;
+		}
 		check_health(c, true);
 	}
 	c->last_progress = host_now_ms();
@@ -306,4 +387,12 @@ void conn_bye(struct conn *c, uint32_t status)
 	uint64_t end = host_now_ms() + 5000;
 	while (!link_idle(&c->link) && !c->closed && host_now_ms() < end)
 		pump(c, 100);
+}
+
+bool conn_wait_closed(struct conn *c, int ms)
+{
+	uint64_t end = host_now_ms() + (uint64_t)ms;
+	while (!c->closed && host_now_ms() < end)
+		pump(c, 100);
+	return c->closed;
 }

@@ -20,6 +20,9 @@ static void usage(FILE *to)
 "           --cpu MODEL --machine OPTS --add FILE[:DEST]\n"
 "         --serial DEVICE[:BAUD]            a machine on a serial line\n"
 "         --connect unix:PATH|tcp:HOST:PORT  a QEMU already running\n"
+"         --export              (QEMU) frames on a second UART (export=ttyS1)\n"
+"         --export-connect unix:PATH|tcp:HOST:PORT  with --connect/--serial:\n"
+"                               the line of the guest's export UART\n"
 "COMMAND  run CMD [ARGS]        run, stream output, exit with its status\n"
 "         push FILE [DEST]      copy a file into the target (default /tmp/)\n"
 "         pull PATH [LOCAL]     copy a file out of the target\n"
@@ -27,7 +30,8 @@ static void usage(FILE *to)
 "         record [OPTIONS] [-o FILE] CMD   perf record; FILE is perf.data\n"
 "         session FILE          run a session script (docs/host.md)\n"
 "         bench OPTIONS         nanoBench's options, -asm assembled here (docs/bench.md)\n"
-"         shell                 interactive console (^] quits)\n");
+"         shell                 interactive console (^] quits)\n"
+"         poweroff              shut the target down cleanly\n");
 }
 
 /* run-qemu.sh options that take an argument, and those that do not. */
@@ -61,6 +65,10 @@ static int parse_target(int argc, char **argv, struct target *t)
 		} else if (strcmp(a, "--connect") == 0 && has_next) {
 			t->kind = TARGET_CONNECT;
 			t->device = argv[++i];
+		} else if (strcmp(a, "--export") == 0) {
+			t->export_line = true;
+		} else if (strcmp(a, "--export-connect") == 0 && has_next) {
+			t->export_device = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has_next) {
 			t->timeout_s = atoi(argv[++i]);
 		} else if (in_list(qemu_with_arg, a) && has_next && t->nqemu < 60) {
@@ -111,6 +119,8 @@ static int dispatch(struct conn *c, int argc, char **argv)
 		return cmd_session(c, argv[1]);
 	if (strcmp(cmd, "bench") == 0)
 		return cmd_bench(c);
+	if (strcmp(cmd, "poweroff") == 0)
+		return cmd_poweroff(c);
 	return EXIT_USAGE;
 }
 
@@ -123,7 +133,8 @@ static void check_command(int argc, char **argv)
 		need_args(argc, 2, "push FILE [DEST] / pull PATH [LOCAL]");
 	else if (strcmp(cmd, "session") == 0)
 		need_args(argc, 2, "session FILE");
-	else if (strcmp(cmd, "shell") != 0 && strcmp(cmd, "bench") != 0) {
+	else if (strcmp(cmd, "shell") != 0 && strcmp(cmd, "bench") != 0 &&
+		 strcmp(cmd, "poweroff") != 0) {
 		fprintf(stderr, "baremon: unknown command '%s'\n", cmd);
 		usage(stderr);
 		exit(EXIT_USAGE);
@@ -155,7 +166,8 @@ int main(int argc, char **argv)
 	conn_init(&c, fd, &t);
 	conn_start(&c, t.kind != TARGET_QEMU);
 	int status = dispatch(&c, argc, argv);
-	conn_bye(&c, (uint32_t)(status & 0xff));
+	if (!c.powered_off)
+		conn_bye(&c, (uint32_t)(status & 0xff));
 	conn_report(&c);
 	if (t.kind == TARGET_QEMU && t.qemu_pid) {
 		/* The agent's exit ends the session: QEMU powers off. */

@@ -102,6 +102,30 @@ static void join_args(int argc, char **argv, char *out, size_t size)
 		n += snprintf(out + n, size - n, " %s", argv[i]);
 }
 
+/* record --export: the guest's file has the header, attrs and
+ * side-band; the kernel streamed the buffers. Join them. */
+static int append_exported(struct conn *c, const char *local)
+{
+	FILE *f = fopen(local, "ab");
+	if (!f)
+		return -1;
+	struct export_summary sum;
+	export_rx_append(c->exported, f, &sum);
+	if (fclose(f) != 0)
+		return -1;
+	fprintf(stderr, "baremon: exported by the kernel: %d stream(s) (%d ended), %llu bytes, "
+		"%llu records, %llu samples, %llu LOST records (%llu samples lost), "
+		"%llu dropped unreported, %llu bytes of frames missing, %llu bytes cut; "
+		"%.2f s first frame to last\n",
+		sum.streams, sum.ended, (unsigned long long)sum.bytes,
+		(unsigned long long)sum.records, (unsigned long long)sum.samples,
+		(unsigned long long)sum.lost_records, (unsigned long long)sum.lost,
+		(unsigned long long)sum.unreported, (unsigned long long)sum.gap_bytes,
+		(unsigned long long)sum.partial, sum.ms / 1000.0);
+	export_rx_free(c->exported);
+	return 0;
+}
+
 int cmd_record(struct conn *c, int argc, char **argv)
 {
 	char cmdline[2048];
@@ -111,10 +135,12 @@ int cmd_record(struct conn *c, int argc, char **argv)
 	char *args[256];
 	int n = 0;
 	args[n++] = "record";
-	bool end_of_options = false;
+	bool end_of_options = false, exporting = false;
 	for (int i = 1; i < argc && n < 250; i++) {
 		if (!end_of_options && strcmp(argv[i], "--") == 0)
 			end_of_options = true;
+		if (!end_of_options && strcmp(argv[i], "--export") == 0)
+			exporting = true;
 		if (!end_of_options && (strcmp(argv[i], "-o") == 0 ||
 					strcmp(argv[i], "--output") == 0) && i + 1 < argc) {
 			out = argv[++i];
@@ -145,6 +171,10 @@ int cmd_record(struct conn *c, int argc, char **argv)
 		return EXIT_IOERR;
 	close(fd);
 	if (cmd_pull(c, GUEST_DATA, local) != 0) {
+		unlink(local);
+		return EXIT_IOERR;
+	}
+	if (exporting && append_exported(c, local) != 0) {
 		unlink(local);
 		return EXIT_IOERR;
 	}

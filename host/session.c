@@ -100,6 +100,8 @@ static bool step(struct session *s, char *text)
 		return cmd_push(s->c, w[1], n > 2 ? w[2] : NULL, false) == 0;
 	if (strcmp(w[0], "pull") == 0 && n >= 2)
 		return cmd_pull(s->c, w[1], n > 2 ? w[2] : NULL) == 0;
+	if (strcmp(w[0], "poweroff") == 0 && n == 1)
+		return cmd_poweroff(s->c) == 0;
 	if (strcmp(w[0], "timeout") == 0 && n == 2 && s->c->target) {
 		s->c->target->timeout_s = atoi(w[1]);
 		return true;

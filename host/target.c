@@ -157,12 +157,19 @@ static int start_qemu(struct target *t, bool with_agent)
 	argv[n++] = script;
 	for (int i = 0; i < t->nqemu; i++)
 		argv[n++] = t->qemu_args[i];
+	char exp_sock[128], exp_serial[160];
+	snprintf(exp_sock, sizeof(exp_sock), "%s/export.sock", t->tmpdir);
+	snprintf(exp_serial, sizeof(exp_serial), "socket:%s", exp_sock);
 	argv[n++] = "--serial";
 	argv[n++] = serial;
+	if (t->export_line) {
+		argv[n++] = "--export-serial";
+		argv[n++] = exp_serial;
+	}
 	argv[n++] = "--quiet";
 	if (with_agent) {
 		argv[n++] = "--run";
-		argv[n++] = "agent";
+		argv[n++] = t->export_line ? "agent /dev/export" : "agent";
 	}
 	argv[n] = NULL;
 	pid_t pid = fork();
@@ -178,9 +185,16 @@ static int start_qemu(struct target *t, bool with_agent)
 	}
 	t->qemu_pid = pid;
 	t->agent_running = with_agent;
-	/* QEMU creates the socket once it has started. */
+	/* QEMU creates the sockets once it has started. */
 	for (int tries = 0; tries < 600; tries++) {
 		int fd = connect_unix(sock);
+		if (fd >= 0 && t->export_line) {
+			int efd = connect_unix(exp_sock);
+			if (efd < 0)
+				unavailable("QEMU's export socket %s: %s", exp_sock, strerror(errno));
+			t->console_fd = fd;
+			return efd;
+		}
 		if (fd >= 0)
 			return fd;
 		int st;
@@ -202,7 +216,21 @@ static int start_qemu(struct target *t, bool with_agent)
 	unavailable("QEMU's console socket %s never appeared%s", sock, "");
 }
 
-int target_open(struct target *t, bool with_agent)
+/* --export-connect ADDR: the frames' line beside the console's. */
+static int open_export_line(struct target *t, int console)
+{
+	const char *a = t->export_device;
+	int fd = strncmp(a, "unix:", 5) == 0 ? connect_unix(a + 5) :
+		 strncmp(a, "tcp:", 4) == 0 ? connect_tcp(a + 4) : -1;
+	if (fd < 0)
+		unavailable("cannot connect to the export line %s: %s", a,
+			    errno ? strerror(errno) : "want unix:PATH or tcp:HOST:PORT");
+	t->console_fd = console;
+	return fd;
+}
+
+/* The console's line (or the only line). */
+static int open_console_line(struct target *t, bool with_agent)
 {
 	int fd;
 	switch (t->kind) {
@@ -226,6 +254,19 @@ int target_open(struct target *t, bool with_agent)
 	return -1;
 }
 
+int target_open(struct target *t, bool with_agent)
+{
+	t->console_fd = -1;
+	if (t->kind == TARGET_QEMU)
+		t->export_line = t->export_line && with_agent;
+	int fd = open_console_line(t, with_agent);
+	if (t->kind != TARGET_QEMU && t->export_device && with_agent) {
+		t->export_line = true;
+		return open_export_line(t, fd);
+	}
+	return fd;
+}
+
 int target_wait(struct target *t, int timeout_s)
 {
 	if (!t->qemu_pid)
@@ -245,6 +286,10 @@ int target_wait(struct target *t, int timeout_s)
 /* Stop what we started and remove its directory. */
 void target_close(struct target *t)
 {
+	if (t->console_fd >= 0) {
+		close(t->console_fd);
+		t->console_fd = -1;
+	}
 	if (t->qemu_pid) {
 		kill(t->qemu_pid, SIGTERM);
 		waitpid(t->qemu_pid, NULL, 0);
@@ -253,6 +298,8 @@ void target_close(struct target *t)
 	if (t->tmpdir[0]) {
 		char path[160];
 		snprintf(path, sizeof(path), "%s/console.sock", t->tmpdir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/export.sock", t->tmpdir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/run-qemu.log", t->tmpdir);
 		unlink(path);

@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "mm/mm.h"
 #include "notify.h"
+#include "export.h"
 #include "perf.h"
 #include "ringbuf/ringbuf.h"
 #include "proc/task.h"
@@ -184,6 +185,8 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 		return perf_refresh(e, (int)arg);
 	case PERF_EVENT_IOC_BAREMON_JITTER:
 		return perf_set_jitter(e, arg);
+	case PERF_EVENT_IOC_BAREMON_EXPORT:
+		return perf_export_ioctl(e, arg);
 	case PERF_EVENT_IOC_PERIOD: {
 		uint64_t period;
 		if (copy_from_user(&period, (void *)arg, sizeof(period)))

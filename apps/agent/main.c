@@ -3,8 +3,11 @@
  * for the console, the command's pipes and the retransmission timer.
  *
  *   agent            speak the protocol on stdin/stdout (the console)
+ *   agent DEVICE     speak it on DEVICE (/dev/export: the export UART,
+ *                    docs/export.md), the console left alone
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/reboot.h>
 #include "agent.h"
 
 #define RETRANSMIT_MS 500
@@ -22,6 +27,8 @@ static struct link link;
 static struct frame_reader reader;
 static struct termios saved_tio;
 static bool have_tio;
+/* Where frames come in and go out: the console, or the device named. */
+static int in_fd = STDIN_FILENO, out_fd = STDOUT_FILENO;
 
 /* Messages waiting for room in the link window, oldest first. */
 static struct frame outbox[OUTBOX];
@@ -40,7 +47,7 @@ static void emit(void *ctx, const uint8_t *p, size_t n)
 {
 	(void)ctx;
 	while (n) {
-		ssize_t r = write(STDOUT_FILENO, p, n);
+		ssize_t r = write(out_fd, p, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -93,7 +100,7 @@ static void flush_outbox(void)
 static void raw_console(void)
 {
 	struct termios t;
-	if (ioctl(STDIN_FILENO, TCGETS, &t) != 0)
+	if (ioctl(in_fd, TCGETS, &t) != 0)
 		return;   /* not a terminal (a test pipe): nothing to change */
 	saved_tio = t;
 	have_tio = true;
@@ -104,16 +111,17 @@ static void raw_console(void)
 	t.c_cflag = (t.c_cflag & ~(tcflag_t)(CSIZE | PARENB)) | CS8;
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
-	ioctl(STDIN_FILENO, TCSETSF, &t);
+	ioctl(in_fd, TCSETSF, &t);
 }
 
 static void restore_console(void)
 {
 	if (have_tio)
-		ioctl(STDIN_FILENO, TCSETS, &saved_tio);
+		ioctl(in_fd, TCSETS, &saved_tio);
 }
 
 static bool finished;
+static bool power_off;
 static int exit_status;
 
 static void handle(const struct frame *f)
@@ -128,6 +136,12 @@ static void handle(const struct frame *f)
 		finished = true;
 		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
 		break;
+	case FRAME_POWEROFF:
+		/* Acknowledged at once (link_receive); then the RESULT, so
+		 * the host knows it was taken, then off. */
+		send_result(0, "powering off");
+		finished = power_off = true;
+		break;
 	default: send_result(-EINVAL, "unknown message type"); break;
 	}
 }
@@ -135,7 +149,7 @@ static void handle(const struct frame *f)
 static void read_console(void)
 {
 	uint8_t buf[4096];
-	ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+	ssize_t n = read(in_fd, buf, sizeof(buf));
 	if (n <= 0) {
 		if (n == 0)
 			finished = true;   /* the console went away */
@@ -154,7 +168,7 @@ static void read_console(void)
  * to forward what they hold. */
 static void wait_and_serve(long max_wait)
 {
-	struct pollfd p[3] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = in_fd, .events = POLLIN } };
 	int n = 1;
 	bool room = out_empty() && link_can_send(&link);
 	for (int w = 0; w < 2; w++)
@@ -181,8 +195,16 @@ static void wait_and_serve(long max_wait)
 	link_poll(&link, now_ms());
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		int fd = open(argv[1], O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "agent: %s: %s\n", argv[1], strerror(errno));
+			return 1;
+		}
+		in_fd = out_fd = fd;
+	}
 	raw_console();
 	link_init(&link, emit, NULL, RETRANSMIT_MS);
 	frame_reader_init(&reader);
@@ -196,5 +218,11 @@ int main(void)
 	while (now_ms() < end && (!out_empty() || !link_idle(&link)))
 		wait_and_serve(100);
 	restore_console();
+	if (power_off) {
+		syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			LINUX_REBOOT_CMD_POWER_OFF, 0);
+		fprintf(stderr, "agent: power off: %s\n", strerror(errno));
+		return 1;
+	}
 	return exit_status;
 }

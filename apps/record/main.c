@@ -93,10 +93,15 @@ static bool run(const struct config *cfg, struct session *s, struct sideband *b,
 		events_enable(s);
 	}
 	sideband_setup(b, w->pid, s->ev[0].attr.sample_type);
+	if (cfg->export && !export_start(s)) {
+		workload_abort(w);
+		events_close(s);
+		return false;
+	}
 	workload_start(w);
 	if (workload_wait_exec(w))
 		sideband_capture(b, trailer);
-	bool ok = collect(s, b, o, w);
+	bool ok = cfg->export ? export_finish(s, b, o, w) : collect(s, b, o, w);
 	events_close(s);
 	return ok;
 }

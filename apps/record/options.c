@@ -9,6 +9,9 @@
  *   -o, --output FILE        where to write ("-": standard output)
  *   -m, --mmap-pages N       data pages per buffer (a power of two)
  *   -v, --verbose            show each perf_event_attr opened
+ *   --export                 the kernel sends the records out itself, as
+ *                            frames on the export line (docs/export.md);
+ *                            FILE gets the header, attrs and side-band
  * The last of -c and -F wins. Options end at "--" or at the program.
  * $BAREMON_RECORD_NO_SIDEBAND (a testing knob) asks the kernel for no
  * COMM/MMAP/task records, so that record writes its own.
@@ -22,14 +25,14 @@ static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'c', "count", true },       { 'F', "freq", true },
 	{ 'g', "call-graph-fp", false }, { 'a', "all-cpus", false }, { 'C', "cpu", true },
 	{ 'o', "output", true },  { 'm', "mmap-pages", true },  { 'v', "verbose", false },
-	{ 'h', "help", false },
+	{ 'h', "help", false },    { 'X', "export", false },
 };
 
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
 	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g] [-a | -C CPUS] [-o FILE] [-m PAGES]\n"
-	"              [-v] [--] PROG [ARGS...]\n";
+	"              [-v] [--export] [--] PROG [ARGS...]\n";
 
 static int usage(void)
 {
@@ -84,6 +87,7 @@ static int apply(struct config *cfg, char letter, const char *val)
 	case 'C': cfg->cpu_list = val; return 0;
 	case 'o': cfg->output = val; return 0;
 	case 'v': cfg->verbose = true; return 0;
+	case 'X': cfg->export = true; return 0;
 	case 'h': fputs(usage_text, stdout); return -1;
 	default: return apply_number(cfg, letter, val);
 	}

@@ -46,6 +46,7 @@ struct config {
 	const char *output;          /* -o; "-" is standard output */
 	unsigned mmap_pages;         /* -m: data pages per buffer */
 	bool verbose;                /* -v */
+	bool export;                 /* --export: the kernel's exporter */
 	bool no_sideband;            /* $BAREMON_RECORD_NO_SIDEBAND: testing */
 	char **argv;                 /* PROG ARGS */
 };
@@ -170,5 +171,12 @@ void sideband_settle(struct sideband *b, struct out *o, bool final);
  * Returns false when writing failed. */
 struct workload;
 bool collect(struct session *s, struct sideband *b, struct out *o, struct workload *w);
+
+/* export.c (--export): the kernel streams each buffer as frames
+ * (PERF_EVENT_IOC_BAREMON_EXPORT); record writes only what is not in
+ * the buffers. Start before the program runs; finish once it exited,
+ * waiting until the kernel sent everything. False on failure. */
+bool export_start(struct session *s);
+bool export_finish(struct session *s, struct sideband *b, struct out *o, struct workload *w);
 
 #endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # host-tool.sh: the host tool build/baremon against QEMU (docs/host.md).
-# - the default target (QEMU started by the tool): record -g, the file
+# - the default target (QEMU started by the tool): record --export -g
+#   (the kernel's exporter on the console line), the file
 #   read by the host's perf report / perf script / perf report --header
 #   with user and kernel symbols from the build-id cache (HOME is private);
 # - one QEMU at its shell prompt on a socket, reached with --connect for
@@ -12,7 +13,13 @@
 #   downloads still intact,
 #   the tool reports the damage, nothing hangs); and through a pty
 #   (--serial);
+#   --export: frames on a second UART (export=ttyS1), record --export
+#   through it intact;
 # - the console on COM2 (console=ttyS1, QEMU given a null COM1 first);
+# - a PCI serial card as the export UART (export=ttyS4) paced at 115200
+#   baud (export_pace), reached during boot: a record that outruns the
+#   line counts LOST records (perf report sees them), then a session
+#   ends with poweroff and QEMU exits 0;
 # - errors: nothing to connect to, no device, a kernel panic at boot.
 . "$(dirname "$0")/lib.sh"
 
@@ -41,9 +48,11 @@ in_err() { grep -Eq -- "$1" "$err"; }
 check "the tool is built" test -x "$tool"
 
 # --- the default target: QEMU started by the tool --------------------------------
-bm record --smp 2 record -g -o "$logs/perf.data" -- "$work" 300
+bm record --smp 2 record --export -g -o "$logs/perf.data" -- "$work" 300
 expect_rc 0
 check "record: the program's output is relayed" in_out '^recwork: 64 pages'
+check "record --export: the kernel streamed every buffer (console line)" \
+	in_err 'exported by the kernel: 2 stream\(s\) \(2 ended\), [1-9][0-9]* bytes, .* 0 bytes of frames missing, 0 bytes cut'
 perf report --stdio -i "$logs/perf.data" >"$logs/report.txt" 2>"$logs/report.err"
 check "perf report reads the file" test -s "$logs/report.txt"
 check "perf report: user symbols from the build-id cache (spin_loop)" \
@@ -58,11 +67,15 @@ for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
 	'cmdline : baremon record' 'event : name = cpu-clock' 'perf version : baremon'; do
 	check "perf report --header: $f" grep -Eq "# $f" "$logs/header.txt"
 done
-bm record-initrd --smp 1 record -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
+bm record-initrd --export -v --smp 1 record --export -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
 expect_rc 0
 perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
 check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
 	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
+check "--export: the guest's ttyS1 carries the frames (export=ttyS1)" \
+	in_err 'serial: ttyS1: io 0x2f8 \(legacy\), export'
+check "record --export on the export UART: intact, nothing lost" \
+	in_err 'exported by the kernel: 1 stream\(s\) \(1 ended\), [1-9][0-9]* bytes, [0-9]+ records, [1-9][0-9]* samples, 0 LOST records .* 0 dropped unreported, 0 bytes of frames missing'
 bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
 expect_rc 0
 check "record -o -: pipe format on stdout that perf script reads" \
@@ -191,7 +204,53 @@ QEMU=$wrap bm com2 -v --cmdline console=ttyS1 run "$two" 1 0
 expect_rc 0
 check "console=ttyS1: the agent answers on COM2" in_out '^line 0$'
 check "console=ttyS1: the boot log names the ports and the console" \
-	in_err 'serial: legacy ports present: ttyS0, ttyS1; console ttyS1 \(0x2f8, irq 3\)'
+	in_err 'serial: ttyS1: io 0x2f8 \(legacy\), console'
+# --- a PCI serial card as the export UART, reached during boot -------------------------
+# The console on ttyS0, frames on QEMU's pci-serial (export=ttyS4). The
+# tool connects at once, while the guest boots: it must wait for the
+# prompt before typing, then power the machine off.
+csock=$logs/pci-console.sock
+esock=$logs/pci-export.sock
+"$top/run-qemu.sh" --quiet --timeout "$tmo" --serial "socket:$csock" \
+	--pci-serial "socket:$esock" --cmdline "export=ttyS4 export_pace" --log "$logs/qemu-pci.log" \
+	2>"$logs/qemu-pci.err" &
+qemu=$!
+for _ in $(seq 300); do [ -S "$csock" ] && [ -S "$esock" ] && break; sleep 0.2; done
+p=(--connect "unix:$csock" --export-connect "unix:$esock")
+# export_pace: the line runs at 115200 baud (11.5 KB/s). 4096 page
+# faults, each a sample with its call chain (about 600 KB in a burst),
+# into a one-page buffer: far more than the line takes, however loaded
+# the host.
+bm slow-export "${p[@]}" record --export -e page-faults -c 1 -g -m 1 -o "$logs/slow.data" \
+	-- "$work" 10 4096
+expect_rc 0
+check "slow line: LOST records counted, no frame missing" \
+	in_err 'exported by the kernel: 2 stream\(s\) \(2 ended\), .* [1-9][0-9]* LOST records \([1-9][0-9]* samples lost\), [0-9]+ dropped unreported, 0 bytes of frames missing, 0 bytes cut'
+perf report --stdio --stats -i "$logs/slow.data" >"$logs/slow-stats.txt" 2>&1
+check "slow line: perf report counts the LOST events" \
+	grep -Eq 'LOST events: +[1-9]' "$logs/slow-stats.txt"
+perf report --stdio -i "$logs/slow.data" >"$logs/slow.txt" 2>&1
+check "slow line: perf report resolves what arrived (touch_pages)" grep -q touch_pages "$logs/slow.txt"
+cat >"$logs/p.session" <<EOF
+run cat /proc/version
+expect baremon
+push $two /tmp/two
+run /tmp/two 3 0
+expect line 2
+poweroff
+EOF
+bm pci-export "${p[@]}" session "$logs/p.session"
+expect_rc 0
+check "export=ttyS4 (PCI): a session connected during boot passes, powers off" \
+	in_out '^session: 6 passed, 0 failed$'
+check "poweroff: the tool saw the line close" in_err 'the target powered off'
+wait "$qemu"
+qrc=$?
+check "poweroff: QEMU ends cleanly (status 0)" test "$qrc" = 0
+check "PCI serial: found and named in the boot log" \
+	grep -Eq 'serial: ttyS4: io 0x[0-9a-f]+ \(PCI [0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\), export' "$logs/qemu-pci.log"
+check "export UART: no frame (no NUL byte) on the console line" \
+	test "$(tr -cd '\000' < "$logs/qemu-pci.log" | wc -c)" = 0
 
 # --- errors ------------------------------------------------------------------------
 bm no-socket --connect "unix:$logs/none.sock" run true
