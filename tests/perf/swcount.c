@@ -17,11 +17,10 @@
 
 #define PAGES 64
 
-static int close_to(uint64_t v, uint64_t ref)
+/* v is no less than ref, less 10% and 1 ms. */
+static int at_least(uint64_t v, uint64_t ref)
 {
-	uint64_t d = v > ref ? v - ref : ref - v;
-
-	return d <= ref / 10 + 1000000;
+	return v + ref / 10 + 1000000 >= ref;
 }
 
 /* A counter opened with disabled = 0 starts at 0 and only grows. */
@@ -47,16 +46,19 @@ static void test_clocks(void)
 	         (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0));
 	CHECK(t1 > t0 && c1 > c0, "both grow while busy");
 	/*
-	 * Both count the time the task runs, as its CPU-time clock does:
-	 * within 10% and 1 ms of CLOCK_THREAD_CPUTIME_ID, however loaded
-	 * the machine. (Against the elapsed time the check would depend on
-	 * the load: with 4 busy processes on 2 CPUs the task runs a third
-	 * of the time.) And a single thread never runs longer than the
-	 * elapsed time.
+	 * Both count the time the task runs: at least its CPU-time clock
+	 * (CLOCK_THREAD_CPUTIME_ID, within 10% and 1 ms), however loaded the
+	 * machine. Not at most: Linux's CPU-time clock runs on the run
+	 * queue's task clock, which leaves out time stolen by the hypervisor
+	 * and spent in interrupts, while task-clock and cpu-clock advance
+	 * with perf's clock over the whole time the task is on the CPU (seen
+	 * in a VM: CPU time 24.7 ms, task-clock 28.9 ms). (Against the
+	 * elapsed time alone the check would depend on the load: with 4
+	 * busy processes on 2 CPUs the task runs a third of the time.) And
+	 * a single thread never runs longer than the elapsed time.
 	 */
-	CHECK(close_to(t1 - t0, busy), "task-clock agrees with the thread's CPU "
-	      "time");
-	CHECK(close_to(c1 - c0, busy), "cpu-clock (of a task) does too");
+	CHECK(at_least(t1 - t0, busy), "task-clock is at least the thread's CPU time");
+	CHECK(at_least(c1 - c0, busy), "cpu-clock (of a task) is too");
 	CHECK(t1 - t0 <= el + el / 10 + 1000000 &&
 	      c1 - c0 <= el + el / 10 + 1000000,
 	      "neither exceeds the elapsed time");

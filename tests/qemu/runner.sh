@@ -3,8 +3,9 @@
 # (124), and bad usage is refused with a message (127) before any boot.
 . "$(dirname "$0")/lib.sh"
 
-# Long enough for the session to start sleeping, short enough to be cheap.
-limit=10
+# Long enough for the session to start sleeping on a busy machine (OVMF
+# alone can take 10 s there), short enough to be cheap.
+limit=30
 echo "sleep 100000" > "$logs/sleep.session"
 guest timeout --session "$logs/sleep.session" --timeout $limit
 expect_rc 124
