@@ -37,6 +37,7 @@
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
+#include <linux/errno.h>
 #include <string.h>
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
@@ -482,13 +483,23 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 	return v;
 }
 
-void vpmu_wrmsr(uint32_t msr, uint64_t value)
+int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = sync_model();
-	vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
+	int err = vpmu_write_faults(&c->shape, msr, value) ? -EIO : 0;
+	if (!err)
+		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c);
 	leave(c, f);
+	return err;
+}
+
+void vpmu_wrmsr(uint32_t msr, uint64_t value)
+{
+	if (vpmu_wrmsr_safe(msr, value))
+		klog("pmu: vpmu: WRMSR %#x <- %#llx would #GP: dropped", msr,
+		     (unsigned long long)value);
 }
 
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)

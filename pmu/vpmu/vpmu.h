@@ -99,7 +99,11 @@ const char *vpmu_mode_name(void);
 bool vpmu_is_amd(void);
 
 uint64_t vpmu_rdmsr(uint32_t msr);
+/* A write the real WRMSR would #GP on (vpmu_write_faults) is dropped:
+ * vpmu_wrmsr logs it, as Linux's unchecked MSR access does; the safe
+ * form returns -EIO. */
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
+int vpmu_wrmsr_safe(uint32_t msr, uint64_t value);
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf);
 /* The TSC value at which this CPU's model next raises a PMI if the CPU
  * stays in its mode (a counter with INT wraps); ~0: never. Self-tests. */
