@@ -37,6 +37,9 @@ enum vpmu_source {
 #define VPMU_BR_RET            0x08u  /* near return */
 #define VPMU_BR_JMP            0x10u  /* near jump, direct or indirect */
 #define VPMU_BR_ALL            0x1fu
+/* Added to CALL or JMP for an indirect one (FF /2, /4): for the LBR
+ * model's record types; the branch events count both alike. */
+#define VPMU_BR_INDIRECT       0x20u
 
 struct vpmu_event {
 	enum vpmu_source src;
