@@ -1,7 +1,8 @@
 /*
  * The vpmu's architectural LBR (see lbr.h). Depths 8, 16 and 32; CPL
- * and branch-type filtering; the INFO branch type; no call-stack mode,
- * no cycle counts, no misprediction (the model has no predictor: the
+ * and branch-type filtering; the INFO branch type; call-stack mode (a
+ * return pops its call's record, a branch that is no call or return is
+ * not recorded, a full stack drops its oldest call); no cycle counts, no misprediction (the model has no predictor: the
  * bits stay 0, and CPUID 1CH says so).
  *
  * Records: entry 0 is the newest, older ones move down one slot per
@@ -25,6 +26,7 @@
 #define DEPTHS_BITMAP 0x0bu  /* CPUID 1CH.EAX: depths 8, 16, 32 */
 #define CAP_CPL_FILTER    (1u << 0)
 #define CAP_BRANCH_FILTER (1u << 1)
+#define CAP_CALL_STACK    (1u << 2)
 #define CAP_BRANCH_TYPE   (1u << 2)  /* ECX: INFO's branch type */
 
 struct lbr_record {
@@ -68,6 +70,14 @@ static bool classify(unsigned kind, enum arch_lbr_type *type, uint64_t *filter)
 	return true;
 }
 
+/* Call-stack mode: a return takes off the newest record (its call),
+ * so the records are the calls still open, innermost first. */
+static void pop(struct lbr_cpu *l)
+{
+	memmove(&l->rec[0], &l->rec[1], (l->depth - 1) * sizeof l->rec[0]);
+	l->rec[l->depth - 1] = (struct lbr_record){ 0, 0, 0 };
+}
+
 bool vpmu_lbr_wants_steps(void)
 {
 	uint64_t ctl = lbrs[this_cpu_id()].ctl;
@@ -80,6 +90,13 @@ void vpmu_lbr_user_branch(uint64_t from, uint64_t to, unsigned kind)
 	enum arch_lbr_type type;
 	uint64_t filter;
 	if (!vpmu_lbr_wants_steps() || !classify(kind, &type, &filter) || !(l->ctl & filter))
+		return;
+	if ((l->ctl & ARCH_LBR_CTL_CALL_STACK) && type == ARCH_LBR_TYPE_RET) {
+		pop(l);
+		return;
+	}
+	if ((l->ctl & ARCH_LBR_CTL_CALL_STACK) && type != ARCH_LBR_TYPE_REL_CALL &&
+	    type != ARCH_LBR_TYPE_IND_CALL)
 		return;
 	memmove(&l->rec[1], &l->rec[0], (l->depth - 1) * sizeof l->rec[0]);
 	l->rec[0] = (struct lbr_record){ from, to, (uint64_t)type << ARCH_LBR_INFO_TYPE_SHIFT };
@@ -121,7 +138,7 @@ bool vpmu_lbr_wrmsr(uint32_t msr, uint64_t v)
 	int x;
 	if (msr == MSR_ARCH_LBR_CTL) {
 		l->ctl = v & (ARCH_LBR_CTL_LBREN | ARCH_LBR_CTL_OS | ARCH_LBR_CTL_USR |
-			      ARCH_LBR_CTL_BRANCHES);
+			      ARCH_LBR_CTL_CALL_STACK | ARCH_LBR_CTL_BRANCHES);
 	} else if (msr == MSR_ARCH_LBR_DEPTH) {
 		if (depth_supported(v))
 			l->depth = (unsigned)v;
@@ -144,7 +161,7 @@ void vpmu_lbr_cpuid(uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
 		r->edx |= CPUID_7_EDX_ARCH_LBR;
 	if (leaf == CPUID_ARCH_LBR_LEAF && sub == 0) {
 		r->eax = DEPTHS_BITMAP;
-		r->ebx = CAP_CPL_FILTER | CAP_BRANCH_FILTER;
+		r->ebx = CAP_CPL_FILTER | CAP_BRANCH_FILTER | CAP_CALL_STACK;
 		r->ecx = CAP_BRANCH_TYPE;
 		r->edx = 0;
 	}

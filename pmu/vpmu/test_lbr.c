@@ -120,3 +120,23 @@ SELFTEST(vpmu_decode_kinds)
 	ST_CHECK(t, vpmu_decode_branch(jne32, 6, 0x100, 0x206) == VPMU_BR_COND_TAKEN);
 	ST_CHECK(t, vpmu_decode_branch(nop, 1, 0x100, 0x101) == 0);
 }
+
+/* Call-stack mode: calls push, returns pop, jumps are not recorded;
+ * what is left is the calls still open, innermost first. */
+SELFTEST(vpmu_lbr_call_stack)
+{
+	if (!lbr_model(t))
+		return;
+	uint64_t f = irq_save();
+	lbr_start(8, ALL_USER | ARCH_LBR_CTL_CALL_STACK);
+	vpmu_lbr_user_branch(0x100, 0x1000, VPMU_BR_CALL);            /* main -> a */
+	vpmu_lbr_user_branch(0x1010, 0x2000, VPMU_BR_CALL | VPMU_BR_INDIRECT); /* a -> b */
+	vpmu_lbr_user_branch(0x2004, 0x2010, VPMU_BR_JMP);
+	vpmu_lbr_user_branch(0x2010, 0x3000, VPMU_BR_CALL);           /* b -> c */
+	vpmu_lbr_user_branch(0x3004, 0x2015, VPMU_BR_RET);            /* c returns */
+	ST_CHECK(t, pmu_rdmsr(MSR_ARCH_LBR_FROM_0) == 0x1010 && pmu_rdmsr(MSR_ARCH_LBR_TO_0) == 0x2000);
+	ST_CHECK(t, pmu_rdmsr(MSR_ARCH_LBR_FROM_0 + 1) == 0x100);
+	ST_CHECK(t, pmu_rdmsr(MSR_ARCH_LBR_FROM_0 + 2) == 0);
+	lbr_stop();
+	irq_restore(f);
+}
