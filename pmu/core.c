@@ -320,8 +320,9 @@ static int check_attr(struct perf_event_attr *a)
 		return -EINVAL;
 	if (a->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
-	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && check_branch_sample_type(a))
-		return check_branch_sample_type(a);
+	int r = a->sample_type & PERF_SAMPLE_BRANCH_STACK ? check_branch_sample_type(a) : 0;
+	if (r)
+		return r;
 	if ((a->sample_type & PERF_SAMPLE_REGS_USER) && check_regs(a->sample_regs_user))
 		return -EINVAL;
 	/* The stack dump's size must fit a u16 sample size, in u64s. */
