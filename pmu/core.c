@@ -285,8 +285,34 @@ static int check_regs(uint64_t mask)
 	return !mask || (mask & (REGS_NOT_X86_64 | REGS_RESERVED)) ? -EINVAL : 0;
 }
 
+/* A branch stack's branch_sample_type as perf_copy_attr checks it:
+ * defined bits only, at least one branch kind; without a privilege
+ * bit it takes the event's (from exclude_*); kernel or hypervisor
+ * branches need the rights kernel measurement needs. */
+static int check_branch_sample_type(struct perf_event_attr *a)
+{
+	uint64_t mask = a->branch_sample_type;
+	if (mask & ~(uint64_t)(PERF_SAMPLE_BRANCH_MAX - 1))
+		return -EINVAL;
+	if (!(mask & ~(uint64_t)PERF_SAMPLE_BRANCH_PLM_ALL))
+		return -EINVAL;
+	if (!(mask & PERF_SAMPLE_BRANCH_PLM_ALL)) {
+		if (!a->exclude_kernel)
+			mask |= PERF_SAMPLE_BRANCH_KERNEL;
+		if (!a->exclude_user)
+			mask |= PERF_SAMPLE_BRANCH_USER;
+		if (!a->exclude_hv)
+			mask |= PERF_SAMPLE_BRANCH_HV;
+		a->branch_sample_type = mask;
+	}
+	if ((mask & (PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)) &&
+	    current->euid != 0 && sysctl_perf_event_paranoid() > 1)
+		return -EACCES;
+	return 0;
+}
+
 /* Linux's perf_copy_attr checks, in its order. */
-static int check_attr(const struct perf_event_attr *a)
+static int check_attr(struct perf_event_attr *a)
 {
 	if (a->__reserved_1 || a->__reserved_2 || a->__reserved_3)
 		return -EINVAL;
@@ -294,6 +320,9 @@ static int check_attr(const struct perf_event_attr *a)
 		return -EINVAL;
 	if (a->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
+	int r = a->sample_type & PERF_SAMPLE_BRANCH_STACK ? check_branch_sample_type(a) : 0;
+	if (r)
+		return r;
 	if ((a->sample_type & PERF_SAMPLE_REGS_USER) && check_regs(a->sample_regs_user))
 		return -EINVAL;
 	/* The stack dump's size must fit a u16 sample size, in u64s. */

@@ -60,6 +60,7 @@ enum perf_sw_where { PERF_SW_ANY, PERF_SW_USER, PERF_SW_KERNEL };
 void perf_sw_event(unsigned config, uint64_t n, enum perf_sw_where where);
 
 /* What an event source knows about one occurrence (for the sample). */
+struct perf_branch_entry;
 struct perf_hit {
 	struct trap_frame *regs;  /* registers where it happened (user or
 				   * kernel frame); NULL: the current task's
@@ -72,6 +73,10 @@ struct perf_hit {
 	 * stack has moved on); NULL: walk from regs->rbp now. */
 	const uint64_t *kchain;
 	uint32_t kchain_nr;
+	/* PERF_SAMPLE_BRANCH_STACK: the LBR records, newest first (the
+	 * driver's, pmu/intel/lbr.c); NULL: none. */
+	const struct perf_branch_entry *branches;
+	uint32_t branches_nr;
 };
 /* The kernel frame-pointer walk from r->rbp: up to max return
  * addresses into ips, their number. Reads only the kernel stack:

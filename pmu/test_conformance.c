@@ -24,12 +24,18 @@
  *                             31; IA32_A_PMCx (full-width) and AMD's
  *                             PERF_CTR take the counter's width
  *
+ *   conformance_write_gp      a full-width write with bits above the
+ *                             width raises #GP (pmu_wrmsr_safe: -EIO)
+ *                             and leaves the counter as it was
+ *   conformance_rdpmc_gp      RDPMC of a counter that does not exist
+ *                             raises #GP in kernel mode
+ *
  * Overflow status, its reset and the PMI only with INT are in
  * test_vpmu.c (vpmu_overflow_pmi); RDPMC's #GP on a bad counter and
- * without CR4.PCE in tests/perf/rdpmc.c (user mode, where a #GP is a
- * signal). Not checked: #GP on a write beyond the counter's width (the
- * model drops those bits), cmask on instructions.
+ * without CR4.PCE in user mode (a signal) in tests/perf/rdpmc.c.
+ * Not checked: cmask on instructions (the model refuses it at open).
  */
+#include <linux/errno.h>
 #include "pmu/amd/amd.h"
 #include "pmu/intel/intel.h"
 #include "kernel.h"
@@ -347,6 +353,45 @@ SELFTEST(conformance_write_width)
 		pmu_wrmsr(wide_msr(0), mask & 0x0000800012345678ULL);
 		ST_CHECK(t, pmu_rdmsr(ctr_msr(0)) == (mask & 0x0000800012345678ULL));
 	}
+	reset();
+	irq_restore(f);
+}
+
+/* Bits above the width in a full-width write: #GP, the counter kept. */
+SELFTEST(conformance_write_gp)
+{
+	if (!usable(t))
+		return;
+	if (amd() || !wide_msr(0) || gp_width() >= 64) {
+		kprintf("selftest: %s: skipped (no Intel full-width writes)\n", t->name);
+		return;
+	}
+	uint64_t f = irq_save();
+	reset();
+	uint64_t top = 1ULL << gp_width();
+	ST_CHECK(t, pmu_wrmsr_safe(wide_msr(0), 0x1234) == 0);
+	ST_CHECK(t, pmu_wrmsr_safe(wide_msr(0), top | 0x5678) == -EIO);
+	ST_CHECK(t, pmu_rdmsr(ctr_msr(0)) == 0x1234);
+	ST_CHECK(t, pmu_wrmsr_safe(wide_msr(0), top - 1) == 0);
+	ST_CHECK(t, pmu_rdmsr(ctr_msr(0)) == top - 1);
+	reset();
+	irq_restore(f);
+}
+
+/* RDPMC of a GP (and on Intel, a fixed) counter past the last: #GP;
+ * of the last one: its value. */
+SELFTEST(conformance_rdpmc_gp)
+{
+	if (!usable(t))
+		return;
+	uint64_t f = irq_save(), v = 0;
+	reset();
+	unsigned last = n_gp() - 1;
+	pmu_wrmsr(wide_msr(last) ? wide_msr(last) : ctr_msr(last), 0x4321);
+	ST_CHECK(t, pmu_rdpmc_safe(last, &v) == 0 && v == 0x4321);
+	ST_CHECK(t, pmu_rdpmc_safe(amd() ? 0x100 : n_gp(), &v) == -EIO);
+	if (!amd())
+		ST_CHECK(t, pmu_rdpmc_safe(1u << 30 | INTEL_MAX_FIXED, &v) == -EIO);
 	reset();
 	irq_restore(f);
 }

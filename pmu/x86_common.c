@@ -73,6 +73,10 @@ bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct tr
 	if (e->attr.freq && perf_freq_overflow(e, time_since_boot_ns()))
 		x86_set_period(e, k, true); /* the rest of a far longer period was dropped */
 	struct perf_hit hit = { .regs = f };
+	if (where) {
+		hit.branches = where->branches;
+		hit.branches_nr = where->branches_nr;
+	}
 	if (where && f == where->regs) {
 		hit.kchain = where->kchain;
 		hit.kchain_nr = where->kchain_nr;

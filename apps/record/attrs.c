@@ -1,7 +1,8 @@
 /*
  * The perf_event_attr perf record opens (perf 6.1, as `perf record -vv`
  * shows it): samples of IP, TID, TIME, and PERIOD when the period
- * varies (-F), CALLCHAIN with -g, CPU per CPU (-a, -C); with several
+ * varies (-F), CALLCHAIN with -g, BRANCH_STACK with -b or --call-graph
+ * lbr, CPU per CPU (-a, -C); with several
  * events, ID, or IDENTIFIER when their sample_types differ (then only
  * a fixed place tells whose a record is); sample_id_all, so that every
  * record says whose it is and when; read_format ID|LOST. Events are
@@ -25,6 +26,8 @@ static uint64_t sample_type(const struct event *e, const struct config *cfg,
 		type |= PERF_SAMPLE_PERIOD;
 	if (cfg->callchain)
 		type |= PERF_SAMPLE_CALLCHAIN;
+	if ((cfg->branch_any || cfg->lbr_callchain) && !e->tracking)
+		type |= PERF_SAMPLE_BRANCH_STACK;
 	if (t->per_cpu)
 		type |= PERF_SAMPLE_CPU;
 	return type;
@@ -51,6 +54,23 @@ static void period(struct perf_event_attr *a, const struct config *cfg, bool tra
 	}
 }
 
+/* -b: any branch (privilege from the event, as perf); --call-graph
+ * lbr: user calls from the LBR's call stack, as perf 6.x asks (the
+ * call chain is still sampled: perf puts the LBR's calls in place of
+ * its user part). */
+static void branches(struct perf_event_attr *a, const struct config *cfg)
+{
+	if (!(a->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return;
+	if (cfg->lbr_callchain) {
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	} else {
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	}
+}
+
 static void attr_one(struct event *e, int i, const struct config *cfg, const struct target *t)
 {
 	struct perf_event_attr *a = &e->attr;
@@ -59,6 +79,7 @@ static void attr_one(struct event *e, int i, const struct config *cfg, const str
 	a->size = ATTR_SIZE;
 	period(a, cfg, e->tracking);
 	a->sample_type = sample_type(e, cfg, t);
+	branches(a, cfg);
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->disabled = leads && !e->tracking;
 	a->enable_on_exec = a->disabled && !t->per_cpu;

@@ -4,6 +4,12 @@
  *   -c, --count N            a sample every N events
  *   -F, --freq HZ            about HZ samples a second (default 4000)
  *   -g                       call chains (PERF_SAMPLE_CALLCHAIN)
+ *   --call-graph fp|lbr      call chains from frame pointers (-g), or
+ *                            from the LBR's call-stack mode (user
+ *                            mode, as perf: BRANCH_STACK with
+ *                            CALL_STACK, no user frame walk)
+ *   -b, --branch-any         branch stacks of any taken branch
+ *                            (PERF_SAMPLE_BRANCH_STACK, ANY)
  *   -a, --all-cpus           everything on every online CPU
  *   -C, --cpu LIST           everything on the listed CPUs
  *   -o, --output FILE        where to write ("-": standard output)
@@ -21,18 +27,21 @@
 #include <string.h>
 #include "record.h"
 
+#define CALL_GRAPH 1 /* long option only */
+
 static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'c', "count", true },       { 'F', "freq", true },
 	{ 'g', "call-graph-fp", false }, { 'a', "all-cpus", false }, { 'C', "cpu", true },
 	{ 'o', "output", true },  { 'm', "mmap-pages", true },  { 'v', "verbose", false },
-	{ 'h', "help", false },    { 'X', "export", false },
+	{ 'h', "help", false },   { 'X', "export", false },
+	{ 'b', "branch-any", false }, { CALL_GRAPH, "call-graph", true },
 };
 
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
-	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g] [-a | -C CPUS] [-o FILE] [-m PAGES]\n"
-	"              [-v] [--export] [--] PROG [ARGS...]\n";
+	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr] [-b]\n"
+	"              [-a | -C CPUS] [-o FILE] [-m PAGES] [-v] [--export] [--] PROG [ARGS...]\n";
 
 static int usage(void)
 {
@@ -83,6 +92,15 @@ static int apply(struct config *cfg, char letter, const char *val)
 		cfg->events[cfg->nevents++] = (char *)val;
 		return 0;
 	case 'g': cfg->callchain = true; return 0;
+	case 'b': cfg->branch_any = true; return 0;
+	case CALL_GRAPH:
+		if (!strcmp(val, "fp"))
+			cfg->callchain = true;
+		else if (!strcmp(val, "lbr"))
+			cfg->callchain = cfg->lbr_callchain = true;
+		else
+			return bad("--call-graph takes fp or lbr");
+		return 0;
 	case 'a': cfg->all_cpus = true; return 0;
 	case 'C': cfg->cpu_list = val; return 0;
 	case 'o': cfg->output = val; return 0;

@@ -40,7 +40,9 @@ struct config {
 	int nevents;
 	uint64_t period;             /* -c; 0: use the frequency */
 	uint64_t freq;               /* -F */
-	bool callchain;              /* -g */
+	bool callchain;              /* -g, --call-graph */
+	bool lbr_callchain;          /* --call-graph lbr */
+	bool branch_any;             /* -b */
 	bool all_cpus;               /* -a */
 	const char *cpu_list;        /* -C */
 	const char *output;          /* -o; "-" is standard output */

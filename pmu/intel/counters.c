@@ -196,6 +196,7 @@ int intel_add(struct perf_event *e, uint64_t now)
 	e->hw.idx = idx;
 	e->hw.flags = HW_ON_COUNTER;
 	set_period(e, false);
+	intel_lbr_add(e);
 	enable(c, e);
 	return 0;
 }
@@ -211,6 +212,7 @@ void intel_del(struct perf_event *e, uint64_t now)
 		disable(c, e);
 		fold(e);
 	}
+	intel_lbr_del(e);
 	c->owner[idx] = NULL;
 	c->used &= ~(1ULL << idx);
 	e->hw.idx = -1;
@@ -298,7 +300,9 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
 	if (!e || !(c->global >> idx & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f, where))
+	struct perf_hit with_branches = *where;
+	intel_lbr_read(e, &with_branches);
+	if (x86_overflowed(e, &k, f, &with_branches))
 		stop_in_pmi(c, e);
 }
 

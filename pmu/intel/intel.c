@@ -118,8 +118,8 @@ static int intel_event_init(struct perf_event *e)
 		r = check_cache(a->config);
 	if (r)
 		return r;
-	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return -EOPNOTSUPP; /* no LBR */
+	if ((r = intel_lbr_event_init(a)) != 0)
+		return r; /* no LBR, or a filter it cannot apply */
 	if (a->aux_output)
 		return -EINVAL; /* needs precise_ip */
 	if ((r = check_any(a)) != 0)
@@ -305,6 +305,7 @@ void intel_pmu_init(void)
 	sysfs_events();
 	sysfs_caps();
 	intel_counters_init();
+	intel_lbr_init();
 	intel_pmi_init();
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;

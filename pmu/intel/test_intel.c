@@ -49,6 +49,21 @@ static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_
 
 static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
 static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
+static void user_branches(struct perf_event_attr *a)
+{
+	a->sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+}
+static void kernel_branches(struct perf_event_attr *a)
+{
+	a->sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL;
+}
+static void tsx_branches(struct perf_event_attr *a)
+{
+	user_branches(a);
+	a->branch_sample_type |= PERF_SAMPLE_BRANCH_IN_TX;
+}
 static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
 
 SELFTEST(intel_event_init)
@@ -68,7 +83,15 @@ SELFTEST(intel_event_init)
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_OP_MAX << 8, NULL) == -EINVAL);
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, branch_stack) == -EOPNOTSUPP);
+	/* branch stacks: with arch LBR (the model has it), user branches
+	 * open; the TSX filters never, kernel ones not on the model */
+	bool lbr = intel_lbr_depth() != 0;
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, user_branches) == (lbr ? 0 : -EOPNOTSUPP));
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, tsx_branches) == -EOPNOTSUPP);
+	if (intel_caps.model)
+		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, kernel_branches) == -EOPNOTSUPP);
+	if (!lbr)
+		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, branch_stack) == -EOPNOTSUPP);
 	if (!(intel_caps.unavailable & PERFMON_EBX_BRANCHES))
 		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
 			    -EOPNOTSUPP);

@@ -177,6 +177,25 @@ static uint32_t raw_padded(const struct perf_hit *h)
 	return (size + 7) & ~7u;
 }
 
+/* PERF_SAMPLE_BRANCH_STACK: nr, hw_idx with BRANCH_HW_INDEX, then nr
+ * perf_branch_entry records, newest first (the driver's). hw_idx is
+ * -1: architectural LBR has no top-of-stack index (nothing to stitch). */
+static uint32_t branch_nr(const struct sample *s)
+{
+	return s->hit && s->hit->branches ? s->hit->branches_nr : 0;
+}
+
+static bool branch_hw_index(const struct sample *s)
+{
+	return s->e->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+}
+
+static uint32_t branch_stack_size(const struct sample *s)
+{
+	return 8 + (branch_hw_index(s) ? 8 : 0) +
+	       (uint32_t)sizeof(struct perf_branch_entry) * branch_nr(s);
+}
+
 static uint32_t sample_size(struct sample *s)
 {
 	uint64_t t = s->e->attr.sample_type;
@@ -193,6 +212,8 @@ static uint32_t sample_size(struct sample *s)
 		size += 8 + 8 * s->chain_nr;
 	if (t & PERF_SAMPLE_RAW)
 		size += raw_padded(s->hit);
+	if (t & PERF_SAMPLE_BRANCH_STACK)
+		size += branch_stack_size(s);
 	if (t & PERF_SAMPLE_REGS_USER)
 		size += regs_size(s->uregs, s->e->attr.sample_regs_user);
 	if (t & PERF_SAMPLE_STACK_USER)
@@ -271,6 +292,14 @@ static void put_fields(struct rb_output *o, struct sample *s)
 		rb_output_copy(o, s->chain, 8 * s->chain_nr);
 	}
 	if (t & PERF_SAMPLE_RAW) put_raw(o, s->hit);
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		put_u64(o, branch_nr(s));
+		if (branch_hw_index(s))
+			put_u64(o, ~0ULL);
+		if (branch_nr(s))
+			rb_output_copy(o, s->hit->branches,
+				       sizeof(struct perf_branch_entry) * branch_nr(s));
+	}
 	if (t & PERF_SAMPLE_REGS_USER) put_regs(o, s->uregs, e->attr.sample_regs_user);
 	if (t & PERF_SAMPLE_STACK_USER) put_stack_user(o, s);
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) put_u64(o, 0);

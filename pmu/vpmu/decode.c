@@ -32,8 +32,8 @@ static unsigned conditional(uint64_t ip, unsigned len, uint64_t next_ip)
 static unsigned group5(uint8_t modrm)
 {
 	switch (modrm >> 3 & 7) {
-	case 2: return VPMU_BR_CALL;
-	case 4: return VPMU_BR_JMP;
+	case 2: return VPMU_BR_CALL | VPMU_BR_INDIRECT;
+	case 4: return VPMU_BR_JMP | VPMU_BR_INDIRECT;
 	}
 	return 0;
 }

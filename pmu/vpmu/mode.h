@@ -71,6 +71,9 @@ static inline uint64_t vpmu_counter_bits(const struct vpmu_shape *s)
 	return ((1ULL << s->n_gp) - 1) | ((1ULL << s->n_fixed) - 1) << 32;
 }
 
+/* Would WRMSR of v to msr raise #GP on a CPU of shape s (msr_fault.c)? */
+bool vpmu_write_faults(const struct vpmu_shape *s, uint32_t msr, uint64_t v);
+
 /* This CPU's shape (the model's state, for rdpmc_ud.c). */
 const struct vpmu_shape *vpmu_this_shape(void);
 

@@ -27,6 +27,7 @@
 #include "kernel.h"
 #include "mm/uaccess.h"
 #include "proc/syscall.h"
+#include "lbr.h"
 #include "vpmu.h"
 
 #define RFLAGS_TF (1ULL << 8)
@@ -80,6 +81,7 @@ int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 	uint8_t bytes[X86_MAX_INSN];
 	unsigned len = fetch(s->ip, bytes);
 	*branch = vpmu_decode_branch(bytes, len, s->ip, f->rip);
+	vpmu_lbr_user_branch(s->ip, f->rip, *branch);
 	return 1;
 }
 

@@ -37,6 +37,7 @@
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
  * with interrupts off. NMIs never enter the model (see vpmu.h).
  */
+#include <linux/errno.h>
 #include <string.h>
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
@@ -46,6 +47,7 @@
 #include "kernel.h"
 #include "pmu/msr.h"
 #include "proc/task.h"
+#include "lbr.h"
 #include "mode.h"
 
 struct vpmu_cpu {
@@ -349,7 +351,7 @@ static bool wants_steps(struct vpmu_cpu *c)
 		    (ev.src == VPMU_SRC_BRANCHES || (ev.src == VPMU_SRC_INSNS && !vpmu_icount_on())))
 			want = true;
 	c->mode = m;
-	return want;
+	return want || (!vpmu_mode->amd && vpmu_lbr_wants_steps());
 }
 
 /*
@@ -477,24 +479,39 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = sync_model();
-	uint64_t v = vpmu_mode->rdmsr(&c->r, &c->shape, msr);
+	uint64_t v;
+	if (vpmu_mode->amd || !vpmu_lbr_rdmsr(msr, &v))
+		v = vpmu_mode->rdmsr(&c->r, &c->shape, msr);
 	leave(c, f);
 	return v;
 }
 
-void vpmu_wrmsr(uint32_t msr, uint64_t value)
+int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 {
 	uint64_t f = irq_save();
 	struct vpmu_cpu *c = sync_model();
-	vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
-	vpmu_counting[this_cpu_id()] = any_enabled(c);
+	int err = vpmu_write_faults(&c->shape, msr, value) ? -EIO : 0;
+	if (!err && (vpmu_mode->amd || !vpmu_lbr_wrmsr(msr, value)))
+		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
+	vpmu_counting[this_cpu_id()] = any_enabled(c) ||
+				       (!vpmu_mode->amd && vpmu_lbr_wants_steps());
 	leave(c, f);
+	return err;
+}
+
+void vpmu_wrmsr(uint32_t msr, uint64_t value)
+{
+	if (vpmu_wrmsr_safe(msr, value))
+		klog("pmu: vpmu: WRMSR %#x <- %#llx would #GP: dropped", msr,
+		     (unsigned long long)value);
 }
 
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
 {
 	struct cpuid_regs r = cpuid(leaf, subleaf);
 	vpmu_mode->cpuid(this_cpu_id(), leaf, subleaf, &r);
+	if (!vpmu_mode->amd)
+		vpmu_lbr_cpuid(leaf, subleaf, &r);
 	return r;
 }
 
@@ -540,6 +557,11 @@ static void choose_mode(void)
 const char *vpmu_mode_name(void)
 {
 	return vpmu_mode->name;
+}
+
+bool vpmu_is_amd(void)
+{
+	return vpmu_mode->amd;
 }
 
 void vpmu_init(void)

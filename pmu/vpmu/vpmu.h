@@ -37,6 +37,9 @@ enum vpmu_source {
 #define VPMU_BR_RET            0x08u  /* near return */
 #define VPMU_BR_JMP            0x10u  /* near jump, direct or indirect */
 #define VPMU_BR_ALL            0x1fu
+/* Added to CALL or JMP for an indirect one (FF /2, /4): for the LBR
+ * model's record types; the branch events count both alike. */
+#define VPMU_BR_INDIRECT       0x20u
 
 struct vpmu_event {
 	enum vpmu_source src;
@@ -95,9 +98,15 @@ bool vpmu_pmi_user_mark(void);
 void vpmu_init(void);
 /* The mode's name ("intel", "intel-v2", "intel-v5", "hybrid", "amd"). */
 const char *vpmu_mode_name(void);
+/* Does the model stand in for an AMD PMU? */
+bool vpmu_is_amd(void);
 
 uint64_t vpmu_rdmsr(uint32_t msr);
+/* A write the real WRMSR would #GP on (vpmu_write_faults) is dropped:
+ * vpmu_wrmsr logs it, as Linux's unchecked MSR access does; the safe
+ * form returns -EIO. */
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
+int vpmu_wrmsr_safe(uint32_t msr, uint64_t value);
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf);
 /* The TSC value at which this CPU's model next raises a PMI if the CPU
  * stays in its mode (a counter with INT wraps); ~0: never. Self-tests. */

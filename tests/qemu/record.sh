@@ -10,6 +10,7 @@
 # bin/recwork. The program's COMM and MMAP2 come from the kernel, or,
 # told to ask for none (BAREMON_RECORD_NO_SIDEBAND), record makes them
 # from /proc/<pid>/{comm,maps}, which must give a segment's file offset.
+# Branch stacks: -b and --call-graph lbr of twofunc (the vpmu's LBR).
 # Also: the kernel's text from /proc/kallsyms, the default output file,
 # errors.
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,10 @@ record -e cycles -o /tmp/tf-cyc.data -- twofunc 30000000
 b64 /tmp/tf-cyc.data
 record -e instructions:u -c 2003 -o /tmp/tf-ins.data -- twofunc 40000
 b64 /tmp/tf-ins.data
+record -b -e instructions:u -c 2003 -o /tmp/tf-br.data -- twofunc 4000
+b64 /tmp/tf-br.data
+record --call-graph lbr -e instructions:u -c 2003 -o /tmp/tf-cs.data -- twofunc 4000
+b64 /tmp/tf-cs.data
 cd /tmp
 record -- recwork 50 8
 echo "status default $?"
@@ -182,6 +187,30 @@ profile tf-ins.data 0.74 0.76
 script tf-ins.data -F event,ip,sym,period
 check "instructions:u -c 2003: every sample's PERIOD is 2003" \
 	awk '$1 == 2003 { ok++ } END { exit !(ok > 0 && ok == NR) }' "$out"
+
+# Branch stacks (the vpmu's architectural LBR, fed by single-stepping):
+# -b's entries are twofunc's loop branches, heavy's three times light's;
+# --call-graph lbr's calls still open give light and heavy <- main.
+take tf-br.data
+perf evlist -v -i "$logs/tf-br.data" >"$out" 2>&1
+check "-b: branch_sample_type ANY" grep -q 'branch_sample_type: ANY' "$out"
+script tf-br.data -F brstacksym
+grep -oE '[^ ]+/[^ ]+/-/-/-/0/' "$out" >"$out.entries"
+entries() { grep -cE "$1" "$out.entries"; }
+in_loops=$(entries '(light|heavy|main)\+0x[0-9a-f]+/(light|heavy|main)\+0x[0-9a-f]+/-/-/-/0/$')
+all=$(entries .) heavy_loop=$(entries 'heavy\+0xf/heavy\+0x4/') light_loop=$(entries 'light\+0xb/light\+0x0/')
+check "-b: perf script -F brstacksym: $in_loops of $all entries in twofunc's loops (>= 95%)" \
+	awk -v n="$in_loops" -v a="$all" 'BEGIN { exit !(a >= 300 && n >= 0.95 * a) }'
+check "-b: heavy's loop branch $heavy_loop times, light's $light_loop (3:1)" \
+	awk -v h="$heavy_loop" -v l="$light_loop" 'BEGIN { exit !(l > 0 && h / l >= 2.5 && h / l <= 3.5) }'
+take tf-cs.data
+perf evlist -v -i "$logs/tf-cs.data" >"$out" 2>&1
+check "--call-graph lbr: branch_sample_type USER|CALL_STACK" grep -q 'branch_sample_type: USER|CALL_STACK' "$out"
+isolated_perf script -i "$logs/tf-cs.data" --symfs "$symfs" -F ip,sym >"$out" 2>"$out.err"
+for f in light heavy; do
+	check "--call-graph lbr: call chains $f <- main" \
+		awk -v f=" $f\$" '$0 ~ f { s = NR } / main$/ && s == NR - 1 { ok = 1 } END { exit !ok }' "$out"
+done
 
 expect_line '^\[ record: Captured and wrote [0-9]+ bytes to perf.data \([0-9]+ samples\) \]$' \
 	"no -o: perf.data in the current directory"

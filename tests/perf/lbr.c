@@ -1,0 +1,207 @@
+/*
+ * lbr.c: branch stacks (PERF_SAMPLE_BRANCH_STACK), checked against a
+ * loop whose branches are known. Runs on the host Linux and on baremon.
+ *
+ *  - errnos both kernels give before any PMU sees the event: an
+ *    undefined branch_sample_type bit and a type with no branch kind
+ *    (only privilege bits) are EINVAL; kernel branches for an
+ *    unprivileged caller under perf_event_paranoid 2 are EACCES;
+ *  - a user branch stack on instructions:u opens on baremon (the vpmu
+ *    models architectural LBR); on a host without a PMU it is ENOENT or
+ *    EOPNOTSUPP and the rest is skipped;
+ *  - sampling instructions:u of `1: call 2f; dec; jnz 1b; ret; 2: ret`
+ *    with branch_sample_type ANY|USER|TYPE_SAVE: every sample's stack
+ *    holds only the loop's three branches (call, return, taken jnz),
+ *    newest first in the loop's cyclic order, with their perf types;
+ *    ANY_CALL, ANY_RETURN and COND keep only the call, the return, the
+ *    jnz; HW_INDEX adds the hw_idx word.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "perf.h"
+#include "ring.h"
+
+__asm__(".text\n"
+        ".globl lbr_loop\n"
+        "lbr_loop:\n"
+        ".globl lbr_call\n"
+        "lbr_call: call lbr_callee\n"
+        ".globl lbr_after_call\n"
+        "lbr_after_call: dec %rdi\n"
+        ".globl lbr_jnz\n"
+        "lbr_jnz: jnz lbr_call\n"
+        "	ret\n"
+        ".globl lbr_callee\n"
+        "lbr_callee: ret\n");
+void lbr_loop(unsigned long n);
+extern char lbr_call[], lbr_after_call[], lbr_jnz[], lbr_callee[];
+
+#define PERIOD 997ULL
+#define ITERATIONS 3000UL
+#define MAX_ENTRIES 64
+
+enum which { CALL, RET, JNZ, NONE };
+
+static enum which classify(const struct perf_branch_entry *b)
+{
+	if (b->from == (uint64_t)lbr_call && b->to == (uint64_t)lbr_callee)
+		return CALL;
+	if (b->from == (uint64_t)lbr_callee && b->to == (uint64_t)lbr_after_call)
+		return RET;
+	if (b->from == (uint64_t)lbr_jnz && b->to == (uint64_t)lbr_call)
+		return JNZ;
+	return NONE;
+}
+
+static int open_branches(uint64_t bst, uint64_t period)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = bst;
+	return perf_open(&a, 0, -1, -1, 0);
+}
+
+static void test_errnos(void)
+{
+	int fd = open_branches(1ULL << 30 | PERF_SAMPLE_BRANCH_ANY, PERIOD);
+	CHECK(fd < 0 && errno == EINVAL, "an undefined branch_sample_type bit is EINVAL");
+	if (fd >= 0)
+		close(fd);
+	fd = open_branches(PERF_SAMPLE_BRANCH_USER, PERIOD);
+	CHECK(fd < 0 && errno == EINVAL, "privilege bits without a branch kind are EINVAL");
+	if (fd >= 0)
+		close(fd);
+	if (geteuid() != 0 && file_long("/proc/sys/kernel/perf_event_paranoid", 2) >= 2) {
+		fd = open_branches(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL, PERIOD);
+		CHECK(fd < 0 && errno == EACCES, "kernel branches unprivileged are EACCES");
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+struct stacks {
+	unsigned samples, entries, full, bad_pair, bad_order, bad_type, bad_kind, bad_size;
+};
+
+static const unsigned perf_type[] = { [CALL] = PERF_BR_CALL, [RET] = PERF_BR_RET,
+	                              [JNZ] = PERF_BR_COND };
+
+/* One sample's stack: every entry one of the loop's branches (only
+ * `only`'s kind when a filter asks), each older entry the branch before
+ * it in the loop (when all kinds are recorded). */
+static void check_stack(struct stacks *st, const struct perf_branch_entry *b, uint64_t nr,
+                        int only, int typed)
+{
+	static const enum which before[] = { [CALL] = JNZ, [RET] = CALL, [JNZ] = RET };
+
+	st->entries += (unsigned)nr;
+	for (uint64_t i = 0; i < nr; i++) {
+		enum which w = classify(&b[i]);
+		if (w == NONE) {
+			/* the oldest may come from before the loop */
+			if (i + 1 < nr)
+				st->bad_pair++;
+			continue;
+		}
+		if (only >= 0 && (int)w != only)
+			st->bad_kind++;
+		if (typed && b[i].type != perf_type[w])
+			st->bad_type++;
+		if (only < 0 && i + 1 < nr && classify(&b[i + 1]) != before[w])
+			st->bad_order++;
+	}
+}
+
+/* Sample instructions:u over the loop with branch_sample_type bst. */
+static int sample_loop(uint64_t bst, int only, struct stacks *st)
+{
+	struct ring ring;
+	int hw_index = !!(bst & PERF_SAMPLE_BRANCH_HW_INDEX);
+	int fd = open_branches(bst, PERIOD);
+
+	memset(st, 0, sizeof(*st));
+	if (fd < 0)
+		return -errno;
+	if (ring_map(fd, &ring, 16, PROT_READ | PROT_WRITE) < 0) {
+		close(fd);
+		return -errno;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	lbr_loop(ITERATIONS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	uint64_t head = ring_head(&ring);
+	while (ring.pos + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		uint64_t words[3 + 1 + 3 * MAX_ENTRIES];
+
+		ring_copy(&ring, ring.pos, &h, sizeof(h));
+		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(h) + sizeof(words)) {
+			ring_copy(&ring, ring.pos + sizeof(h), words, h.size - sizeof(h));
+			uint64_t nr = words[1];
+			unsigned first = 2 + hw_index;
+			st->samples++;
+			if (hw_index && words[2] != ~0ULL)
+				st->bad_size++;
+			if (sizeof(h) + 8 * (first + 3 * nr) != h.size || nr > MAX_ENTRIES) {
+				st->bad_size++;
+			} else {
+				check_stack(st, (const struct perf_branch_entry *)&words[first], nr,
+				            only, !!(bst & PERF_SAMPLE_BRANCH_TYPE_SAVE));
+				st->full += nr == 32;
+			}
+		}
+		ring.pos += h.size ? h.size : 8;
+	}
+	ring_release(&ring);
+	ring_unmap(&ring);
+	close(fd);
+	return 0;
+}
+
+static void report(const char *what, const struct stacks *st, int ordered)
+{
+	CHECK(st->samples >= 4 * ITERATIONS / PERIOD - 1 && st->entries,
+	      "%s: %u samples, %u entries", what, st->samples, st->entries);
+	CHECK(!st->bad_size, "%s: every sample's size is its nr's", what);
+	CHECK(!st->bad_pair && !st->bad_kind,
+	      "%s: every entry is the loop's branch of the kinds asked (%u not the loop's, "
+	      "%u of another kind)", what, st->bad_pair, st->bad_kind);
+	CHECK(!st->bad_type, "%s: every entry has its branch's perf type", what);
+	if (ordered)
+		CHECK(!st->bad_order && st->full,
+		      "%s: newest first in the loop's order (%u out of order), full stacks: %u",
+		      what, st->bad_order, st->full);
+}
+
+int main(void)
+{
+	struct stacks st;
+	uint64_t user = PERF_SAMPLE_BRANCH_USER;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	test_errnos();
+	int r = sample_loop(PERF_SAMPLE_BRANCH_ANY | user | PERF_SAMPLE_BRANCH_TYPE_SAVE, -1, &st);
+	if (r < 0) {
+		CHECK(!perf_on_baremon(), "baremon samples user branch stacks (%s)", strerror(-r));
+		CHECK(r == -ENOENT || r == -EOPNOTSUPP, "without LBR: ENOENT or EOPNOTSUPP (%s)",
+		      strerror(-r));
+		abi_note("no branch stacks here (%s): the stacks are not checked", strerror(-r));
+		return abi_done("lbr");
+	}
+	report("any", &st, 1);
+	sample_loop(PERF_SAMPLE_BRANCH_ANY_CALL | user | PERF_SAMPLE_BRANCH_TYPE_SAVE, CALL, &st);
+	report("any_call", &st, 0);
+	sample_loop(PERF_SAMPLE_BRANCH_ANY_RETURN | user, RET, &st);
+	report("any_return", &st, 0);
+	sample_loop(PERF_SAMPLE_BRANCH_COND | user | PERF_SAMPLE_BRANCH_HW_INDEX, JNZ, &st);
+	report("cond, hw_index", &st, 0);
+	return abi_done("lbr");
+}
