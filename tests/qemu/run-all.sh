@@ -12,7 +12,8 @@ jobs=${JOBS:-2}
 # Every test file here, the longest first so that the lanes end together;
 # a new test runs without being listed (it goes last).
 if [ $# -eq 0 ]; then
-	set -- process panic boot session runner abi loader selftest image initrd
+	set -- host-tool perf session pmu boot process panic abi fuzz bench loader \
+		selftest runner image initrd
 	for f in "$dir"/*.sh; do
 		t=$(basename "$f" .sh)
 		case " lib run-all $* " in
