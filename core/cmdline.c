@@ -63,6 +63,7 @@ void cmdline_parse(const char *line)
 		char *eq = strchr(o, '=');
 		args[nargs].key = o;
 		args[nargs].value = "";
+		args[nargs].asked = false;
 		if (eq) {
 			*eq = 0;
 			args[nargs].value = eq + 1;

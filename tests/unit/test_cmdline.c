@@ -1,7 +1,23 @@
 /* The kernel command-line parser (core/cmdline.c). */
 #include "unit.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "core/cmdline.h"
+
+/* cmdline_report_unknown's console: what it printed, for the checks. */
+static char printed[1024];
+
+int kprintf(const char *fmt, ...);
+int kprintf(const char *fmt, ...)
+{
+	size_t used = strlen(printed);
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(printed + used, sizeof(printed) - used, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 static void test_keys_and_values(void **state)
 {
@@ -66,12 +82,28 @@ static void test_many_and_long(void **state)
 	assert_int_equal(strlen(cmdline_text()), 1023);
 }
 
+/* A word nothing asked for is reported once by its key; asked keys and
+ * the late ones (read only at a panic, at exit, ...) are not. */
+static void test_report_unknown(void **state)
+{
+	(void)state;
+	printed[0] = 0;
+	cmdline_parse("baud=9600 bogus=1 stay typo");
+	(void)cmdline_get("baud");
+	assert_int_equal(cmdline_report_unknown(), 2);
+	assert_non_null(strstr(printed, "unknown option 'bogus' ignored"));
+	assert_non_null(strstr(printed, "unknown option 'typo' ignored"));
+	assert_null(strstr(printed, "'baud'"));
+	assert_null(strstr(printed, "'stay'"));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_keys_and_values),
 	cmocka_unit_test(test_last_wins_and_quotes),
 	cmocka_unit_test(test_numbers),
 	cmocka_unit_test(test_empty_and_null),
 	cmocka_unit_test(test_many_and_long),
+	cmocka_unit_test(test_report_unknown),
 };
 
 UNIT_MAIN(tests)
