@@ -405,28 +405,61 @@ static void set_comm(struct task *t, const char *path)
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
 }
 
-/* Kill the other threads of the process before it changes program. */
+static void set_exec_task(struct signal_state *s, struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&s->lock);
+	__atomic_store_n(&s->exec_task, t, __ATOMIC_RELEASE);
+	spin_unlock_irqrestore(&s->lock, f);
+}
+
+/* A thread exec must still kill: alive, no SIGKILL pending yet. */
+static bool needs_kill(struct task *t)
+{
+	uint64_t kill = 1ULL << (SIGKILL - 1);
+	return t->state != TASK_ZOMBIE &&
+	       !(__atomic_load_n(&t->sigpending, __ATOMIC_ACQUIRE) & kill);
+}
+
+static int unkilled_threads(struct task *self, struct task **v, int max)
+{
+	struct task *leader = self->leader;
+	int n = 0;
+	if (leader != self && needs_kill(leader))
+		v[n++] = leader;
+	list_for_each(node, &leader->threads) {
+		struct task *t = list_entry(node, struct task, thread_node);
+		if (n == max)
+			break;
+		if (t != self && needs_kill(t))
+			v[n++] = t;
+	}
+	return n;
+}
+
+/* Kill the other threads of the process before it changes program, in
+ * batches: a process may have any number of threads. */
 static void drop_other_threads(struct task *self)
 {
 	struct task *leader = self->leader;
 	if (list_empty(&leader->threads) && leader == self)
 		return;
 	struct ksiginfo kill = { .signo = SIGKILL, .code = SI_KERNEL };
-	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct task *victims[64];
-	int n = 0;
-	if (leader != self)
-		victims[n++] = leader;
-	list_for_each(node, &leader->threads) {
-		struct task *t = list_entry(node, struct task, thread_node);
-		if (t != self && n < 64)
-			victims[n++] = t;
-	}
-	spin_unlock_irqrestore(&task_lock, f);
-	for (int i = 0; i < n; i++)
-		signal_send_thread(victims[i], &kill);
-	while (__atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) > 1)
+	int n;
+	set_exec_task(self->sig, self);
+	do {
+		uint64_t f = spin_lock_irqsave(&task_lock);
+		n = unkilled_threads(self, victims, 64);
+		spin_unlock_irqrestore(&task_lock, f);
+		for (int i = 0; i < n; i++)
+			signal_send_thread(victims[i], &kill);
+	} while (n == 64);
+	while (__atomic_load_n(&leader->nr_live, __ATOMIC_ACQUIRE) > 1) {
+		if (self->sig->group_exiting) /* a fatal signal beat us */
+			process_exit_group_now(self->sig->group_exit_code);
 		sched_yield_now();
+	}
+	set_exec_task(self->sig, NULL);
 }
 
 /*
@@ -461,8 +494,10 @@ static long do_exec(const char *path, struct exec_args *a)
 	/* The point of no return. */
 	struct task *self = current;
 	drop_other_threads(self);
+	uint64_t flags = spin_lock_irqsave(&task_lock); /* see task_mm_get */
 	struct mm *old = self->mm;
 	self->mm = mm;
+	spin_unlock_irqrestore(&task_lock, flags);
 	mm_activate(mm);
 	if (old)
 		mm_put(old);

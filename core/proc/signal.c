@@ -550,6 +550,13 @@ static int dequeue(struct task *self, struct ksiginfo *info)
 	return sig;
 }
 
+/* A sibling's execve sent this SIGKILL: only this thread goes. */
+static bool exec_kills_me(struct task *self)
+{
+	struct task *e = __atomic_load_n(&self->sig->exec_task, __ATOMIC_ACQUIRE);
+	return e && e != self;
+}
+
 void signal_deliver(struct trap_frame *f)
 {
 	struct task *self = current;
@@ -594,6 +601,8 @@ void signal_deliver(struct trap_frame *f)
 				process_stop(sig);
 				continue;
 			}
+			if (sig == SIGKILL && exec_kills_me(self))
+				process_exit_thread(SIGKILL);
 			process_die_by_signal(sig, f);
 		}
 		/* A user handler. */

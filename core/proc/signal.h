@@ -47,6 +47,10 @@ struct signal_state {
 	bool group_exiting;                      /* exit_group or fatal signal */
 	int group_exit_code;
 	bool group_stopped;
+	/* The thread in execve killing its siblings (exec.c), or NULL: a
+	 * SIGKILL then ends only the thread that takes it, as Linux's
+	 * group_exec_task. Set and cleared by that thread under lock. */
+	struct task *exec_task;
 };
 
 struct signal_state *signal_state_new(void);

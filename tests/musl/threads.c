@@ -1,6 +1,14 @@
-/* pthread create/join, a mutex-protected counter and a condition variable. */
+/*
+ * pthread create/join, a mutex-protected counter and a condition variable.
+ * `threads exec N`: N threads sleep, the main thread execs itself; exec
+ * must kill every other thread however many there are (it did in batches
+ * of 64 and then waited for ever).
+ */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define THREADS 4
 #define ROUNDS 20000
@@ -24,8 +32,47 @@ static void *worker(void *arg)
 	return arg;
 }
 
-int main(void)
+static void *sleeper(void *arg)
 {
+	for (;;)
+		pause();
+	return arg;
+}
+
+static int exec_from_threads(int n)
+{
+	pthread_attr_t small;
+	pthread_attr_init(&small);
+	pthread_attr_setstacksize(&small, 16384);
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		if (pthread_create(&t, &small, sleeper, NULL)) {
+			printf("pthread_create %d failed\n", i);
+			return 1;
+		}
+	}
+	char self[256], count[16];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0) {
+		printf("readlink /proc/self/exe failed\n");
+		return 1;
+	}
+	self[len] = 0;
+	snprintf(count, sizeof(count), "%d", n);
+	char *argv[] = { self, "exec-done", count, NULL };
+	execv(self, argv);
+	printf("execv failed\n");
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "exec") == 0)
+		return exec_from_threads(atoi(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "exec-done") == 0) {
+		printf("exec from %s threads: ok\n", argv[2]);
+		return 0;
+	}
 	pthread_t t[THREADS];
 	for (long i = 0; i < THREADS; i++)
 		if (pthread_create(&t[i], NULL, worker, (void *)i)) {

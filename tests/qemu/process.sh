@@ -23,6 +23,8 @@ malloc_stress
 echo "status malloc $?"
 threads
 echo "status threads $?"
+threads exec 100
+echo "status threads-exec $?"
 forkexec 4
 echo "status forkexec $?"
 signals
@@ -48,6 +50,8 @@ for smp in 1 4; do
 	expect_line '^malloc stress ok$' "malloc stress"
 	expect_line '^counter 80000 \(expected 80000\)$' "pthreads with mutex and condvar"
 	expect_line '^status threads 0$' "threads exit 0"
+	expect_line '^exec from 100 threads: ok$' "exec kills all 100 other threads"
+	expect_line '^status threads-exec 0$' "exec from many threads exits 0"
 	expect_line '^depth 4: child [0-9]+ exited 7$' "fork+exec+wait chain of depth 4"
 	expect_line '^status forkexec 7$' "status passed up the chain"
 	expect_line '^usr1 handled: 10, si_code 0' "SA_SIGINFO handler"
