@@ -91,10 +91,28 @@ static int share_resources(struct task *t, struct task *p, uint64_t flags)
 	return 0;
 }
 
+/*
+ * Another task's address space, with a reference the caller drops with
+ * mm_put(); NULL once the task has let it go. t->mm changes only under
+ * task_lock (here at exit, in exec at the point of no return), so the
+ * reference is taken before the owner can drop the last one.
+ */
+struct mm *task_mm_get(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	struct mm *mm = t->mm;
+	if (mm)
+		mm_get(mm);
+	spin_unlock_irqrestore(&task_lock, f);
+	return mm;
+}
+
 static void release_resources(struct task *t)
 {
+	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct mm *mm = t->mm;
 	t->mm = NULL;
+	spin_unlock_irqrestore(&task_lock, f);
 	if (mm) {
 		if (t == current)
 			mm_activate(NULL);

@@ -26,5 +26,6 @@ void process_continue(struct task *t);
 void process_zombie_switched_out(struct task *t);
 /* CLONE_VFORK: let the parent go on (at exec or exit). */
 void process_release_vfork(struct task *t);
+struct mm *task_mm_get(struct task *t); /* + reference; NULL if gone */
 
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <linux/errno.h>
 #include "kernel.h"
+#include "process.h"
 #include "signal.h"
 #include "task.h"
 #include "tasks.h"
@@ -18,17 +19,21 @@ int task_nr_threads(struct task *leader)
 	return n;
 }
 
+/* Each reads another task's mm through a reference (task_mm_get): the
+ * task may exit while /proc reads it. */
 int task_format_maps(struct task *t, char *buf, size_t max)
 {
-	if (!t->mm)
+	struct mm *mm = task_mm_get(t);
+	if (!mm)
 		return 0;
-	return mm_format_maps(t->mm, buf, max);
+	int r = mm_format_maps(mm, buf, max);
+	mm_put(mm);
+	return r;
 }
 
-int task_format_cmdline(struct task *t, char *buf, size_t max)
+static int format_cmdline(struct mm *mm, char *buf, size_t max)
 {
-	struct mm *mm = t->mm;
-	if (!mm || !mm->arg_end || mm->arg_end <= mm->arg_start)
+	if (!mm->arg_end || mm->arg_end <= mm->arg_start)
 		return 0;
 	uint64_t len = mm->arg_end - mm->arg_start;
 	uint64_t n = len < max ? len : max;
@@ -37,14 +42,28 @@ int task_format_cmdline(struct task *t, char *buf, size_t max)
 	return (int)len;
 }
 
+int task_format_cmdline(struct task *t, char *buf, size_t max)
+{
+	struct mm *mm = task_mm_get(t);
+	if (!mm)
+		return 0;
+	int r = format_cmdline(mm, buf, max);
+	mm_put(mm);
+	return r;
+}
+
 int task_exe_path(struct task *t, char *buf, size_t max)
 {
-	if (!t->mm || !t->mm->exe[0])
-		return -ENOENT;
-	size_t len = strlen(t->mm->exe);
-	if (max)
-		strlcpy(buf, t->mm->exe, max);
-	return (int)len;
+	struct mm *mm = task_mm_get(t);
+	int r = -ENOENT;
+	if (mm && mm->exe[0]) {
+		r = (int)strlen(mm->exe);
+		if (max)
+			strlcpy(buf, mm->exe, max);
+	}
+	if (mm)
+		mm_put(mm);
+	return r;
 }
 
 void signal_restore_mask_after_delivery(uint64_t old)

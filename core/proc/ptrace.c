@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "mm/uaccess.h"
 #include "mm/usermm.h"
+#include "process.h"
 #include "ptrace.h"
 #include "sched.h"
 #include "signal.h"
@@ -545,19 +546,27 @@ static long poke_user(struct task *t, unsigned long off, unsigned long data)
 
 /* ---- memory ---- */
 
+/* The tracee is stopped, but a third party's SIGKILL can make it exit
+ * meanwhile: its mm is used through a reference of our own. */
 static long peek(struct task *t, unsigned long addr, unsigned long data)
 {
 	unsigned long word;
-	if (!t->mm || mm_read(t->mm, addr, &word, sizeof(word)))
+	struct mm *mm = task_mm_get(t);
+	int r = mm ? mm_read(mm, addr, &word, sizeof(word)) : -1;
+	if (mm)
+		mm_put(mm);
+	if (r)
 		return -EIO;
 	return put_user(word, (unsigned long __user *)data) ? -EFAULT : 0;
 }
 
 static long poke(struct task *t, unsigned long addr, unsigned long data)
 {
-	if (!t->mm || mm_write(t->mm, addr, &data, sizeof(data)))
-		return -EIO;
-	return 0;
+	struct mm *mm = task_mm_get(t);
+	int r = mm ? mm_write(mm, addr, &data, sizeof(data)) : -1;
+	if (mm)
+		mm_put(mm);
+	return r ? -EIO : 0;
 }
 
 static long request_stopped(struct task *t, long request, unsigned long addr,
