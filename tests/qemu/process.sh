@@ -6,6 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 musl=$build/musl
+# malloc_stress alone took 19 s of a session's 90 on a machine at load
+# 19: room for a busy host, not a limit on a quiet one.
+guest_timeout=${GUEST_TIMEOUT:-240}
 adds=()
 for p in hello printf_heavy malloc_stress threads forkexec signals crash isolated; do
 	adds+=(--add "$musl/$p")
