@@ -116,29 +116,33 @@ static void fold_into_parent(struct perf_event *c, uint64_t now)
 }
 
 /* Detach one group of t; inherited groups are folded and freed. */
+/* One event of an exiting task's group: an inherited copy is folded into
+ * its parent and freed, an event opened on the task freezes. */
+static void exit_one_event(struct perf_event *e, uint64_t now)
+{
+	if (e->parent) {
+		fold_into_parent(e, now);
+		kfree(e);
+	} else {
+		event_update(e, now);
+		e->state = EVENT_EXIT;
+		e->task_exited = true;
+	}
+}
+
+/* The siblings go first: an inherited sibling leaves the group through
+ * its leader's list head, so the leader must still be there. */
 static void exit_group_events(struct perf_event *l, uint64_t now)
 {
 	list_remove(&l->ctx_node);
 	list_init(&l->ctx_node);
-	struct perf_event *all[64];
-	int n = 0;
-	all[n++] = l;
-	list_for_each(s, &l->siblings)
-		if (n < 64)
-			all[n++] = list_entry(s, struct perf_event, sibling_node);
-	for (int i = 0; i < n; i++) {
-		struct perf_event *e = all[i];
-		if (e->parent) {
-			fold_into_parent(e, now);
-			if (i > 0)
-				list_remove(&e->sibling_node);
-			kfree(e);
-		} else {
-			event_update(e, now);
-			e->state = EVENT_EXIT;
-			e->task_exited = true;
-		}
+	list_for_each_safe(s, &l->siblings) {
+		struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
+		if (e->parent)
+			list_remove(&e->sibling_node);
+		exit_one_event(e, now);
 	}
+	exit_one_event(l, now);
 }
 
 /* Is t's context on this CPU's counters? Under perf_lock. */

@@ -5,9 +5,11 @@
  * reaped; with inherit = 0 they are not. enable_on_exec: a counter opened
  * disabled reads 0 (and no enabled time) until its task calls execve, then
  * counts; both for a child opened by its parent (what `perf stat CMD`
- * does) and for a task that opens a counter on itself and execs.
+ * does) and for a task that opens a counter on itself and execs. An
+ * inherited group folds each exiting child's copy into its own members.
  *
  * The exec'd program is this one (/proc/self/exe, else argv[0]), run as
+ *   inherit --group                 only the inherited group's test
  *   inherit --spin                  work for a while, exit 0
  *   inherit --after-exec EVFD OUTFD write EVFD's value to OUTFD, exit 0
  */
@@ -130,6 +132,67 @@ static void test_inherit(int inherit, int grandchild)
 	}
 	close(pf);
 	close(clock);
+}
+
+/*
+ * An inherited group: each forked child gets a copy of the whole group,
+ * folded into the parent's events when the child exits. Children exit
+ * one after another, so each exit frees a group while the next fork
+ * allocates one (baremon freed the copied leader before unlinking its
+ * siblings from it: a write after free its debug heap reported).
+ */
+#define GROUP_CHILDREN 20
+#define GROUP_PAGES    64
+
+static int open_group_member(uint64_t config, int group_fd)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_SOFTWARE, config);
+	a.inherit = 1;
+	if (group_fd < 0)
+		a.read_format = PERF_FORMAT_GROUP;
+	return perf_open(&a, 0, -1, group_fd, 0);
+}
+
+static void test_inherit_group(void)
+{
+	int lead = open_group_member(PERF_COUNT_SW_PAGE_FAULTS, -1);
+	int minor = open_group_member(PERF_COUNT_SW_PAGE_FAULTS_MIN, lead);
+	int clock = open_group_member(PERF_COUNT_SW_TASK_CLOCK, lead);
+	uint64_t before[4] = { 0 }, after[4] = { 0 };
+	int exited = 0;
+
+	CHECK(lead >= 0 && minor >= 0 && clock >= 0,
+	      "open an inherited group of three software events");
+	CHECK(read(lead, before, sizeof(before)) == 4 * sizeof(uint64_t) &&
+	      before[0] == 3, "the group reads as three values");
+	for (int i = 0; i < GROUP_CHILDREN; i++) {
+		int st = -1;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			touch_pages(GROUP_PAGES);
+			_exit(0);
+		}
+		waitpid(pid, &st, 0);
+		exited += WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
+	CHECK(exited == GROUP_CHILDREN, "%d children exit 0", GROUP_CHILDREN);
+	CHECK(read(lead, after, sizeof(after)) == 4 * sizeof(uint64_t),
+	      "the group reads after the children exit");
+	abi_note("inherited group: page-faults +%llu, minor +%llu, task-clock +%llu ns",
+	         (unsigned long long)(after[1] - before[1]),
+	         (unsigned long long)(after[2] - before[2]),
+	         (unsigned long long)(after[3] - before[3]));
+	CHECK(after[1] - before[1] >= GROUP_CHILDREN * GROUP_PAGES,
+	      "the leader holds every child's page faults");
+	CHECK(after[2] - before[2] >= GROUP_CHILDREN * GROUP_PAGES,
+	      "a sibling holds every child's minor faults");
+	CHECK(after[3] > before[3], "the task-clock sibling holds the children's time");
+	close(clock);
+	close(minor);
+	close(lead);
 }
 
 /*
@@ -256,9 +319,14 @@ int main(int argc, char **argv)
 		write(atoi(argv[3]), &v, sizeof(v));
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "--group") == 0) {
+		test_inherit_group(); /* alone: the debug kernel's check */
+		return abi_done("inherit");
+	}
 	test_inherit(1, 0);
 	test_inherit(0, 0);
 	test_inherit(1, 1);
+	test_inherit_group();
 	test_enable_on_exec_child();
 	test_enable_on_exec_self();
 	return abi_done("inherit");

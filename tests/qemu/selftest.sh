@@ -31,12 +31,20 @@ done
 # spinlock taken twice, and each report must name the site.
 debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
 if [ -f "$debug/kernel.elf" ]; then
-	BAREMON_BUILD=$debug guest selftest-debug --smp 2 --run 'selftest debug_'
+	# Then a program whose children free inherited event groups as
+	# others fork (the debug heap once caught a write after free there).
+	printf 'selftest debug_\ninherit --group\necho "status inherit $?"\n' \
+		> "$logs/selftest-debug.session"
+	BAREMON_BUILD=$debug guest selftest-debug --smp 2 \
+		--session "$logs/selftest-debug.session" \
+		--add "$build/perf/musl/inherit:/bin/inherit"
 	expect_rc 0
 	for t in heap_double_free heap_overflow heap_poison spinlock_owner; do
 		expect_line "^selftest: debug_$t: PASS\$" "debug build: $t is caught and named"
 	done
 	expect_line '^selftest: 4 passed, 0 failed$' "debug build: 4 checks' self-tests"
+	expect_line '^status inherit 0$' "debug build: tests/perf/inherit --group passes"
+	expect_no_line '^PANIC' "debug build: no heap report under inherit"
 else
 	not_ok "no debug kernel in $debug (make debug-esp)"
 fi
