@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC   0x31494f424e4d5242ULL /* "BRMNBOI1" */
-#define BOOT_INFO_VERSION 1
+#define BOOT_INFO_VERSION 2
 
 /* Virtual layout the loader establishes and the kernel keeps. */
 #define KERNEL_VMA_BASE   0xffffffff80000000ULL
@@ -61,7 +61,8 @@ struct boot_framebuffer {
 };
 
 #define BOOT_CMDLINE_MAX 1024
-#define BOOT_MMAP_MAX    512
+#define BOOT_MMAP_MAX    2048 /* regions after merging; firmware maps
+                                    * with hundreds of entries fit */
 
 struct boot_info {
 	uint64_t magic;            /* BOOT_INFO_MAGIC */
@@ -81,7 +82,8 @@ struct boot_info {
 	uint64_t pml4_phys;        /* the page tables in CR3 at entry */
 
 	uint32_t mmap_count;       /* entries used in mmap[] */
-	uint32_t pad0;
+	uint32_t mmap_dropped;     /* regions that did not fit: lost to the
+				    * kernel, which says so */
 	struct boot_mem_region mmap[BOOT_MMAP_MAX];
 
 	struct boot_framebuffer fb;

@@ -431,6 +431,54 @@ static uint64_t ram_top(void)
 	return top;
 }
 
+/* The number after "loader.fragment=" in the command line, or 0. */
+static UINTN fragment_option(const char *cmdline)
+{
+	static const char key[] = "loader.fragment=";
+	for (const char *p = cmdline; *p; p++) {
+		if ((p != cmdline && p[-1] != ' ') || strncmp(p, key, sizeof(key) - 1))
+			continue;
+		UINTN n = 0;
+		for (p += sizeof(key) - 1; *p >= '0' && *p <= '9' && n < 100000; p++)
+			n = n * 10 + (UINTN)(*p - '0');
+		return n;
+	}
+	return 0;
+}
+
+/*
+ * loader.fragment=N: leave N single reserved pages between free ones, so
+ * the memory map the kernel gets has about 2N more entries - the
+ * fragmented maps of real firmware, made on demand for tests. Pages are
+ * taken in pairs from the firmware's top-down allocator; the first of each
+ * pair is given back once all are taken (freed at once, it would be taken
+ * again and the reserved pages would be one run).
+ */
+static void fragment_memory(const char *cmdline)
+{
+	UINTN n = fragment_option(cmdline), made = 0;
+	if (!n)
+		return;
+	EFI_PHYSICAL_ADDRESS *holes = AllocatePool(n * sizeof(*holes));
+	for (; holes && made < n; made++) {
+		EFI_PHYSICAL_ADDRESS keep;
+		if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages,
+						EfiLoaderData, 1, &holes[made])))
+			break;
+		if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages,
+						EfiReservedMemoryType, 1, &keep))) {
+			uefi_call_wrapper(BS->FreePages, 2, holes[made], 1);
+			break;
+		}
+	}
+	for (UINTN i = 0; i < made; i++)
+		uefi_call_wrapper(BS->FreePages, 2, holes[i], 1);
+	if (holes)
+		FreePool(holes);
+	Print(L"baremon-loader: loader.fragment=%d: %d reserved pages "
+	      "scattered through the memory map\n", (int)n, (int)made);
+}
+
 /*
  * Final memory map, ExitBootServices, and the map copied into boot_info.
  * No allocation and no Print may happen between GetMemoryMap and
@@ -546,6 +594,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	get_cmdline(root, bi);
+	fragment_memory(bi->cmdline);
 	find_rsdp(bi);
 	find_framebuffer(bi);
 

@@ -27,6 +27,22 @@ uint32_t boot_mem_type_from_efi(uint32_t efi_type)
 	}
 }
 
+/* The usable region with the fewest pages, or NULL if none. */
+static struct boot_mem_region *smallest_usable(struct boot_info *bi)
+{
+	struct boot_mem_region *best = 0;
+	for (uint32_t i = 0; i < bi->mmap_count; i++) {
+		struct boot_mem_region *r = &bi->mmap[i];
+		if (r->type == BOOT_MEM_USABLE && (!best || r->pages < best->pages))
+			best = r;
+	}
+	return best;
+}
+
+/* When the table is full, usable memory gives way: every other region
+ * (the kernel's own, ACPI tables, firmware runtime) must stay known, as
+ * the kernel maps and reads them; a dropped usable region only goes
+ * unused. */
 int boot_mmap_add(struct boot_info *bi, uint32_t type, uint64_t base,
 		  uint64_t pages)
 {
@@ -40,8 +56,18 @@ int boot_mmap_add(struct boot_info *bi, uint32_t type, uint64_t base,
 		}
 	}
 	if (bi->mmap_count >= BOOT_MMAP_MAX)
-		return -1;
-	struct boot_mem_region *r = &bi->mmap[bi->mmap_count++];
+		boot_mmap_normalize(bi); /* merging may make room */
+	struct boot_mem_region *r;
+	if (bi->mmap_count < BOOT_MMAP_MAX) {
+		r = &bi->mmap[bi->mmap_count++];
+	} else {
+		r = smallest_usable(bi);
+		if (!r || (type == BOOT_MEM_USABLE && pages <= r->pages)) {
+			bi->mmap_dropped++;
+			return -1;
+		}
+		bi->mmap_dropped++; /* r's memory goes unused instead */
+	}
 	r->base = base;
 	r->pages = pages;
 	r->type = type;

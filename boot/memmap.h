@@ -18,7 +18,10 @@ uint32_t boot_mem_type_from_efi(uint32_t efi_type);
 /*
  * Append [base, base + pages * 4 KiB) of boot type `type` to bi->mmap,
  * merging it into the last entry when that one is adjacent and of the same
- * type. Returns 0, or -1 when the table is full (the region is dropped).
+ * type. A full table is normalized first; if it is still full, the
+ * smallest usable region gives way to a region of another type or a
+ * bigger usable one. Returns 0 when the region is recorded, -1 when it is
+ * dropped; bi->mmap_dropped counts the regions lost either way.
  * Regions may come in any order; call boot_mmap_normalize afterwards.
  */
 int boot_mmap_add(struct boot_info *bi, uint32_t type, uint64_t base,

@@ -24,6 +24,7 @@ static bool too_many;    /* words beyond MAX_ARGS were dropped */
 static const char *const late_keys[] = {
 	"panic", "qemu_exit", "stay", "session", "selftest", "fault", "init",
 	"kshell", "bootloader",
+	"loader.fragment", /* read by the loader (boot/loader.c) */
 };
 
 /* Copy one word from *p into *out; returns false at end of text. */

@@ -66,6 +66,10 @@ void pmm_init(const struct boot_info *bi)
 	hint = MiB(1) / PAGE_SIZE;
 	klog("pmm: %zu MiB usable in %u regions, bitmap %zu KiB at %#llx",
 	     nfree / 256, bi->mmap_count, bytes / 1024, (unsigned long long)where);
+	if (bi->mmap_dropped)
+		klog("pmm: warning: %u memory map regions did not fit the loader's "
+		     "table of %u; their memory is not used", bi->mmap_dropped,
+		     (unsigned)BOOT_MMAP_MAX);
 }
 
 /* First index of a run of n free pages at or after `from`, or npages. */

@@ -10,7 +10,7 @@ for n in 1 2; do
 	guest boot-smp$n --smp $n --run cpus
 	expect_rc 0
 	expect_line '^baremon-loader: kernel .* entry [0-9A-Fa-f]+' "loader hand-off line"
-	expect_line '^baremon [^ ]+ booting \(boot-info v1 from baremon-loader 1\)$' "banner"
+	expect_line '^baremon [^ ]+ booting \(boot-info v[0-9]+ from baremon-loader 1\)$' "banner"
 	expect_line '^\[ *[0-9]+\.[0-9]{6}\] init: done in [0-9]+ us' "init time line"
 	expect_line '^baremon> cpus$' "prompt echo of the command"
 	expect_line "^cpus: $n in MADT, apic (xapic|x2apic)\$" "cpus reports $n CPU(s)"

@@ -42,7 +42,7 @@ kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 echo "# the screen, read back:"
 grep -v '^$' "$text" | tail -n 12 | sed 's/^/#   | /'
-check "the screen shows the banner" grep -Eq '^baremon [^ ]+ booting \(boot-info v1 from baremon-loader 1\)$' "$text"
+check "the screen shows the banner" grep -Eq '^baremon [^ ]+ booting \(boot-info v[0-9]+ from baremon-loader 1\)$' "$text"
 check "the screen shows the kernel log" grep -Eq '^\[ *[0-9]+\.[0-9]{6}\] (init|smp): ' "$text"
 check "the screen shows the command's output" grep -q '^screen-test-marker$' "$text"
 check "a command typed on the keyboard is echoed" grep -q '^baremon> echo kbd-typed-42$' "$text"

@@ -76,10 +76,43 @@ static void test_full_table(void **state)
 		assert_int_equal(boot_mmap_add(&bi, i % 2 ? BOOT_MEM_USABLE : BOOT_MEM_RESERVED,
 					       (uint64_t)i * 0x1000, 1), 0);
 	assert_int_equal(bi.mmap_count, BOOT_MMAP_MAX);
-	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_BAD, 0x10000000, 1), -1);
-	assert_int_equal(bi.mmap_count, BOOT_MMAP_MAX);
 	/* Merging still works when full. */
 	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_USABLE, (uint64_t)BOOT_MMAP_MAX * 0x1000, 1), 0);
+	assert_int_equal(bi.mmap_dropped, 0);
+	/* A region that is not usable takes the place of a small usable one. */
+	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_BAD, 0x10000000, 1), 0);
+	assert_int_equal(bi.mmap_count, BOOT_MMAP_MAX);
+	assert_int_equal(bi.mmap_dropped, 1);
+	unsigned usable = 0, bad = 0;
+	for (unsigned i = 0; i < bi.mmap_count; i++) {
+		usable += bi.mmap[i].type == BOOT_MEM_USABLE;
+		bad += bi.mmap[i].type == BOOT_MEM_BAD;
+	}
+	assert_int_equal(usable, BOOT_MMAP_MAX / 2 - 1);
+	assert_int_equal(bad, 1);
+	/* A usable region no bigger than the smallest kept one is dropped. */
+	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_USABLE, 0x20000000, 1), -1);
+	assert_int_equal(bi.mmap_dropped, 2);
+	/* A bigger one takes the smallest one's place. */
+	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_USABLE, 0x30000000, 16), 0);
+	assert_int_equal(bi.mmap_dropped, 3);
+}
+
+static void test_full_table_merges_to_make_room(void **state)
+{
+	(void)state;
+	reset();
+	/* Unsorted halves of one usable range fill the table; sorted and
+	 * merged they are one region, so the next add finds room. */
+	for (unsigned i = 0; i < BOOT_MMAP_MAX; i++) {
+		unsigned page = i % 2 ? i / 2 : BOOT_MMAP_MAX / 2 + i / 2;
+		assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_USABLE, (uint64_t)page * 0x1000, 1), 0);
+	}
+	assert_int_equal(bi.mmap_count, BOOT_MMAP_MAX);
+	assert_int_equal(boot_mmap_add(&bi, BOOT_MEM_RESERVED, 0x10000000, 1), 0);
+	assert_int_equal(bi.mmap_count, 2);
+	assert_int_equal(bi.mmap[0].pages, BOOT_MMAP_MAX);
+	assert_int_equal(bi.mmap_dropped, 0);
 }
 
 static void test_boot_info_layout(void **state)
@@ -98,6 +131,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_add_merges_adjacent),
 	cmocka_unit_test(test_normalize_sorts_and_merges),
 	cmocka_unit_test(test_full_table),
+	cmocka_unit_test(test_full_table_merges_to_make_room),
 	cmocka_unit_test(test_boot_info_layout),
 };
 
