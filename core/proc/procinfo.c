@@ -19,16 +19,22 @@ int task_nr_threads(struct task *leader)
 	return n;
 }
 
-/* Each reads another task's mm through a reference (task_mm_get): the
- * task may exit while /proc reads it. */
-int task_format_maps(struct task *t, char *buf, size_t max)
+/* fn on t's mm through a reference (task_mm_get): the task may exit
+ * while /proc reads it. 0 when it has no mm any more. */
+static int with_task_mm(struct task *t, int (*fn)(struct mm *, char *, size_t),
+			char *buf, size_t max)
 {
 	struct mm *mm = task_mm_get(t);
 	if (!mm)
 		return 0;
-	int r = mm_format_maps(mm, buf, max);
+	int r = fn(mm, buf, max);
 	mm_put(mm);
 	return r;
+}
+
+int task_format_maps(struct task *t, char *buf, size_t max)
+{
+	return with_task_mm(t, mm_format_maps, buf, max);
 }
 
 static int format_cmdline(struct mm *mm, char *buf, size_t max)
@@ -44,12 +50,7 @@ static int format_cmdline(struct mm *mm, char *buf, size_t max)
 
 int task_format_cmdline(struct task *t, char *buf, size_t max)
 {
-	struct mm *mm = task_mm_get(t);
-	if (!mm)
-		return 0;
-	int r = format_cmdline(mm, buf, max);
-	mm_put(mm);
-	return r;
+	return with_task_mm(t, format_cmdline, buf, max);
 }
 
 int task_exe_path(struct task *t, char *buf, size_t max)
