@@ -1,4 +1,4 @@
-/* fault KIND: make the kernel fault on purpose (pagefault, gp, ud,
+/* fault KIND: make the kernel fault on purpose (pagefault, gp, ud, stack,
  * divide, panic) to see its panic report. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
-		fprintf(stderr, "usage: fault pagefault|gp|ud|divide|panic\n");
+		fprintf(stderr, "usage: fault pagefault|gp|ud|divide|stack|panic\n");
 		return 2;
 	}
 	int fd = open("/proc/baremon/fault", O_WRONLY);

@@ -126,7 +126,7 @@ SHELL_CMD(selftest, "selftest [FILTER]: run kernel self-tests; status = failures
 	return failed > 255 ? 255 : failed;
 }
 
-SHELL_CMD(fault, "fault KIND: trigger a kernel fault (pagefault, gp, ud, divide, panic)")
+SHELL_CMD(fault, "fault KIND: trigger a kernel fault (pagefault, gp, ud, divide, stack, panic)")
 {
 	if (argc != 2 || !fault_kind_valid(argv[1])) {
 		kprintf("fault: usage: fault %s\n", FAULT_KINDS);

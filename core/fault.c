@@ -35,6 +35,24 @@ static void __attribute__((noinline)) fault_divide(void)
 	__asm__ volatile("divl %2" : "+a"(lo), "+d"(hi) : "r"((uint32_t)zero));
 }
 
+/* Recursion that never ends (the bound is never reached): each level
+ * takes 256 bytes of stack until the guard page below it faults. */
+static volatile int recursion_bound = 1 << 30;
+
+static int __attribute__((noinline)) fault_stack_recurse(int depth)
+{
+	volatile char frame[256];
+	frame[0] = (char)depth;
+	if (depth < recursion_bound)
+		frame[1] = (char)fault_stack_recurse(depth + 1);
+	return frame[0] + frame[1];
+}
+
+static void __attribute__((noinline)) fault_stack(void)
+{
+	fault_stack_recurse(0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -43,6 +61,7 @@ static const struct {
 	{ "gp", fault_gp },
 	{ "ud", fault_ud },
 	{ "divide", fault_divide },
+	{ "stack", fault_stack },
 };
 
 bool fault_kind_valid(const char *kind)

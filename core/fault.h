@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#define FAULT_KINDS "pagefault|gp|ud|divide|panic"
+#define FAULT_KINDS "pagefault|gp|ud|divide|stack|panic"
 
 bool fault_kind_valid(const char *kind);
 /* Trigger it; does not return for a valid kind. */

@@ -15,6 +15,7 @@
 #include "arch/gdt.h"
 #include "arch/hpet.h"
 #include "fs/initrd.h"
+#include "mm/kstack.h"
 #include "mm/mm.h"
 #include "arch/percpu.h"
 #include "arch/power.h"
@@ -89,6 +90,8 @@ static void memory_init(struct boot_info *bi)
 {
 	pmm_init(bi);
 	vm_init(bi);
+	kstack_guard_static((uint64_t)boot_stack);
+	gdt_guard_ist_stacks();
 	pageref_init();
 	fbcon_init(&bi->fb, banner); /* needs vm_map_mmio */
 }

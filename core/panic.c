@@ -14,18 +14,22 @@
 #include "arch/power.h"
 #include "arch/x86.h"
 #include "boot/bootinfo.h"
+#include "mm/mm.h"
 
 extern const char __kernel_start[], __kernel_end[];
 
 static volatile int panic_depth;
 
+/* A frame address the walk may read: aligned, in the kernel image or the
+ * direct map, and mapped (a stack's guard page is not). */
 static int plausible_frame(uint64_t rbp)
 {
 	if (rbp & 7)
 		return 0;
-	if (rbp >= (uint64_t)__kernel_start && rbp < (uint64_t)__kernel_end)
-		return 1;
-	return rbp >= PHYSMAP_BASE && rbp < PHYSMAP_BASE + GiB(512);
+	bool kernel = (rbp >= (uint64_t)__kernel_start && rbp < (uint64_t)__kernel_end) ||
+		      (rbp >= PHYSMAP_BASE && rbp < PHYSMAP_BASE + GiB(512));
+	return kernel && (vm_lookup_flags(rbp) & PTE_PRESENT) &&
+	       (vm_lookup_flags(rbp + 15) & PTE_PRESENT);
 }
 
 static void print_addr(int n, uint64_t addr)

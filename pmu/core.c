@@ -320,6 +320,9 @@ static int check_attr(struct perf_event_attr *a)
 		return -EINVAL;
 	if (a->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
+	/* One weight layout or the other, not both. */
+	if ((a->sample_type & PERF_SAMPLE_WEIGHT) && (a->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
+		return -EINVAL;
 	int r = a->sample_type & PERF_SAMPLE_BRANCH_STACK ? check_branch_sample_type(a) : 0;
 	if (r)
 		return r;
@@ -549,6 +552,33 @@ static int open_group(int group_fd, uint64_t flags, struct open_group *g)
 	return 0;
 }
 
+/* What perf_event_alloc refuses before it looks up the PMU: a signal
+ * needs a task to go to; an inherited event's PERF_SAMPLE_READ values
+ * are per thread, so its samples must say which thread (TID). */
+static int check_target_attr(const struct perf_event_attr *attr, const struct task *task)
+{
+	if (attr->sigtrap && !task)
+		return -EINVAL;
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
+	    !(attr->sample_type & PERF_SAMPLE_TID))
+		return -EINVAL;
+	return 0;
+}
+
+/* A sibling must share its leader's context; only a leader can be
+ * pinned or exclusive. */
+static int check_leader(const struct perf_event *leader, const struct perf_event_attr *attr,
+			const struct task *task, int cpu)
+{
+	if (!leader)
+		return 0;
+	if (leader->leader != leader || leader->task != task || leader->cpu != cpu)
+		return -EINVAL;
+	if (attr->pinned || attr->exclusive)
+		return -EINVAL;
+	return 0;
+}
+
 /* Checks that need the event (its PMU), in Linux's order: ptrace
  * access to the task before the PMU sees the event, the CPU after. */
 static int init_event(struct perf_event *e, struct open_group *g)
@@ -571,7 +601,15 @@ static int init_event(struct perf_event *e, struct open_group *g)
 	if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    e->attr.sample_max_stack > (unsigned)sysctl_perf_event_max_stack())
 		return -EOVERFLOW;
+	/* Linux's perf_event_open after perf_event_alloc: the clock, the
+	 * CPU permission (find_get_context), then the group. */
+	r = perf_clock_check(&e->attr, e->pmu, leader); /* records/clock.c */
+	if (r)
+		return r;
 	r = check_cpu_permission(e);
+	if (r)
+		return r;
+	r = check_leader(leader, &e->attr, e->task, e->cpu);
 	if (r)
 		return r;
 	if (leader && !group_read_fits(e, leader))
@@ -624,20 +662,6 @@ static int check_open(uint64_t uattr, uint64_t flags, struct perf_event_attr *at
 	return check_permission(attr);
 }
 
-/* A sibling must share its leader's context; only a leader can be
- * pinned or exclusive. */
-static int check_leader(const struct perf_event *leader, const struct perf_event_attr *attr,
-			const struct task *task, int cpu)
-{
-	if (!leader)
-		return 0;
-	if (leader->leader != leader || leader->task != task || leader->cpu != cpu)
-		return -EINVAL;
-	if (attr->pinned || attr->exclusive)
-		return -EINVAL;
-	return 0;
-}
-
 /* perf_event_open(2). What it takes is released in reverse order on
  * error (the labels at the end): group_fd's file, the new event, its
  * callchain count. Once it has a file, the file's release frees it. */
@@ -662,18 +686,16 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 	r = open_target(pid, cpu, flags, &task);
 	if (r)
 		goto err_group;
-	r = -EINVAL; /* a signal needs a task to go to */
-	if (attr.sigtrap && !task)
+	r = -EINVAL; /* a task's group is inherited whole or not at all */
+	if (task && g.leader && g.leader->attr.inherit != attr.inherit)
 		goto err_group;
-	r = check_leader(g.leader, &attr, task, cpu);
+	/* perf_event_alloc's checks before it looks up the PMU. */
+	r = check_target_attr(&attr, task);
 	if (r)
 		goto err_group;
 	pmu = perf_pmu_find(attr.type);
 	r = -ENOENT;
 	if (!pmu)
-		goto err_group;
-	r = perf_clock_check(&attr, pmu, g.leader); /* records/clock.c */
-	if (r)
 		goto err_group;
 	r = -ENOMEM;
 	e = event_new(&attr, task, cpu);

@@ -23,6 +23,8 @@ _start:
 
 section .bss
 align 4096
+boot_stack_guard:       ; unmapped by kmain once its tables are up (mm/kstack.h)
+	resb 4096
 global boot_stack, boot_stack_top
 boot_stack:
 	resb 32768

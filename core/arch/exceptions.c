@@ -2,7 +2,9 @@
  * CPU exceptions: from user mode they become signals for the faulting
  * thread (Linux's choice of signal and si_code); from kernel mode a page
  * fault on user memory is resolved or fixed up (uaccess.asm), anything
- * else is a panic.
+ * else is a panic. A fault on a kernel stack's guard page (mm/kstack.h),
+ * usually a #DF on its IST stack because the #PF could not be pushed,
+ * panics as "kernel stack overflow".
  */
 #include <asm/siginfo.h>
 #include <linux/errno.h>
@@ -16,11 +18,55 @@
 #include "mm/uaccess.h"
 #include "mm/usermm.h"
 #include "x86.h"
+#include "gdt.h"
+#include "mm/mm.h"
 
 
 static bool from_user(const struct trap_frame *f)
 {
 	return (f->cs & 3) == 3;
+}
+
+extern uint8_t boot_stack[];
+
+/* Which stack starts just above the guard page at `guard`. */
+static const char *stack_name(uint64_t guard)
+{
+	uint64_t base = guard + PAGE_SIZE;
+	unsigned cpu = this_cpu_id();
+	static const char *const ist_names[IST_COUNT] = {
+		"#DF IST stack", "NMI IST stack", "#MC IST stack"
+	};
+	if (current && base == current->kstack)
+		return "kernel stack of the running task";
+	if (base == (uint64_t)boot_stack)
+		return "boot stack";
+	for (unsigned i = 1; i <= IST_COUNT; i++)
+		if (base == ist_stack_top(cpu, i) - IST_STACK_SIZE)
+			return ist_names[i - 1];
+	return "kernel stack of another task or CPU";
+}
+
+static void __noreturn stack_overflow(struct trap_frame *f, uint64_t addr)
+{
+	struct task *t = current;
+	uint64_t guard = ALIGN_DOWN(addr, PAGE_SIZE);
+	panic_frame(f, "kernel stack overflow: %s[%d] on cpu %u ran into the guard page at %#llx (%s)",
+		    t ? t->comm : "-", t ? t->tid : -1, this_cpu_id(),
+		    (unsigned long long)guard, stack_name(guard));
+}
+
+/* A #DF, on its own IST stack. The one we expect: a kernel stack ran
+ * into its guard page and the #PF could not be pushed there (CR2 still
+ * names the guard page). */
+static void double_fault(struct trap_frame *f)
+{
+	uint64_t addr = read_cr2();
+	if (vm_is_guard(addr))
+		stack_overflow(f, addr);
+	if (vm_is_guard(f->rsp - 8))
+		stack_overflow(f, f->rsp - 8);
+	panic_frame(f, "unhandled %s", trap_name((unsigned)f->vector));
 }
 
 static void page_fault(struct trap_frame *f)
@@ -62,6 +108,8 @@ static void page_fault(struct trap_frame *f)
 		f->rip = fixup;
 		return;
 	}
+	if (!user_addr && vm_is_guard(addr))
+		stack_overflow(f, addr);
 	panic_frame(f, "page fault at %#llx in the kernel", (unsigned long long)addr);
 }
 
@@ -107,4 +155,5 @@ void exceptions_init(void)
 	for (unsigned v = 0; v < 32; v++)
 		if (v != VEC_NMI && v != VEC_DOUBLE_FAULT && v != VEC_MACHINE_CHECK)
 			trap_set_handler(v, exception);
+	trap_set_handler(VEC_DOUBLE_FAULT, double_fault);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "gdt.h"
 #include "kernel.h"
+#include "mm/kstack.h"
 
 struct tss {
 	uint32_t reserved0;
@@ -28,8 +29,14 @@ struct cpu_segments {
 	struct tss tss;
 } __attribute__((aligned(64)));
 
+/* Each IST stack has a guard page below it (gdt_guard_ist_stacks). */
+struct ist_stack {
+	uint8_t guard[PAGE_SIZE];
+	uint8_t stack[IST_STACK_SIZE];
+};
+
 static struct cpu_segments segs[MAX_CPUS];
-static uint8_t ist_stacks[MAX_CPUS][IST_COUNT][IST_STACK_SIZE]
+static struct ist_stack ist_stacks[MAX_CPUS][IST_COUNT]
 	__attribute__((aligned(4096)));
 
 #define SEG_CODE64_KERNEL 0x00af9a000000ffffULL /* L, P, DPL0, exec/read */
@@ -48,7 +55,14 @@ static void set_tss_descriptor(uint64_t *slot, const struct tss *tss)
 
 uint64_t ist_stack_top(unsigned cpu, unsigned ist)
 {
-	return (uint64_t)&ist_stacks[cpu][ist - 1][IST_STACK_SIZE];
+	return (uint64_t)&ist_stacks[cpu][ist - 1].stack[IST_STACK_SIZE];
+}
+
+void gdt_guard_ist_stacks(void)
+{
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+		for (unsigned i = 0; i < IST_COUNT; i++)
+			kstack_guard_static((uint64_t)ist_stacks[cpu][i].stack);
 }
 
 static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)

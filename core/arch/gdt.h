@@ -27,6 +27,8 @@ void gdt_init_cpu(unsigned cpu);
 void tss_set_rsp0(unsigned cpu, uint64_t rsp0);
 /* Bounds of an IST stack, for the panic report and self-tests. */
 uint64_t ist_stack_top(unsigned cpu, unsigned ist);
+/* Unmap the guard page below every IST stack (after vm_init). */
+void gdt_guard_ist_stacks(void);
 /* Does [start, end) overlap a GDT, TSS or interrupt stack? The CPU
  * reads them while delivering an exception, so no data breakpoint may
  * watch them (pmu/breakpoint.c). */

@@ -24,6 +24,7 @@
 #include "cpu.h"
 #include "gdt.h"
 #include "kernel.h"
+#include "mm/kstack.h"
 #include "mm/mm.h"
 #include "percpu.h"
 #include "proc/sched.h"
@@ -38,7 +39,6 @@
 #define TRAMPOLINE_PHYS 0x8000ULL
 #define ICR_INIT   0x00004500u
 #define ICR_STARTUP 0x00004600u
-#define AP_STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
 
 extern const uint8_t trampoline_start[], trampoline_end[];
 
@@ -144,17 +144,18 @@ static unsigned assign_cpu_numbers(unsigned limit)
 	return n;
 }
 
-/* One stack per AP; fewer APs are started if memory runs out. */
+/* One stack per AP, with its guard page (mm/kstack.h); fewer APs are
+ * started if memory runs out. */
 static unsigned alloc_stacks(unsigned n)
 {
 	for (unsigned t = 0; t < n; t++) {
-		uint64_t stack = pmm_alloc_pages(AP_STACK_PAGES);
+		uint64_t stack = kstack_alloc(KSTACK_SIZE);
 		if (!stack) {
 			for (unsigned k = t + 1; k <= n; k++)
 				acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
 			return t;
 		}
-		ap_stack_top[t] = (uint64_t)phys_to_virt(stack) + KSTACK_SIZE;
+		ap_stack_top[t] = stack + KSTACK_SIZE;
 	}
 	return n;
 }

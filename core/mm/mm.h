@@ -51,6 +51,14 @@ uint64_t vm_kernel_pml4(void);
 void vm_map_identity(uint64_t phys, size_t size);
 void vm_unmap_identity(uint64_t phys, size_t size);
 
+/* Kernel stack guards (kstack.c): make the 4 KiB page at virt (direct
+ * map or image) not-present, so a touch faults; -1 if it is not mapped or
+ * a page table cannot be had. vm_unguard_page maps it again; vm_is_guard
+ * tells a fault address on such a page. */
+int vm_guard_page(uint64_t virt);
+void vm_unguard_page(uint64_t virt);
+bool vm_is_guard(uint64_t virt);
+
 #define PTE_PRESENT  (1ULL << 0)
 #define PTE_WRITE    (1ULL << 1)
 #define PTE_USER     (1ULL << 2)
@@ -58,6 +66,7 @@ void vm_unmap_identity(uint64_t phys, size_t size);
 #define PTE_PCD      (1ULL << 4)
 #define PTE_HUGE     (1ULL << 7)
 #define PTE_GLOBAL   (1ULL << 8)
+#define PTE_GUARD    (1ULL << 9)  /* software bit: a stack guard page */
 #define PTE_NX       (1ULL << 63)
 #define PTE_ADDR     0x000ffffffffff000ULL
 

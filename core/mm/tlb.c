@@ -15,13 +15,28 @@
 #include "arch/trap.h"
 #include "arch/x86.h"
 
+#define FLUSH_USER 1
+#define FLUSH_ALL  2
+
 static volatile int flush_request[MAX_CPUS];
+
+/* Toggling CR4.PGE drops global entries as well (SDM vol. 3A 4.10.4.1). */
+static void flush_all_local(void)
+{
+	uint64_t cr4 = read_cr4();
+	write_cr4(cr4 & ~CR4_PGE);
+	write_cr4(cr4);
+}
 
 void tlb_serve_pending(void)
 {
 	unsigned me = this_cpu_id();
-	if (__atomic_load_n(&flush_request[me], __ATOMIC_ACQUIRE)) {
-		write_cr3(read_cr3());
+	int req = __atomic_load_n(&flush_request[me], __ATOMIC_ACQUIRE);
+	if (req) {
+		if (req & FLUSH_ALL)
+			flush_all_local();
+		else
+			write_cr3(read_cr3());
 		__atomic_store_n(&flush_request[me], 0, __ATOMIC_RELEASE);
 	}
 }
@@ -39,7 +54,7 @@ void tlb_init_cpu(void)
 		trap_set_handler(VEC_IPI_CALL, flush_ipi);
 }
 
-void tlb_flush_others(uint64_t cpus, uint64_t va)
+static void flush_cpus(uint64_t cpus, uint64_t va, int req)
 {
 	unsigned me = this_cpu_id();
 	invlpg(va);
@@ -47,7 +62,7 @@ void tlb_flush_others(uint64_t cpus, uint64_t va)
 	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
 		if (!(cpus >> c & 1))
 			continue;
-		__atomic_store_n(&flush_request[c], 1, __ATOMIC_RELEASE);
+		__atomic_or_fetch(&flush_request[c], req, __ATOMIC_ACQ_REL);
 		apic_send_ipi(percpu_area[c].apic_id, VEC_IPI_CALL);
 	}
 	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
@@ -58,4 +73,18 @@ void tlb_flush_others(uint64_t cpus, uint64_t va)
 			cpu_relax();
 		}
 	}
+}
+
+void tlb_flush_others(uint64_t cpus, uint64_t va)
+{
+	flush_cpus(cpus, va, FLUSH_USER);
+}
+
+void tlb_flush_kernel_page(uint64_t va)
+{
+	uint64_t online = 0;
+	for (unsigned c = 0; c < MAX_CPUS && c < 64; c++)
+		if (__atomic_load_n(&percpu_area[c].online, __ATOMIC_ACQUIRE))
+			online |= 1ULL << c;
+	flush_cpus(online, va, FLUSH_ALL);
 }

@@ -12,6 +12,8 @@
  * interrupts off: a CPU waiting here serves other CPUs' requests. */
 void tlb_flush_others(uint64_t cpus, uint64_t va);
 void tlb_init_cpu(void);
+/* Flush the kernel (global) page va on every online CPU; same rules. */
+void tlb_flush_kernel_page(uint64_t va);
 /* Flush now if another CPU asked this one to: for code that spins with
  * interrupts off on a lock a flushing CPU may hold (usermm.c). */
 void tlb_serve_pending(void);

@@ -6,6 +6,11 @@
  *   MMIO added on demand by vm_map_mmio (uncached, RW, NX).
  * No identity map survives: a NULL dereference in the kernel faults.
  *
+ * Guard pages (vm_guard_page): a 4 KiB page of the direct map or the
+ * image made not-present and marked PTE_GUARD, so the entry keeps its
+ * address and flags for vm_unguard_page; a 2 MiB page around it is split
+ * first (the new table maps the same addresses with the same flags).
+ *
  * Locking: vm_lock (irqsave) serialises changes to the kernel tables.
  * The tables are shared by all CPUs; upper levels are created once and
  * never freed, so lookups without the lock see consistent entries.
@@ -14,6 +19,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "spinlock.h"
+#include "tlb.h"
 #include "arch/msr-index.h"
 #include "arch/x86.h"
 
@@ -172,6 +178,77 @@ void vm_unmap_identity(uint64_t phys, size_t size)
 		pmm_free_pages(l3[i] & PTE_ADDR, 1);
 	}
 	pmm_free_pages(pdpt & PTE_ADDR, 1);
+}
+
+/* Replace the 2 MiB entry *e by a table of 512 4 KiB entries that map
+ * the same addresses with the same flags. Called with vm_lock held. */
+static bool split_huge(uint64_t *e)
+{
+	uint64_t page = pmm_alloc_page();
+	if (!page)
+		return false;
+	uint64_t *pt = phys_to_virt(page);
+	uint64_t base = *e & PTE_ADDR & ~(MiB(2) - 1);
+	uint64_t flags = *e & ~PTE_ADDR & ~PTE_HUGE;
+	for (int i = 0; i < 512; i++)
+		pt[i] = (base + (uint64_t)i * PAGE_SIZE) | flags;
+	/* One 8-byte store: every CPU sees either the old or the new entry,
+	 * and both translate alike. */
+	__atomic_store_n(e, page | PTE_PRESENT | PTE_WRITE, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* The 4 KiB entry for a mapped kernel address, splitting a 2 MiB page;
+ * NULL if unmapped or out of memory. Called with vm_lock held. */
+static uint64_t *pte_of(uint64_t virt)
+{
+	uint64_t *t = table_at(kernel_pml4);
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &t[pt_index(virt, level)];
+		if (!(*e & PTE_PRESENT))
+			return NULL;
+		if ((*e & PTE_HUGE) && (level != 1 || !split_huge(e)))
+			return NULL;
+		t = table_at(*e);
+	}
+	return &t[pt_index(virt, 0)];
+}
+
+int vm_guard_page(uint64_t virt)
+{
+	uint64_t f = spin_lock_irqsave(&vm_lock);
+	uint64_t *e = pte_of(virt);
+	bool ok = e && (*e & PTE_PRESENT);
+	if (ok)
+		*e = (*e & ~PTE_PRESENT) | PTE_GUARD;
+	spin_unlock_irqrestore(&vm_lock, f);
+	if (!ok)
+		return -1;
+	tlb_flush_kernel_page(virt);
+	return 0;
+}
+
+void vm_unguard_page(uint64_t virt)
+{
+	uint64_t f = spin_lock_irqsave(&vm_lock);
+	uint64_t *e = pte_of(virt);
+	BUG_ON(!e || !(*e & PTE_GUARD));
+	/* A not-present entry is never cached: no flush needed. */
+	*e = (*e & ~PTE_GUARD) | PTE_PRESENT;
+	spin_unlock_irqrestore(&vm_lock, f);
+}
+
+bool vm_is_guard(uint64_t virt)
+{
+	uint64_t *t = table_at(kernel_pml4);
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[pt_index(virt, level)];
+		if (!(e & PTE_PRESENT) || (e & PTE_HUGE))
+			return false;
+		t = table_at(e);
+	}
+	uint64_t e = t[pt_index(virt, 0)];
+	return !(e & PTE_PRESENT) && (e & PTE_GUARD);
 }
 
 uint64_t vm_lookup_flags(uint64_t virt)

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "kernel.h"
+#include "mm/kstack.h"
 #include "mm/mm.h"
 #include "sched.h"
 #include "task.h"
@@ -68,16 +69,16 @@ static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
 struct task *task_alloc(const char *comm)
 {
 	struct task *t = kzalloc(sizeof(*t));
-	uint64_t stack = pmm_alloc_pages(KSTACK_SIZE / PAGE_SIZE);
+	uint64_t stack = kstack_alloc(KSTACK_SIZE);
 	uint8_t *fpu = kmalloc(FPU_AREA_SIZE);
 	if (!t || !stack || !fpu) {
 		kfree(t);
 		kfree(fpu);
 		if (stack)
-			pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
+			kstack_free(stack, KSTACK_SIZE);
 		return NULL;
 	}
-	init_fields(t, (uint64_t)phys_to_virt(stack), fpu, comm);
+	init_fields(t, stack, fpu, comm);
 	t->state = TASK_SLEEPING_UNINT; /* not runnable until sched_start */
 	t->affinity = ~0ULL;
 	t->on_cpu = -1;
@@ -88,7 +89,7 @@ struct task *task_alloc(const char *comm)
 		list_add_tail(&t->all_node, &all_tasks);
 	spin_unlock_irqrestore(&task_lock, f);
 	if (!t->tid) {
-		pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
+		kstack_free(stack, KSTACK_SIZE);
 		kfree(fpu);
 		kfree(t);
 		return NULL;
@@ -121,7 +122,7 @@ void task_unpin(struct task *t)
 void task_free_stack(struct task *t)
 {
 	if (t->kstack)
-		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
+		kstack_free(t->kstack, KSTACK_SIZE);
 	kfree(t->fpu);
 	t->kstack = 0;
 	t->fpu = NULL;

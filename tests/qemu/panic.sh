@@ -58,6 +58,23 @@ guest panic --smp 1 --run true --cmdline fault=panic
 expect_report '' fault_inject kmain
 expect_line '^PANIC: injected by request' "PANIC line gives the reason"
 
+# Kernel stack guard pages (mm/kstack.h): recursion on the boot stack,
+# then on a task's kernel stack (on CPU 1 of 2), runs into the guard
+# page; the #DF on its IST stack reports the overflow, not a silent
+# corruption of the memory below.
+guest stack --smp 1 --run true --cmdline fault=stack
+expect_report 'vector 8 double fault \(#DF\)' fault_stack_recurse
+expect_line '^PANIC: kernel stack overflow: swapper\[0\] on cpu 0 ran into the guard page at 0x[0-9a-f]+ \(kernel stack of the running task\)$' \
+	"overflow names the task, CPU and guard page"
+guard=$(grep -Eo 'guard page at 0x[0-9a-f]+' "$log" | head -1 | sed 's/.*0x//')
+cr2=$(grep -Eo " cr2 $hex" "$log" | head -1 | sed 's/.* 0*//')
+check "cr2 ($cr2) is inside the guard page ($guard)" test -n "$guard" -a "${cr2%???}000" = "$guard"
+
+guest stack-task --smp 2 --run 'fault stack'
+expect_report 'vector 8 double fault \(#DF\)' fault_stack_recurse
+expect_line '^PANIC: kernel stack overflow: fault\[[0-9]+\] on cpu [01] ran into the guard page at 0xffff8[0-9a-f]+000 \(kernel stack of the running task\)$' \
+	"a task's overflow names /bin/fault and its guard page"
+
 # /bin/fault panics the same way from a user program: the backtrace runs
 # through its write(2) to /proc/baremon/fault.
 guest user-fault --smp 2 --run 'fault ud'
