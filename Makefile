@@ -252,7 +252,7 @@ install: $(BUILD)/baremon
 # --- fuzz targets (clang's libFuzzer): the line reader and perf data -----------
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
-FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata
+FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata $(BUILD)/fuzz/fuzz_export_rx
 $(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c ringbuf/frame.c ringbuf/link.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
@@ -262,6 +262,11 @@ $(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/bui
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+# Misaligned or overflowing accesses stop the run (not only reported).
+$(BUILD)/fuzz/fuzz_export_rx: tests/fuzz/fuzz_export_rx.c host/export_rx.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -fno-sanitize-recover=undefined -o $@ $^
 fuzz-build: $(FUZZ_BINS)
 fuzz: $(FUZZ_BINS)
 	sh tests/fuzz/run.sh

@@ -14,6 +14,8 @@
 
 static void append(struct export_stream *s, const uint8_t *p, size_t n)
 {
+	if (n == 0)
+		return;   /* s->buf may still be NULL */
 	if (s->len + n > s->cap) {
 		size_t cap = s->cap ? s->cap : 65536;
 		while (cap < s->len + n)
@@ -77,14 +79,16 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 	s->next += n;
 }
 
-static void count(const struct perf_event_header *h, struct export_summary *sum)
+/* Count the record h, read (unaligned) from rec. */
+static void count(const struct perf_event_header *h, const uint8_t *rec,
+		  struct export_summary *sum)
 {
 	sum->records++;
 	if (h->type == PERF_RECORD_SAMPLE)
 		sum->samples++;
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
 		uint64_t lost;
-		memcpy(&lost, (const uint8_t *)h + sizeof(*h) + 8, 8);
+		memcpy(&lost, rec + sizeof(*h) + 8, 8);
 		sum->lost_records++;
 		sum->lost += lost;
 	}
@@ -108,7 +112,7 @@ void export_rx_append(const struct export_rx *x, FILE *out, struct export_summar
 			memcpy(&h, s->buf + at, sizeof(h));
 			if (h.size < sizeof(h) || at + h.size > s->len)
 				break;
-			count((const struct perf_event_header *)(s->buf + at), sum);
+			count(&h, s->buf + at, sum);   /* records may sit unaligned */
 			fwrite(s->buf + at, 1, h.size, out);
 			at += h.size;
 		}
