@@ -20,7 +20,8 @@
 #   baud (export_pace), reached during boot: a record that outruns the
 #   line counts LOST records (perf report sees them), then a session
 #   ends with poweroff and QEMU exits 0;
-# - errors: nothing to connect to, no device, a kernel panic at boot.
+# - errors: nothing to connect to, no device, a silent line (/dev/ptmx),
+#   garbage only (as at a wrong baud rate), a kernel panic at boot.
 . "$(dirname "$0")/lib.sh"
 
 tool=$build/baremon
@@ -259,6 +260,12 @@ check "no socket: a one-line reason" in_err '^baremon: cannot connect to unix:'
 bm no-device --serial /dev/no-such-tty run true
 expect_rc 69
 check "no device: a one-line reason" in_err '^baremon: cannot open /dev/no-such-tty'
+bm silent --serial /dev/ptmx --timeout 3 run true
+expect_rc 75
+check "a target not answering: a one-line reason" in_err '^baremon: the target is not answering \(3 s'
+bm garbage --connect 'exec:head -c 20000 /dev/urandom | tr -d "\000"; cat >/dev/null' --timeout 3 run true
+expect_rc 75
+check "only garbage on the line (a wrong baud rate): said" in_err 'only garbage \(wrong baud rate\?\)$'
 bm panic --cmdline fault=pagefault run true
 expect_rc 125
 check "panic: said" in_err '^baremon: the target kernel panicked'
