@@ -4,7 +4,11 @@
  * is a duplicate (ignored); one beyond it means frames were lost (the
  * exporter does not resend: its datagrams are outside the link), and
  * since records straddle frames the rest of that stream cannot be
- * parsed: it is counted, not guessed at.
+ * parsed: it is counted, not guessed at. A stream's frames are
+ * numbered from 0 (the frame's sequence number): when the first to come
+ * is not frame 0, the stream's start is lost too. Missing bytes before
+ * the first frame seen are counted from position 0, where a stream of
+ * record --export starts (a fresh ring).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +53,10 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 		if (f->len >= 16)
 			s->unreported = get_le64(f->payload + 8);
 		uint64_t total = get_le64(f->payload);
-		if (s->started && total > s->next && !s->broken) {
+		if (!s->started && total) {   /* no data frame came at all */
+			s->gap_bytes += total;
+			s->broken = true;
+		} else if (s->started && total > s->next && !s->broken) {
 			s->gap_bytes += total - s->next;
 			s->broken = true;
 		}
@@ -62,6 +69,10 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 	if (!s->started) {
 		s->started = true;
 		s->next = pos;
+		if (f->seq != 0) {   /* the stream's first frames were lost */
+			s->gap_bytes += pos;
+			s->broken = true;
+		}
 	}
 	if (pos < s->next) {
 		x->duplicates++;

@@ -7,7 +7,7 @@
  *   u8 kind    low 2 bits: 0, 1 EXPORT_DATA, 2 EXPORT_END, 3 another type;
  *              bits 2-3: the position: 0 as in the input, 1 the next one
  *              the channel expects, 2 the previous frame's (a duplicate),
- *              3 next plus a small gap
+ *              3 next plus a small gap; bit 4: a frame number skipped
  *   u8 channel (>= 32 is out of range)
  *   u16 len    payload bytes (mod FRAME_MAX_PAYLOAD + 1), taken from the
  *              input after this header (fewer when it runs out)
@@ -31,6 +31,7 @@ struct model {
 	size_t len;
 	int started, broken;
 	uint64_t next, last_pos;
+	uint32_t seq;   /* the harness's next frame number */
 };
 
 static void model_frame(struct model *m, const struct frame *f)
@@ -39,8 +40,8 @@ static void model_frame(struct model *m, const struct frame *f)
 		return;
 	uint64_t pos = get_le64(f->payload);
 	if (f->type == FRAME_EXPORT_END) {
-		if (m->started && pos > m->next)
-			m->broken = 1;
+		if (pos > m->next)
+			m->broken = 1;   /* (next is 0 before the first frame) */
 		return;
 	}
 	if (f->type != FRAME_EXPORT_DATA)
@@ -48,6 +49,7 @@ static void model_frame(struct model *m, const struct frame *f)
 	if (!m->started) {
 		m->started = 1;
 		m->next = pos;
+		m->broken |= f->seq != 0;
 	}
 	if (pos < m->next)
 		return;
@@ -96,6 +98,12 @@ static int next_frame(const uint8_t *data, size_t size, size_t *at, struct model
 	f->len = (uint16_t)len;
 	struct model *m = f->channel < EXPORT_RX_STREAMS ? &ms[f->channel] : NULL;
 	int mode = (p[0] >> 2) & 3;
+	/* Frames are numbered per channel; bit 4 skips one (a lost frame). */
+	f->seq = 0;
+	if (m) {
+		m->seq += 1u + (p[0] >> 4 & 1);
+		f->seq = m->seq - 1;
+	}
 	if (m && len >= 8 && mode) {
 		uint64_t pos = mode == 2 ? m->last_pos : m->next + (mode == 3 ? p[3] % 16u + 1 : 0);
 		for (int i = 0; i < 8; i++)

@@ -11,7 +11,8 @@
 #   and duplicates bytes both ways, each at RELAY_RATE per 100000 bytes
 #   (default 5: about one 1 KiB frame in seven is damaged; uploads and
 #   downloads still intact,
-#   the tool reports the damage, nothing hangs); and through a pty
+#   the tool reports the damage, nothing hangs; record --export keeps
+#   whole records and counts the frames missing); and through a pty
 #   (--serial);
 #   --export: frames on a second UART (export=ttyS1), record --export
 #   through it intact;
@@ -168,15 +169,24 @@ run /tmp/two 2000 0
 expect line 1999
 EOF
 bm relay "${r[@]}" session "$logs/r.session"
-kill "$rpid" 2>/dev/null
-wait "$rpid" 2>/dev/null
 expect_rc 0
 check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
 check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
 check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
+echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
+# The exporter's frames are not resent: a damaged one is counted
+# missing and the rest of its stream left out; what is kept is whole.
+bm relay-record "${r[@]}" record --export -e page-faults -c 1 -o "$logs/relay.data" -- "$work" 10 2048
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+expect_rc 0
+check "damaged line: record --export says what arrived and what is missing" \
+	in_err 'exported by the kernel: 1 stream\(s\) \([01] ended\), [1-9][0-9]* bytes, .* [0-9]+ bytes of frames missing, 0 bytes cut'
+check "damaged line: perf script reads what was kept" \
+	sh -c "perf script -i '$logs/relay.data' 2>/dev/null | grep -q page-faults"
+echo "# relay record: $(grep -o 'exported by the kernel: .*' "$err")"
 check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay.err"
 echo "# relay: $(cat "$logs/faultrelay.err" | tr '\n' ' ')"
-echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
 
 # --- a pty (--serial) ---------------------------------------------------------------
 "$relay" "$sock" --pty "$logs/pty" 0 1 2>"$logs/pty.err" &
