@@ -17,7 +17,9 @@
  * it. A stream's position (sent, seq) is only changed by the thread.
  * The thread frees a slot after its END frame (rb_put); a stopper
  * waits for that, and a stopper that gave up (timeout, signal) leaves
- * the thread to finish the stream.
+ * the thread to finish the stream, as it finishes one whose event and
+ * mappings are all gone without a stop (the exporter's reference is
+ * the last: record killed mid-run).
  */
 #include <string.h>
 #include <linux/errno.h>
@@ -133,7 +135,15 @@ static bool exporter_poll(void)
 	bool moved = false;
 	for (int i = 0; i < EXPORT_MAX_STREAMS; i++) {
 		uint64_t fl = spin_lock_irqsave(&export_lock);
-		bool live = streams[i].rb != NULL;
+		struct ring_buffer *rb = streams[i].rb;
+		bool live = rb != NULL;
+		/* Orphaned: the exporter holds the last reference (the event
+		 * and every mapping are gone: nobody writes; no EXPORT 0 will
+		 * come). End it as if stopped, or its slot stays taken. */
+		if (live && !streams[i].stopping && __atomic_load_n(&rb->refs, __ATOMIC_ACQUIRE) == 1) {
+			streams[i].lost = rb->lost;
+			streams[i].stopping = true;
+		}
 		bool stopping = streams[i].stopping;
 		spin_unlock_irqrestore(&export_lock, fl);
 		if (!live)
