@@ -174,9 +174,17 @@ check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
 check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
 check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
 echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+cp "$logs/faultrelay.err" "$logs/faultrelay-session.err"
 # The exporter's frames are not resent: a damaged one is counted
 # missing and the rest of its stream left out; what is kept is whole.
-bm relay-record "${r[@]}" record --export -e page-faults -c 1 -o "$logs/relay.data" -- "$work" 10 2048
+# (The relay serves one connection: a second one for the record.)
+"$relay" "$sock" "$logs/relay2.sock" "${RELAY_RATE:-5}" 8 2>"$logs/faultrelay2.err" &
+rpid=$!
+for _ in $(seq 50); do [ -S "$logs/relay2.sock" ] && break; sleep 0.1; done
+bm relay-record --timeout 120 --connect "unix:$logs/relay2.sock" \
+	record --export -e page-faults -c 1 -o "$logs/relay.data" -- "$work" 10 2048
 kill "$rpid" 2>/dev/null
 wait "$rpid" 2>/dev/null
 expect_rc 0
@@ -185,8 +193,8 @@ check "damaged line: record --export says what arrived and what is missing" \
 check "damaged line: perf script reads what was kept" \
 	sh -c "perf script -i '$logs/relay.data' >/dev/null 2>&1"
 echo "# relay record: $(grep -o 'exported by the kernel: .*' "$err")"
-check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay.err"
-echo "# relay: $(cat "$logs/faultrelay.err" | tr '\n' ' ')"
+check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay-session.err"
+echo "# relay: $(cat "$logs/faultrelay-session.err" "$logs/faultrelay2.err" | tr '\n' ' ')"
 
 # --- a pty (--serial) ---------------------------------------------------------------
 "$relay" "$sock" --pty "$logs/pty" 0 1 2>"$logs/pty.err" &
