@@ -66,7 +66,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fuzz fuzz-build debug-esp soak
+	noise-compare fuzz fuzz-build debug-esp soak export-bench
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -127,6 +127,12 @@ bench: esp musl-tests
 	tools/linux-ref.sh --icount 0 --timeout 3600 --add $(BUILD)/musl/big1m -- $(BUILD)/musl/bench 1 \
 		| tee $(COMPARE)/bench-linux.txt || true
 	@echo; sh tools/linux-ref/table.sh $(COMPARE)/bench-baremon.txt $(COMPARE)/bench-linux.txt
+
+# The export path's figures (docs/export.md, "Measured"): throughput
+# over QEMU's socket and a pty, paced or not, upload time, instructions
+# per exported byte and the LOST knee under -icount.
+export-bench: esp host
+	bash host/bench/export-bench.sh
 
 # noise on both CPUs (CPU 1 isolated) of baremon and of Linux, under
 # -icount 4 (docs/noise.md's side-by-side table).
@@ -252,7 +258,7 @@ install: $(BUILD)/baremon
 # --- fuzz targets (clang's libFuzzer): the line reader and perf data -----------
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
-FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata
+FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata $(BUILD)/fuzz/fuzz_export_rx
 $(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c ringbuf/frame.c ringbuf/link.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
@@ -262,6 +268,11 @@ $(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/bui
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+# Misaligned or overflowing accesses stop the run (not only reported).
+$(BUILD)/fuzz/fuzz_export_rx: tests/fuzz/fuzz_export_rx.c host/export_rx.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -fno-sanitize-recover=undefined -o $@ $^
 fuzz-build: $(FUZZ_BINS)
 fuzz: $(FUZZ_BINS)
 	sh tests/fuzz/run.sh

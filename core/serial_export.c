@@ -144,7 +144,11 @@ static bool pump_uart(void)
 		if (!pace_start)
 			pace_start = now;
 		uint64_t due = (now - pace_start) / 1000 * (exp_uart->baud / 10) / 1000000;
-		allowed = due > pace_sent ? (due - pace_sent < 16 ? due - pace_sent : 16) : 0;
+		/* An idle line banks no credit: at most a FIFO's worth is
+		 * due at once (else after a pause it ran unpaced). */
+		if (due > pace_sent + 16)
+			pace_sent = due - 16;
+		allowed = due > pace_sent ? due - pace_sent : 0;
 	}
 	if (allowed && uart_tx_ready(exp_uart)) {
 		uint64_t fl = spin_lock_irqsave(&export_lock);

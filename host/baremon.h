@@ -65,6 +65,7 @@ struct conn {
 	char line[512];
 	size_t line_len;
 	uint64_t text_bytes;      /* console text seen so far */
+	uint64_t odd_bytes;       /* of it, bytes no console prints */
 	uint64_t last_text_ms;    /* when the last of it arrived */
 	bool seen_prompt;         /* a line of it ended "> " (the shell's) */
 	bool panicked;

@@ -150,9 +150,17 @@ static void text_line(struct conn *c)
 	c->line_len = 0;
 }
 
+/* Not what a console prints: a hint of a wrong baud rate. */
+static bool odd_byte(uint8_t b)
+{
+	return b >= 0x80 || (b < 0x20 && b != '\r' && b != '\n' && b != '\t' && b != '\b' &&
+			     b != '\a' && b != 0x1b);
+}
+
 static void text_byte(struct conn *c, uint8_t b)
 {
 	c->text_bytes++;
+	c->odd_bytes += odd_byte(b);
 	c->last_text_ms = host_now_ms();
 	if (b == '\r')
 		return;
@@ -265,9 +273,13 @@ static void check_health(struct conn *c, bool waiting)
 		conn_fail(c, EXIT_PROTOCOL, "the target closed the line");
 	int limit = c->target ? c->target->timeout_s : 30;
 	if (waiting && limit > 0 &&
-	    host_now_ms() - c->last_progress > (uint64_t)limit * 1000)
+	    host_now_ms() - c->last_progress > (uint64_t)limit * 1000) {
+		if (!c->reader.frames && (c->reader.bad_frames || c->odd_bytes))
+			conn_fail(c, EXIT_TIMEOUT, "the target is not answering (%d s without "
+				  "progress): no frame, only garbage (wrong baud rate?)", limit);
 		conn_fail(c, EXIT_TIMEOUT, "the target is not answering (%d s without progress)",
 			  limit);
+	}
 }
 
 /*

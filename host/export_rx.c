@@ -4,7 +4,11 @@
  * is a duplicate (ignored); one beyond it means frames were lost (the
  * exporter does not resend: its datagrams are outside the link), and
  * since records straddle frames the rest of that stream cannot be
- * parsed: it is counted, not guessed at.
+ * parsed: it is counted, not guessed at. A stream's frames are
+ * numbered from 0 (the frame's sequence number): when the first to come
+ * is not frame 0, the stream's start is lost too. Missing bytes before
+ * the first frame seen are counted from position 0, where a stream of
+ * record --export starts (a fresh ring).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,8 @@
 
 static void append(struct export_stream *s, const uint8_t *p, size_t n)
 {
+	if (n == 0)
+		return;   /* s->buf may still be NULL */
 	if (s->len + n > s->cap) {
 		size_t cap = s->cap ? s->cap : 65536;
 		while (cap < s->len + n)
@@ -47,7 +53,10 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 		if (f->len >= 16)
 			s->unreported = get_le64(f->payload + 8);
 		uint64_t total = get_le64(f->payload);
-		if (s->started && total > s->next && !s->broken) {
+		if (!s->started && total) {   /* no data frame came at all */
+			s->gap_bytes += total;
+			s->broken = true;
+		} else if (s->started && total > s->next && !s->broken) {
 			s->gap_bytes += total - s->next;
 			s->broken = true;
 		}
@@ -60,6 +69,10 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 	if (!s->started) {
 		s->started = true;
 		s->next = pos;
+		if (f->seq != 0) {   /* the stream's first frames were lost */
+			s->gap_bytes += pos;
+			s->broken = true;
+		}
 	}
 	if (pos < s->next) {
 		x->duplicates++;
@@ -77,14 +90,16 @@ void export_rx_frame(struct export_rx *x, const struct frame *f)
 	s->next += n;
 }
 
-static void count(const struct perf_event_header *h, struct export_summary *sum)
+/* Count the record h, read (unaligned) from rec. */
+static void count(const struct perf_event_header *h, const uint8_t *rec,
+		  struct export_summary *sum)
 {
 	sum->records++;
 	if (h->type == PERF_RECORD_SAMPLE)
 		sum->samples++;
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
 		uint64_t lost;
-		memcpy(&lost, (const uint8_t *)h + sizeof(*h) + 8, 8);
+		memcpy(&lost, rec + sizeof(*h) + 8, 8);
 		sum->lost_records++;
 		sum->lost += lost;
 	}
@@ -108,7 +123,7 @@ void export_rx_append(const struct export_rx *x, FILE *out, struct export_summar
 			memcpy(&h, s->buf + at, sizeof(h));
 			if (h.size < sizeof(h) || at + h.size > s->len)
 				break;
-			count((const struct perf_event_header *)(s->buf + at), sum);
+			count(&h, s->buf + at, sum);   /* records may sit unaligned */
 			fwrite(s->buf + at, 1, h.size, out);
 			at += h.size;
 		}

@@ -216,15 +216,19 @@ static int start_qemu(struct target *t, bool with_agent)
 	unavailable("QEMU's console socket %s never appeared%s", sock, "");
 }
 
-/* --export-connect ADDR: the frames' line beside the console's. */
+/* --export-connect ADDR: the frames' line beside the console's: a
+ * socket, or a serial device (/dev/ttyUSB1[:BAUD]) as for --serial. */
 static int open_export_line(struct target *t, int console)
 {
 	const char *a = t->export_device;
+	errno = 0;
 	int fd = strncmp(a, "unix:", 5) == 0 ? connect_unix(a + 5) :
-		 strncmp(a, "tcp:", 4) == 0 ? connect_tcp(a + 4) : -1;
+		 strncmp(a, "tcp:", 4) == 0 ? connect_tcp(a + 4) :
+		 a[0] == '/' ? open_serial(a) : -1;
 	if (fd < 0)
 		unavailable("cannot connect to the export line %s: %s", a,
-			    errno ? strerror(errno) : "want unix:PATH or tcp:HOST:PORT");
+			    errno ? strerror(errno) :
+				    "want unix:PATH, tcp:HOST:PORT or /dev/DEVICE[:BAUD]");
 	t->console_fd = console;
 	return fd;
 }

@@ -11,7 +11,8 @@
 #   and duplicates bytes both ways, each at RELAY_RATE per 100000 bytes
 #   (default 5: about one 1 KiB frame in seven is damaged; uploads and
 #   downloads still intact,
-#   the tool reports the damage, nothing hangs); and through a pty
+#   the tool reports the damage, nothing hangs; record --export keeps
+#   whole records and counts the frames missing); and through a pty
 #   (--serial);
 #   --export: frames on a second UART (export=ttyS1), record --export
 #   through it intact;
@@ -20,7 +21,8 @@
 #   baud (export_pace), reached during boot: a record that outruns the
 #   line counts LOST records (perf report sees them), then a session
 #   ends with poweroff and QEMU exits 0;
-# - errors: nothing to connect to, no device, a kernel panic at boot.
+# - errors: nothing to connect to, no device, a silent line (/dev/ptmx),
+#   garbage only (as at a wrong baud rate), a kernel panic at boot.
 . "$(dirname "$0")/lib.sh"
 
 tool=$build/baremon
@@ -167,15 +169,32 @@ run /tmp/two 2000 0
 expect line 1999
 EOF
 bm relay "${r[@]}" session "$logs/r.session"
-kill "$rpid" 2>/dev/null
-wait "$rpid" 2>/dev/null
 expect_rc 0
 check "damaged line: every step passed" in_out '^session: 5 passed, 0 failed$'
 check "damaged line: the upload and download are intact" cmp -s "$logs/big.bin" "$logs/r.back"
 check "damaged line: the tool reports what it skipped" in_err 'line damage: [1-9][0-9]* bad frames'
-check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay.err"
-echo "# relay: $(cat "$logs/faultrelay.err" | tr '\n' ' ')"
 echo "# tool: $(grep -E 'line damage|pushed .*r.bin|pulled .*r.bin' "$err" | tr '\n' ' ')"
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+cp "$logs/faultrelay.err" "$logs/faultrelay-session.err"
+# The exporter's frames are not resent: a damaged one is counted
+# missing and the rest of its stream left out; what is kept is whole.
+# (The relay serves one connection: a second one for the record.)
+"$relay" "$sock" "$logs/relay2.sock" "${RELAY_RATE:-5}" 8 2>"$logs/faultrelay2.err" &
+rpid=$!
+for _ in $(seq 50); do [ -S "$logs/relay2.sock" ] && break; sleep 0.1; done
+bm relay-record --timeout 120 --connect "unix:$logs/relay2.sock" \
+	record --export -e page-faults -c 1 -o "$logs/relay.data" -- "$work" 10 2048
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
+expect_rc 0
+check "damaged line: record --export says what arrived and what is missing" \
+	in_err 'exported by the kernel: 1 stream\(s\) \([01] ended\), [0-9]+ bytes, .* [0-9]+ bytes of frames missing, [0-9]+ bytes cut'
+check "damaged line: perf script reads what was kept" \
+	sh -c "perf script -i '$logs/relay.data' >/dev/null 2>&1"
+echo "# relay record: $(grep -o 'exported by the kernel: .*' "$err")"
+check "damaged line: the relay did damage" grep -Eq "[1-9][0-9]* flipped, [1-9][0-9]* dropped, [1-9][0-9]* duplicated" "$logs/faultrelay-session.err"
+echo "# relay: $(cat "$logs/faultrelay-session.err" "$logs/faultrelay2.err" | tr '\n' ' ')"
 
 # --- a pty (--serial) ---------------------------------------------------------------
 "$relay" "$sock" --pty "$logs/pty" 0 1 2>"$logs/pty.err" &
@@ -259,6 +278,12 @@ check "no socket: a one-line reason" in_err '^baremon: cannot connect to unix:'
 bm no-device --serial /dev/no-such-tty run true
 expect_rc 69
 check "no device: a one-line reason" in_err '^baremon: cannot open /dev/no-such-tty'
+bm silent --serial /dev/ptmx --timeout 3 run true
+expect_rc 75
+check "a target not answering: a one-line reason" in_err '^baremon: the target is not answering \(3 s'
+bm garbage --connect 'exec:head -c 20000 /dev/urandom | tr -d "\000"; cat >/dev/null' --timeout 3 run true
+expect_rc 75
+check "only garbage on the line (a wrong baud rate): said" in_err 'only garbage \(wrong baud rate\?\)$'
 bm panic --cmdline fault=pagefault run true
 expect_rc 125
 check "panic: said" in_err '^baremon: the target kernel panicked'
