@@ -14,7 +14,6 @@
  *
  * intel_caps is written once at boot, before user space, then only read.
  */
-#include <stdio.h>
 #include <linux/errno.h>
 #include "arch/cpu.h"
 #include "intel.h"
@@ -24,6 +23,7 @@
 #include "proc/task.h"
 #include "fs/vfs.h"
 #include "pmu/vpmu/vpmu.h"
+#include "pmu/x86_sysfs.h"
 
 struct intel_caps intel_caps;
 
@@ -134,61 +134,33 @@ static int intel_event_init(struct perf_event *e)
 
 /* ---- sysfs ---- */
 
-static struct pmu_sysfs_entry format[8], events[PERF_COUNT_HW_MAX + 2], caps[3];
-
-static void add_entry(struct pmu_sysfs_entry *dir, const char *name, const char *value)
-{
-	while (dir->name)
-		dir++;
-	dir->name = name;
-	dir->value = value;
-}
+static struct x86_sysfs sysfs;
 
 static void sysfs_format(void)
 {
-	add_entry(format, "event", "config:0-7");
-	add_entry(format, "umask", "config:8-15");
-	add_entry(format, "edge", "config:18");
-	add_entry(format, "pc", "config:19");
+	struct pmu_sysfs_entry *f = sysfs.format;
+	x86_sysfs_add(f, "event", "config:0-7");
+	x86_sysfs_add(f, "umask", "config:8-15");
+	x86_sysfs_add(f, "edge", "config:18");
+	x86_sysfs_add(f, "pc", "config:19");
 	if (intel_caps.version >= 3 && !intel_caps.any_deprecated)
-		add_entry(format, "any", "config:21");
-	add_entry(format, "inv", "config:23");
-	add_entry(format, "cmask", "config:24-31");
+		x86_sysfs_add(f, "any", "config:21");
+	x86_sysfs_add(f, "inv", "config:23");
+	x86_sysfs_add(f, "cmask", "config:24-31");
 }
 
-/* Linux's names, in Linux's order, for the generic events this CPU has;
- * the text names the encoding ("event=0x2e,umask=0x4f"). */
+/* The generic events this CPU has; TOPDOWN.SLOTS where fixed 3 is. */
 static void sysfs_events(void)
 {
-	static const struct { const char *name; unsigned id; } names[] = {
-		{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
-		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
-		{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
-		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-		{ "bus-cycles", PERF_COUNT_HW_BUS_CYCLES },
-		{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
-	};
-	static char text[ARRAY_SIZE(names)][32];
-	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		uint64_t enc = event_map[names[i].id];
-		if (!enc)
-			continue;
-		int n = snprintf(text[i], sizeof(text[i]), "event=0x%02x", (unsigned)(enc & 0xff));
-		if (enc >> 8)
-			snprintf(text[i] + n, sizeof(text[i]) - (size_t)n, ",umask=0x%02x",
-				 (unsigned)(enc >> 8 & 0xff));
-		add_entry(events, names[i].name, text[i]);
-	}
-	if (intel_caps.fixed_mask >> 3 & 1) /* TOPDOWN.SLOTS, fixed 3 only */
-		add_entry(events, "slots", "event=0x00,umask=0x4");
+	x86_sysfs_events(&sysfs, event_map);
+	if (intel_caps.fixed_mask >> 3 & 1)
+		x86_sysfs_add(sysfs.events, "slots", "event=0x00,umask=0x4");
 }
 
 static void sysfs_caps(void)
 {
-	add_entry(caps, "max_precise", "0");
-	add_entry(caps, "pmu_name", intel_caps.model ? "vpmu"
+	x86_sysfs_add(sysfs.caps, "max_precise", "0");
+	x86_sysfs_add(sysfs.caps, "pmu_name", intel_caps.model ? "vpmu"
 				    : intel_caps.version == 1 ? "generic_arch_v1"
 							      : "generic_arch_v2+");
 }
@@ -203,9 +175,6 @@ struct pmu intel_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
-	.format = format,
-	.events = events,
-	.caps = caps,
 };
 
 /* ---- detection ---- */
@@ -304,6 +273,7 @@ void intel_pmu_init(void)
 	sysfs_format();
 	sysfs_events();
 	sysfs_caps();
+	x86_sysfs_attach(&intel_pmu, &sysfs);
 	intel_counters_init();
 	intel_lbr_init();
 	intel_pmi_init();
