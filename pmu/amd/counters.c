@@ -35,17 +35,15 @@
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 #include "pmu/x86_common.h"
+#include "pmu/x86_counters.h"
 
-#define HW_ON_COUNTER (1ULL << 0)        /* e->hw.idx is e's counter */
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
 #define WIDTH_MASK ((1ULL << AMD_WIDTH) - 1)
 #define TOP_BIT (1ULL << (AMD_WIDTH - 1))
 #define MAX_PERIOD (TOP_BIT - 1)         /* Linux's (1 << 47) - 1 */
 
 struct cpu_counters {
-	struct perf_event *owner[AMD_MAX_COUNTERS];
-	uint64_t used;         /* bit i: owner[i] set */
-	uint64_t active;       /* bit i: counter i enabled (EN, GlobalCtl) */
+	struct x86_counters k; /* active: counter enabled (EN, GlobalCtl) */
 	uint64_t window_end;   /* ns: a PMI finding nothing before this is ours */
 	bool ready;
 };
@@ -81,10 +79,16 @@ int amd_pick_counter(uint64_t used)
 	return -1;
 }
 
+static int pick(const struct perf_event *e, uint64_t used)
+{
+	(void)e; /* every counter takes every event */
+	return amd_pick_counter(used);
+}
+
 static void write_global(const struct cpu_counters *c)
 {
 	if (amd_caps.perfmon_v2)
-		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, c->active);
+		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, c->k.active);
 }
 
 /* First use on this CPU: nothing counting, no stale overflow, and the
@@ -106,9 +110,7 @@ static struct cpu_counters *here(void)
 
 static bool owned_here(const struct perf_event *e)
 {
-	int idx = e->hw.idx;
-	return (e->hw.flags & HW_ON_COUNTER) && idx >= 0 && idx < AMD_MAX_COUNTERS &&
-	       counters[this_cpu_id()].owner[idx] == e;
+	return x86_owns(&counters[this_cpu_id()].k, e);
 }
 
 static bool set_period(struct perf_event *e, bool pmi)
@@ -127,14 +129,14 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 {
 	unsigned i = (unsigned)e->hw.idx;
 	pmu_wrmsr(amd_ctl_msr(i), e->hw.config | EVTSEL_EN);
-	c->active |= 1ULL << i;
+	c->k.active |= 1ULL << i;
 	write_global(c);
 }
 
 static void disable(struct cpu_counters *c, struct perf_event *e)
 {
 	unsigned i = (unsigned)e->hw.idx;
-	c->active &= ~(1ULL << i);
+	c->k.active &= ~(1ULL << i);
 	write_global(c);
 	pmu_wrmsr(amd_ctl_msr(i), 0);
 }
@@ -146,13 +148,10 @@ int amd_add(struct perf_event *e, uint64_t now)
 	(void)now;
 	struct cpu_counters *c = here();
 	e->hw.config = amd_event_config(e);
-	int idx = amd_pick_counter(c->used);
+	int idx = amd_pick_counter(c->k.used);
 	if (idx < 0)
 		return -EAGAIN;
-	c->owner[idx] = e;
-	c->used |= 1ULL << idx;
-	e->hw.idx = idx;
-	e->hw.flags = HW_ON_COUNTER;
+	x86_claim(&c->k, e, idx);
 	set_period(e, false);
 	enable(c, e);
 	return 0;
@@ -164,15 +163,11 @@ void amd_del(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	int idx = e->hw.idx;
-	if (c->active >> idx & 1) {
+	if (x86_is_active(&c->k, e)) {
 		disable(c, e);
 		fold(e);
 	}
-	c->owner[idx] = NULL;
-	c->used &= ~(1ULL << idx);
-	e->hw.idx = -1;
-	e->hw.flags = 0;
+	x86_release(&c->k, e);
 }
 
 void amd_start(struct perf_event *e, uint64_t now)
@@ -181,7 +176,7 @@ void amd_start(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (c->active >> e->hw.idx & 1)
+	if (x86_is_active(&c->k, e))
 		return;
 	set_period(e, false);
 	enable(c, e);
@@ -193,7 +188,7 @@ void amd_stop(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (!(c->active >> e->hw.idx & 1))
+	if (!x86_is_active(&c->k, e))
 		return;
 	disable(c, e);
 	fold(e);
@@ -202,23 +197,16 @@ void amd_stop(struct perf_event *e, uint64_t now)
 uint64_t amd_read(struct perf_event *e, uint64_t now)
 {
 	(void)now;
-	if (owned_here(e) && (counters[this_cpu_id()].active >> e->hw.idx & 1))
+	if (owned_here(e) && x86_is_active(&counters[this_cpu_id()].k, e))
 		fold(e);
 	return e->count;
 }
 
 /* ---- groups ---- */
 
-/* Every counter takes every event: a group fits when it has no more
- * of this PMU's events than there are counters. */
 bool amd_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
-	unsigned n = leader->pmu == &amd_pmu;
-	list_for_each(node, &leader->siblings)
-		n += list_entry(node, struct perf_event, sibling_node)->pmu == &amd_pmu;
-	if (extra)
-		n += extra->pmu == &amd_pmu;
-	return n <= amd_caps.n_counters;
+	return x86_group_fits(&amd_pmu, pick, leader, extra);
 }
 
 /* ---- the PMI ---- */
@@ -228,12 +216,12 @@ bool amd_group_fits(struct perf_event *leader, struct perf_event *extra)
  * amd_start). */
 static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f)
 {
-	struct perf_event *e = c->owner[i];
-	if (!e || !(c->active >> i & 1))
+	struct perf_event *e = c->k.owner[i];
+	if (!e || !(c->k.active >> i & 1))
 		return;
 	struct x86_counter k = counter_of(e);
 	if (x86_overflowed(e, &k, f, NULL)) {
-		c->active &= ~(1ULL << i);
+		c->k.active &= ~(1ULL << i);
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	}
 }
@@ -244,7 +232,7 @@ static unsigned handle_by_top_bit(struct cpu_counters *c, struct trap_frame *f)
 {
 	unsigned handled = 0;
 	for (unsigned i = 0; i < amd_caps.n_counters; i++) {
-		if (!(c->active >> i & 1))
+		if (!(c->k.active >> i & 1))
 			continue;
 		if (pmu_rdmsr(amd_ctr_msr(i)) & TOP_BIT)
 			continue;
@@ -326,5 +314,5 @@ uint64_t amd_unknown_count(unsigned cpu)
 
 bool amd_counters_busy(void)
 {
-	return counters[this_cpu_id()].used != 0;
+	return counters[this_cpu_id()].k.used != 0;
 }

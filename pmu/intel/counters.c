@@ -30,14 +30,13 @@
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "pmu/x86_common.h"
+#include "pmu/x86_counters.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
-#define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
+_Static_assert(NR_IDX <= X86_MAX_IDX, "x86_counters holds every counter");
 
 struct cpu_counters {
-	struct perf_event *owner[NR_IDX];
-	uint64_t used;         /* bit idx: owner[idx] set */
-	uint64_t global;       /* what GLOBAL_CTRL holds: counters enabled */
+	struct x86_counters k; /* k.active: what GLOBAL_CTRL holds */
 	uint64_t fixed_ctrl;   /* what FIXED_CTR_CTRL holds */
 	bool ready;            /* registers cleared, LVTPC set, on this CPU */
 };
@@ -89,7 +88,7 @@ static uint64_t counter_bits(void)
 static void write_global(struct cpu_counters *c)
 {
 	if (intel_caps.version >= 2)
-		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->global);
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->k.active);
 }
 
 /* First use on this CPU: nothing counting, no stale overflow, and the
@@ -113,9 +112,7 @@ static struct cpu_counters *here(void)
 
 static bool owned_here(const struct perf_event *e)
 {
-	int idx = e->hw.idx;
-	return (e->hw.flags & HW_ON_COUNTER) && idx >= 0 && idx < NR_IDX &&
-	       counters[this_cpu_id()].owner[idx] == e;
+	return x86_owns(&counters[this_cpu_id()].k, e);
 }
 
 /* e's counter, for the shared period and fold code (x86_common.c). */
@@ -151,7 +148,7 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 	} else {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, e->hw.config | EVTSEL_EN);
 	}
-	c->global |= 1ULL << idx;
+	c->k.active |= 1ULL << idx;
 	write_global(c);
 }
 
@@ -170,7 +167,7 @@ static void clear_selector(struct cpu_counters *c, struct perf_event *e)
 
 static void disable(struct cpu_counters *c, struct perf_event *e)
 {
-	c->global &= ~(1ULL << e->hw.idx);
+	c->k.active &= ~(1ULL << e->hw.idx);
 	write_global(c);
 	clear_selector(c, e);
 }
@@ -188,13 +185,10 @@ int intel_add(struct perf_event *e, uint64_t now)
 	(void)now;
 	struct cpu_counters *c = here();
 	e->hw.config = intel_event_config(e);
-	int idx = intel_pick_counter(e->hw.config, c->used);
+	int idx = intel_pick_counter(e->hw.config, c->k.used);
 	if (idx < 0)
 		return -EAGAIN;
-	c->owner[idx] = e;
-	c->used |= 1ULL << idx;
-	e->hw.idx = idx;
-	e->hw.flags = HW_ON_COUNTER;
+	x86_claim(&c->k, e, idx);
 	set_period(e, false);
 	intel_lbr_add(e);
 	enable(c, e);
@@ -207,16 +201,12 @@ void intel_del(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	int idx = e->hw.idx;
-	if (c->global >> idx & 1) {
+	if (x86_is_active(&c->k, e)) {
 		disable(c, e);
 		fold(e);
 	}
 	intel_lbr_del(e);
-	c->owner[idx] = NULL;
-	c->used &= ~(1ULL << idx);
-	e->hw.idx = -1;
-	e->hw.flags = 0;
+	x86_release(&c->k, e);
 }
 
 /* Resume an event stopped on its counter. */
@@ -226,7 +216,7 @@ void intel_start(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (c->global >> e->hw.idx & 1)
+	if (x86_is_active(&c->k, e))
 		return;
 	set_period(e, false);
 	enable(c, e);
@@ -238,7 +228,7 @@ void intel_stop(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (!(c->global >> e->hw.idx & 1))
+	if (!x86_is_active(&c->k, e))
 		return;
 	disable(c, e);
 	fold(e);
@@ -247,22 +237,16 @@ void intel_stop(struct perf_event *e, uint64_t now)
 uint64_t intel_read(struct perf_event *e, uint64_t now)
 {
 	(void)now;
-	if (owned_here(e) && (counters[this_cpu_id()].global >> e->hw.idx & 1))
+	if (owned_here(e) && x86_is_active(&counters[this_cpu_id()].k, e))
 		fold(e);
 	return e->count;
 }
 
 /* ---- groups ---- */
 
-static bool take(uint64_t *used, struct perf_event *e)
+static int pick(const struct perf_event *e, uint64_t used)
 {
-	if (e->pmu != &intel_pmu)
-		return true; /* another PMU's event needs none of ours */
-	int idx = intel_pick_counter(intel_event_config(e), *used);
-	if (idx < 0)
-		return false;
-	*used |= 1ULL << idx;
-	return true;
+	return intel_pick_counter(intel_event_config(e), used);
 }
 
 /* The group placed in its order, as add() will place it (place.c: each
@@ -270,23 +254,17 @@ static bool take(uint64_t *used, struct perf_event *e)
  * counter they may, free ones the least wanted). */
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
-	uint64_t used = 0;
-	if (!take(&used, leader))
-		return false;
-	list_for_each(n, &leader->siblings)
-		if (!take(&used, list_entry(n, struct perf_event, sibling_node)))
-			return false;
-	return !extra || take(&used, extra);
+	return x86_group_fits(&intel_pmu, pick, leader, extra);
 }
 
 /* ---- the PMI ---- */
 
 /* Stop a throttled event's counter (it stays ours, unarmed, until
  * intel_start). The counters stay frozen: the PMI writes GLOBAL_CTRL
- * from c->global at its end. */
+ * from c->k.active at its end. */
 static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 {
-	c->global &= ~(1ULL << e->hw.idx);
+	c->k.active &= ~(1ULL << e->hw.idx);
 	clear_selector(c, e);
 }
 
@@ -296,8 +274,8 @@ static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
 		       const struct perf_hit *where)
 {
-	struct perf_event *e = c->owner[idx];
-	if (!e || !(c->global >> idx & 1))
+	struct perf_event *e = c->k.owner[idx];
+	if (!e || !(c->k.active >> idx & 1))
 		return;
 	struct x86_counter k = counter_of(e);
 	struct perf_hit with_branches = *where;
@@ -322,7 +300,7 @@ static void reset_counters(struct cpu_counters *c)
 	if (intel_caps.fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	c->fixed_ctrl = 0;
-	c->global = 0;
+	c->k.active = 0;
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
 }
 
@@ -362,8 +340,8 @@ static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f,
 				const struct perf_hit *where)
 {
 	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
-		struct perf_event *e = c->owner[i];
-		if (!e || !(c->global >> i & 1))
+		struct perf_event *e = c->k.owner[i];
+		if (!e || !(c->k.active >> i & 1))
 			continue;
 		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
 		if (!(now >> (intel_caps.gp_width - 1) & 1))
@@ -396,7 +374,7 @@ void intel_test_stuck_status(bool on)
 
 bool intel_counters_busy(void)
 {
-	return counters[this_cpu_id()].used != 0;
+	return counters[this_cpu_id()].k.used != 0;
 }
 
 void intel_test_load(struct perf_event *e, uint64_t raw)
