@@ -17,43 +17,23 @@
 #include "pmu/msr.h"
 #include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
+#include "pmu/x86_test.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {
-	if (!amd_caps.registered) {
-		kprintf("selftest: %s: skipped (no AMD \"cpu\" PMU)\n", t->name);
-		return false;
-	}
-	if (counters && amd_counters_busy()) {
-		ST_FAIL(t, "events hold this CPU's counters");
-		return false;
-	}
-	return true;
+	return x86_test_usable(t, amd_caps.registered, "AMD \"cpu\"",
+			       counters ? amd_counters_busy : NULL);
 }
 
 static struct perf_event *new_event(uint32_t type, uint64_t config)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &amd_pmu;
-	return e;
+	return x86_test_event(&amd_pmu, type, config);
 }
 
 static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
 {
-	struct perf_event *e = new_event(type, config);
-	if (tweak)
-		tweak(&e->attr);
-	int r = amd_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_init_errno(&amd_pmu, type, config, tweak);
 }
-
-static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
-static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
-static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
-static void user_only(struct perf_event_attr *a) { a->exclude_kernel = 1; }
 
 static uint64_t cache(unsigned type, unsigned op, unsigned result)
 {
@@ -65,7 +45,7 @@ SELFTEST(amd_event_init)
 	if (!usable(t, false))
 		return;
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NULL) == 0);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, user_only) == 0);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, x86_test_user_only) == 0);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, NULL) == -EINVAL);
@@ -80,16 +60,16 @@ SELFTEST(amd_event_init)
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, NULL) == -EINVAL);
 	/* branches: an entry in both tables (user mode on the model) */
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, cache(PERF_COUNT_HW_CACHE_BPU,
-		PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), user_only) == 0);
+		PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), x86_test_user_only) == 0);
 	if (amd_caps.model_pmu) {
 		/* what the model never counts is left out */
 		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, NULL) == -ENOENT);
 		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, NULL) == -ENOENT);
 	}
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, branch_stack) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, x86_test_precise) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, x86_test_branch_stack) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, x86_test_bts) ==
 		    -EOPNOTSUPP);
 
 	/* RAW keeps event bits 0-7 and 32-35, umask, edge, inv, cmask and

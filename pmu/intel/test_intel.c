@@ -12,43 +12,25 @@
 #include "arch/percpu.h"
 #include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
+#include "pmu/x86_test.h"
 #include "arch/tsc.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {
-	if (!intel_caps.registered) {
-		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
-		return false;
-	}
-	if (counters && intel_counters_busy()) {
-		ST_FAIL(t, "events hold this CPU's counters");
-		return false;
-	}
-	return true;
+	return x86_test_usable(t, intel_caps.registered, "\"cpu\"",
+			       counters ? intel_counters_busy : NULL);
 }
 
-/* An event as perf_event_open would make it, not yet attached. */
 static struct perf_event *new_event(uint32_t type, uint64_t config)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &intel_pmu;
-	return e;
+	return x86_test_event(&intel_pmu, type, config);
 }
 
 static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
 {
-	struct perf_event *e = new_event(type, config);
-	if (tweak)
-		tweak(&e->attr);
-	int r = intel_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_init_errno(&intel_pmu, type, config, tweak);
 }
 
-static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
-static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
 static void user_branches(struct perf_event_attr *a)
 {
 	a->sample_type = PERF_SAMPLE_BRANCH_STACK;
@@ -64,7 +46,6 @@ static void tsx_branches(struct perf_event_attr *a)
 	user_branches(a);
 	a->branch_sample_type |= PERF_SAMPLE_BRANCH_IN_TX;
 }
-static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
 
 SELFTEST(intel_event_init)
 {
@@ -82,7 +63,7 @@ SELFTEST(intel_event_init)
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, NULL) == -EINVAL);
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_OP_MAX << 8, NULL) == -EINVAL);
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, x86_test_precise) == -EOPNOTSUPP);
 	/* branch stacks: with arch LBR (the model has it), user branches
 	 * open; the TSX filters never, kernel ones not on the model */
 	bool lbr = intel_lbr_depth() != 0;
@@ -91,9 +72,9 @@ SELFTEST(intel_event_init)
 	if (intel_caps.model)
 		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, kernel_branches) == -EOPNOTSUPP);
 	if (!lbr)
-		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, branch_stack) == -EOPNOTSUPP);
+		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, x86_test_branch_stack) == -EOPNOTSUPP);
 	if (!(intel_caps.unavailable & PERFMON_EBX_BRANCHES))
-		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
+		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, x86_test_bts) ==
 			    -EOPNOTSUPP);
 
 	/* RAW keeps the selector bits and drops the rest, as Linux does. */
