@@ -105,7 +105,7 @@ static struct cpu_counters *here(void)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	if (intel_caps.version >= 2) /* reserved bits would #GP */
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
-	apic_write(APIC_LVT_PMC, intel_lvtpc()); /* unmasked: NMI or VEC_PMI */
+	apic_write(APIC_LVT_PMC, x86_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
 	return c;
 }
@@ -309,7 +309,7 @@ static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each loop */
 /* Handle every overflowed counter until the status is clear, with the
  * counters frozen meanwhile; each status bit is acknowledged
  * (GLOBAL_OVF_CTRL) before its counter is re-armed. A status that is
- * still set after INTEL_PMI_MAX_LOOPS rounds will not clear (Linux's
+ * still set after X86_PMI_MAX_LOOPS rounds will not clear (Linux's
  * "irq loop stuck"): the PMU is reset and pmi.c reports it. */
 static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 			     const struct perf_hit *where)
@@ -319,9 +319,9 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 		uint64_t st = pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_bits();
 		if (!st)
 			break;
-		if (loops == INTEL_PMI_MAX_LOOPS) {
+		if (loops == X86_PMI_MAX_LOOPS) {
 			reset_counters(c);
-			intel_pmi_stuck();
+			x86_pmi_stuck();
 			break;
 		}
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);

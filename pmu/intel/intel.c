@@ -266,6 +266,8 @@ static void report(void)
 		     intel_caps.full_width ? ", full-width writes" : "", intel_caps.unavailable);
 }
 
+static const struct x86_pmi_ops pmi_ops = { .handle = intel_handle_overflows };
+
 void intel_pmu_init(void)
 {
 	if (!detect())
@@ -276,7 +278,7 @@ void intel_pmu_init(void)
 	x86_sysfs_attach(&intel_pmu, &sysfs);
 	intel_counters_init();
 	intel_lbr_init();
-	intel_pmi_init();
+	x86_pmi_init(&pmi_ops);
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;
 	report();

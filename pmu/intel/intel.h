@@ -13,6 +13,7 @@
 #include "arch/x86.h"
 #include "pmu/event.h"
 #include "pmu/perf.h"
+#include "pmu/x86_pmi.h"
 
 /* What the driver handles, as far as CPUID 0AH says the CPU has them:
  * GP counters at IA32_PERFEVTSEL0 + i and IA32_(A_)PMC0 + i (Linux's
@@ -86,24 +87,11 @@ void intel_counters_init(void);  /* boot: this CPU model's constraints */
  * where->kchain when set): under perf_lock, interrupts off (or in an
  * NMI that holds perf_lock). */
 void intel_handle_overflows(const struct perf_hit *where);
-/* Rounds of the status loop before the PMU is reset (Linux's 100). */
-#define INTEL_PMI_MAX_LOOPS 100
-
-/* pmi.c: the PMI's delivery, `pmi=nmi|irq` on the command line. */
-void intel_pmi_init(void);
-bool intel_pmi_is_nmi(void);
-uint32_t intel_lvtpc(void);       /* LVTPC, unmasked, in the chosen mode */
-void intel_pmi_stuck(void);       /* the status loop gave up: reset done */
+/* The status loop's limit and the PMI's delivery: pmu/x86_pmi.h. */
 
 /* For the self-tests. */
-uint64_t intel_pmi_count(unsigned cpu);
-uint64_t intel_pmi_deferred_count(unsigned cpu); /* NMIs handled by the IPI */
-uint64_t intel_pmi_stuck_count(void);
 /* Make the status come back after each acknowledgement on this CPU. */
 void intel_test_stuck_status(bool on);
-/* NMIs on the model are handled at once, not deferred (the test sends
- * them itself, from outside the model). */
-void intel_test_nmi_direct(bool on);
 bool intel_counters_busy(void);   /* some counter of this CPU is in use */
 /* Load e's counter (on this CPU, under perf_lock) with a raw value. */
 void intel_test_load(struct perf_event *e, uint64_t raw);

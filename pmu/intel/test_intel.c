@@ -209,7 +209,7 @@ SELFTEST(intel_wrap_folds)
 	if (!usable(t, true))
 		return;
 	unsigned cpu = this_cpu_id();
-	uint64_t pmis = intel_pmi_count(cpu), before = 5000, mid = 0, end;
+	uint64_t pmis = x86_pmi_count(cpu), before = 5000, mid = 0, end;
 	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	e->attr.exclude_user = 1;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
@@ -218,7 +218,7 @@ SELFTEST(intel_wrap_folds)
 	spin_unlock_irqrestore(&perf_lock, f);
 	/* Read until the PMI has come (interrupts are on between reads; the
 	 * model notices the wrap when a register is read). */
-	for (int i = 0; i < 200 && intel_pmi_count(cpu) == pmis; i++) {
+	for (int i = 0; i < 200 && x86_pmi_count(cpu) == pmis; i++) {
 		udelay(50);
 		f = spin_lock_irqsave(&perf_lock);
 		mid = intel_pmu.read(e, 0);
@@ -234,7 +234,7 @@ SELFTEST(intel_wrap_folds)
 	end = e->count;
 	intel_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
-	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, mid > before && mid < (1ULL << 40));
 	ST_CHECK(t, end >= mid && end < (1ULL << 40));
 	if (mid <= before || mid >= (1ULL << 40))
@@ -245,13 +245,13 @@ SELFTEST(intel_wrap_folds)
 /* Wait (interrupts on between reads) until `n` more PMIs came on cpu. */
 static bool wait_pmis(struct perf_event *e, unsigned cpu, uint64_t from, uint64_t n)
 {
-	for (int i = 0; i < 400 && intel_pmi_count(cpu) < from + n; i++) {
+	for (int i = 0; i < 400 && x86_pmi_count(cpu) < from + n; i++) {
 		udelay(50);
 		uint64_t f = spin_lock_irqsave(&perf_lock);
 		intel_pmu.read(e, 0);
 		spin_unlock_irqrestore(&perf_lock, f);
 	}
-	return intel_pmi_count(cpu) >= from + n;
+	return x86_pmi_count(cpu) >= from + n;
 }
 
 /* A period longer than the counter (2^48 + 5000): armed at the longest
@@ -279,7 +279,7 @@ SELFTEST(intel_long_period)
 	uint64_t raw = pmu_rdmsr(msr) & mask;
 	ST_CHECK(t, raw >= ((0 - maxp) & mask) && raw < ((0 - maxp) & mask) + (1ULL << 30));
 	/* 1000 before the wrap, the period far from over */
-	uint64_t pmis = intel_pmi_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu);
 	intel_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	ST_CHECK(t, wait_pmis(e, cpu, pmis, 1));
@@ -292,13 +292,13 @@ SELFTEST(intel_long_period)
 	 * re-arms for the last 500 and one that samples (or, when the
 	 * wrap is noticed more than 500 late, one that does both). */
 	e->period_left = 1500;
-	pmis = intel_pmi_count(cpu);
+	pmis = x86_pmi_count(cpu);
 	intel_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	for (int i = 0; i < 400 && !__atomic_load_n(&e->interrupts, __ATOMIC_RELAXED); i++)
-		wait_pmis(e, cpu, intel_pmi_count(cpu), 1);
+		wait_pmis(e, cpu, x86_pmi_count(cpu), 1);
 	f = spin_lock_irqsave(&perf_lock);
-	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, e->interrupts == 1);                 /* one sample */
 	ST_CHECK(t, e->hw.last_period == period);
 	ST_CHECK(t, e->period_left > 0 && (uint64_t)e->period_left <= period);
