@@ -3,12 +3,15 @@
  * counters (real or modelled): attribute checks and their errnos, the
  * RAW and host/guest bits, the tables' 0 (ENOENT) and -1 (EINVAL)
  * entries, group_fits, and a count folded across a wrap with the PMI
- * (PerfMonV2's status, or the top bit), and a PMI that finds nothing
- * right after it claimed as spurious rather than unknown. They skip where "cpu" is not the AMD driver's.
+ * (PerfMonV2's status, or the top bit), a PMI (pmi=irq) or an NMI not
+ * from LVTPC (pmi=nmi) right after it claimed as spurious rather than
+ * unknown, and PerfMonV2's stuck-status guard. They skip where "cpu" is
+ * not the AMD driver's.
  */
 #include <linux/errno.h>
 #include "amd.h"
 #include "arch/apic.h"
+#include "arch/nmi.h"
 #include "arch/percpu.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
@@ -17,6 +20,7 @@
 #include "pmu/msr.h"
 #include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
+#include "pmu/x86_pmi.h"
 #include "pmu/x86_test.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
@@ -151,7 +155,7 @@ SELFTEST(amd_wrap_folds)
 	if (!usable(t, true))
 		return;
 	unsigned cpu = this_cpu_id();
-	uint64_t pmis = amd_pmi_count(cpu), unknown = amd_unknown_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu), unknown = amd_unknown_count(cpu);
 	uint64_t before = 5000, mid = 0, end;
 	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	e->attr.exclude_user = 1;
@@ -161,7 +165,7 @@ SELFTEST(amd_wrap_folds)
 	pmu_wrmsr(amd_ctr_msr((unsigned)e->hw.idx), raw);
 	e->hw.prev_count = raw;
 	spin_unlock_irqrestore(&perf_lock, f);
-	for (int i = 0; i < 200 && amd_pmi_count(cpu) == pmis; i++) {
+	for (int i = 0; i < 200 && x86_pmi_count(cpu) == pmis; i++) {
 		udelay(50);
 		f = spin_lock_irqsave(&perf_lock);
 		amd_pmu.read(e, 0);
@@ -173,20 +177,56 @@ SELFTEST(amd_wrap_folds)
 	end = e->count;
 	amd_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
-	ST_CHECK(t, amd_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, amd_unknown_count(cpu) == unknown); /* the PMI found its counter */
-	/* A PMI right after, with nothing overflowed: a late one for what
-	 * was handled, claimed inside the window, not unknown. */
-	uint64_t spurious = amd_spurious_count(cpu);
-	pmis = amd_pmi_count(cpu);
-	apic_send_ipi(this_cpu()->apic_id, VEC_PMI);
-	for (int i = 0; i < 200 && amd_pmi_count(cpu) == pmis; i++)
+	/* Right after, with nothing overflowed: a late PMI for what was
+	 * handled (pmi=irq: VEC_PMI; pmi=nmi: an NMI LVTPC did not send),
+	 * claimed inside the window, not unknown. */
+	uint64_t spurious = amd_spurious_count(cpu), nmi_unknown = nmi_unknown_count(cpu);
+	pmis = x86_pmi_count(cpu);
+	bool nmi = x86_pmi_is_nmi();
+	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : VEC_PMI);
+	for (int i = 0; i < 200 && amd_spurious_count(cpu) == spurious; i++)
 		udelay(50);
-	ST_CHECK(t, amd_pmi_count(cpu) == pmis + 1);
+	ST_CHECK(t, x86_pmi_count(cpu) == pmis + !nmi); /* an NMI not from LVTPC is no PMI */
 	ST_CHECK(t, amd_spurious_count(cpu) == spurious + 1);
 	ST_CHECK(t, amd_unknown_count(cpu) == unknown);
+	ST_CHECK(t, nmi_unknown_count(cpu) == nmi_unknown);
 	if (mid <= before || mid >= (1ULL << 40) || end < mid)
 		ST_FAIL(t, "count %llu, then %llu, after the wrap", (unsigned long long)mid,
 			(unsigned long long)end);
+	kfree(e);
+}
+
+/* PerfMonV2: a status that comes back after every acknowledgement. The
+ * handler gives up after X86_PMI_MAX_LOOPS rounds, stops and zeroes the
+ * counters (the event keeps its counter, unarmed) and counts it. */
+SELFTEST(amd_pmi_stuck_loop_resets)
+{
+	if (!usable(t, true))
+		return;
+	if (!amd_caps.perfmon_v2) {
+		kprintf("selftest: %s: skipped (no PerfMonV2)\n", t->name);
+		return;
+	}
+	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	e->attr.exclude_user = 1;
+	uint64_t stuck = x86_pmi_stuck_count();
+	struct trap_frame regs = { .cs = KERNEL_CS, .rflags = 0x2 };
+	struct perf_hit where = { .regs = &regs };
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, amd_pmu.add(e, 0) == 0);
+	unsigned bit = (unsigned)e->hw.idx;
+	amd_test_stuck_status(true);
+	pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, 1ULL << bit);
+	amd_handle_overflows(&where);
+	amd_test_stuck_status(false);
+	ST_CHECK(t, x86_pmi_stuck_count() == stuck + 1);
+	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) >> bit & 1));
+	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL) >> bit & 1)); /* reset */
+	ST_CHECK(t, !(pmu_rdmsr(amd_ctl_msr(bit)) & EVTSEL_EN));
+	amd_pmu.del(e, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+	ST_CHECK(t, !amd_counters_busy());
 	kfree(e);
 }

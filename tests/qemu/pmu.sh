@@ -8,7 +8,9 @@
 # Then every other vpmu mode (intel-v2, intel-v5, hybrid, amd: docs/pmu.md)
 # boots once: its conformance and mode self-tests, a core subset of
 # tests/perf that does not depend on the host's speed, tests/abi/vendor,
-# and for amd the AMD driver's boot line, sysfs and self-tests.
+# /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
+# sysfs and self-tests, with the PMI as an NMI (the default) and, in one
+# more boot, as the maskable interrupt (pmi=irq).
 . "$(dirname "$0")/lib.sh"
 
 dev=/sys/bus/event_source/devices/cpu
@@ -101,6 +103,7 @@ mode_session=$logs/modes.session
 	echo 'selftest amd_'
 	for p in $mode_progs vendor; do printf '%s\necho "status %s $?"\n' "$p" "$p"; done
 	echo 'stat -e cycles,instructions:u,branches:u -- true'
+	echo 'cat /proc/interrupts'
 	echo "cat $dev/format/event"
 	echo "ls $dev/events"
 	echo "ls $dev/caps"
@@ -128,6 +131,8 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 	done
 	expect_line '^ +[1-9][0-9]* +cycles( |$)' "vpmu=$mode: stat counts cycles"
 	expect_line '^ +[1-9][0-9]* +branches:u( |$)' "vpmu=$mode: stat counts branches:u"
+	expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
+		"vpmu=$mode: /proc/interrupts' PMI row counts the driver's PMIs"
 	expect_no_line '^PANIC' "vpmu=$mode: no panic"
 done
 # The last run was amd: the AMD driver as Linux shows it.
@@ -141,5 +146,23 @@ check "vpmu=amd: events/ holds branch-instructions cpu-cycles instructions (what
 check "vpmu=amd: caps/ holds max_precise alone (no pmu_name)" \
 	[ "$(after "ls $dev/caps" 2 | xargs)" = "max_precise baremon> echo end" ]
 expect_no_line '^selftest: (amd_|vpmu_mode_amd).*skipped' "vpmu=amd: the AMD driver's and mode's self-tests ran"
+expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as an NMI$' "vpmu=amd: the PMI is an NMI by default"
+expect_line '^NMI: .* [1-9][0-9]* +Non-maskable interrupts$' "vpmu=amd: the NMI row counts the PMIs"
+
+# The AMD driver's maskable PMI, kept for comparison: the same
+# self-tests (the late-PMI window through VEC_PMI) and sampling.
+printf '%s\n' 'selftest amd_' 'exact' 'echo "status exact $?"' 'cat /proc/interrupts' \
+	> "$logs/amd-irq.session"
+guest vpmu-amd-irq --smp 2 --cpu max --cmdline pmi=irq --session "$logs/amd-irq.session" \
+	--add "$build/perf/musl/exact"
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as a maskable interrupt \(pmi=irq\)$' \
+	"vpmu=amd pmi=irq: the PMI is the maskable interrupt"
+expect_line '^selftest: [0-9]+ passed, 0 failed$' "vpmu=amd pmi=irq: the AMD self-tests pass"
+expect_no_line '^selftest: amd_.*skipped' "vpmu=amd pmi=irq: no AMD self-test skipped"
+expect_line '^status exact 0$' "vpmu=amd pmi=irq: exact passes"
+expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
+	"vpmu=amd pmi=irq: /proc/interrupts' PMI row counts them"
+expect_no_line '^PANIC' "vpmu=amd pmi=irq: no panic"
 
 finish
