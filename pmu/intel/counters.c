@@ -43,6 +43,12 @@ struct cpu_counters {
 
 static struct cpu_counters counters[MAX_CPUS];
 
+/* This CPU's counters (a hybrid CPU's core types differ). */
+static const struct intel_caps *caps(void)
+{
+	return intel_caps_here();
+}
+
 static bool is_fixed(int idx)
 {
 	return idx >= PMC_IDX_FIXED;
@@ -50,7 +56,7 @@ static bool is_fixed(int idx)
 
 static uint64_t width_mask(int idx)
 {
-	unsigned w = is_fixed(idx) ? intel_caps.fixed_width : intel_caps.gp_width;
+	unsigned w = is_fixed(idx) ? caps()->fixed_width : caps()->gp_width;
 	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
 }
 
@@ -58,7 +64,7 @@ static uint32_t counter_msr(int idx)
 {
 	if (is_fixed(idx))
 		return MSR_IA32_FIXED_CTR0 + (uint32_t)(idx - PMC_IDX_FIXED);
-	return (intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + (uint32_t)idx;
+	return (caps()->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + (uint32_t)idx;
 }
 
 /* The longest period a write can arm: legacy IA32_PMCx writes carry 31
@@ -66,28 +72,33 @@ static uint32_t counter_msr(int idx)
  * same as GP ones (what Linux relies on). */
 static uint64_t max_period(int idx)
 {
-	if (intel_caps.full_width)
+	if (caps()->full_width)
 		return width_mask(idx) >> 1;
 	return (1ULL << 31) - 1;
 }
 
 static const struct intel_constraint *constraints; /* this CPU model's */
 
+const struct intel_constraint *intel_constraints(void)
+{
+	return constraints;
+}
+
 int intel_pick_counter(uint64_t config, uint64_t used)
 {
-	return intel_place(&intel_caps, constraints, config, used);
+	return intel_place(caps(), constraints, config, used);
 }
 
 /* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
 static uint64_t counter_bits(void)
 {
-	return ((1ULL << intel_caps.n_gp) - 1) |
-	       (uint64_t)intel_caps.fixed_mask << PMC_IDX_FIXED;
+	return ((1ULL << caps()->n_gp) - 1) |
+	       (uint64_t)caps()->fixed_mask << PMC_IDX_FIXED;
 }
 
 static void write_global(struct cpu_counters *c)
 {
-	if (intel_caps.version >= 2)
+	if (caps()->version >= 2)
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->k.active);
 }
 
@@ -99,11 +110,11 @@ static struct cpu_counters *here(void)
 	if (c->ready)
 		return c;
 	write_global(c);
-	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+	for (unsigned i = 0; i < caps()->n_gp; i++)
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
-	if (intel_caps.fixed_mask)
+	if (caps()->fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
-	if (intel_caps.version >= 2) /* reserved bits would #GP */
+	if (caps()->version >= 2) /* reserved bits would #GP */
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
 	apic_write(APIC_LVT_PMC, x86_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
@@ -244,9 +255,28 @@ uint64_t intel_read(struct perf_event *e, uint64_t now)
 
 /* ---- groups ---- */
 
+/* On the counters of e's PMU (its core type's, on a hybrid CPU). */
 static int pick(const struct perf_event *e, uint64_t used)
 {
-	return intel_pick_counter(intel_event_config(e), used);
+	return intel_place(intel_pmu_caps(e->pmu), constraints, intel_event_config(e), used);
+}
+
+static bool is_ours(const struct perf_event *e)
+{
+	return e && (e->pmu == &intel_pmu || e->pmu == &intel_atom_pmu);
+}
+
+/* The group's PMU of this driver (a group holds one hardware PMU). */
+static const struct pmu *group_pmu(struct perf_event *leader, struct perf_event *extra)
+{
+	if (is_ours(leader))
+		return leader->pmu;
+	list_for_each(n, &leader->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		if (is_ours(s))
+			return s->pmu;
+	}
+	return is_ours(extra) ? extra->pmu : &intel_pmu;
 }
 
 /* The group placed in its order, as add() will place it (place.c: each
@@ -254,7 +284,7 @@ static int pick(const struct perf_event *e, uint64_t used)
  * counter they may, free ones the least wanted). */
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
-	return x86_group_fits(&intel_pmu, pick, leader, extra);
+	return x86_group_fits(group_pmu(leader, extra), pick, leader, extra);
 }
 
 /* ---- the PMI ---- */
@@ -290,14 +320,14 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
  * intel_start arms them again. */
 static void reset_counters(struct cpu_counters *c)
 {
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+	for (unsigned i = 0; i < caps()->n_gp; i++) {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
 		pmu_wrmsr(counter_msr((int)i), 0);
 	}
 	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
-		if (intel_caps.fixed_mask >> j & 1)
+		if (caps()->fixed_mask >> j & 1)
 			pmu_wrmsr(counter_msr(PMC_IDX_FIXED + (int)j), 0);
-	if (intel_caps.fixed_mask)
+	if (caps()->fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	c->fixed_ctrl = 0;
 	c->k.active = 0;
@@ -339,12 +369,12 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f,
 				const struct perf_hit *where)
 {
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+	for (unsigned i = 0; i < caps()->n_gp; i++) {
 		struct perf_event *e = c->k.owner[i];
 		if (!e || !(c->k.active >> i & 1))
 			continue;
 		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
-		if (!(now >> (intel_caps.gp_width - 1) & 1))
+		if (!(now >> (caps()->gp_width - 1) & 1))
 			overflowed(c, (int)i, f, where);
 	}
 }
@@ -354,7 +384,7 @@ void intel_handle_overflows(const struct perf_hit *where)
 	struct cpu_counters *c = &counters[this_cpu_id()];
 	/* the model's user-time overflow: user registers */
 	struct trap_frame *f = pmu_pmi_frame(where->regs);
-	if (intel_caps.version >= 2)
+	if (caps()->version >= 2)
 		handle_overflows(c, f, where);
 	else
 		handle_overflows_v1(c, f, where);

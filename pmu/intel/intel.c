@@ -51,6 +51,13 @@ static const unsigned ebx_event[PERFMON_EVENTS] = {
 
 /* ---- attributes ---- */
 
+/* A raw selector: PERF_TYPE_RAW, or cpu_atom's dynamic type. */
+static bool is_raw(const struct perf_event *e)
+{
+	uint32_t t = e->attr.type;
+	return t == PERF_TYPE_RAW || (e->pmu == &intel_atom_pmu && t == intel_atom_pmu.type);
+}
+
 uint64_t intel_event_config(const struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
@@ -61,7 +68,7 @@ uint64_t intel_event_config(const struct perf_event *e)
 		c |= EVTSEL_OS;
 	if (a->type == PERF_TYPE_HARDWARE && a->config < PERF_COUNT_HW_MAX)
 		c |= event_map[a->config];
-	else if (a->type == PERF_TYPE_RAW)
+	else if (is_raw(e))
 		c |= a->config & (EVTSEL_RAW_MASK | EVTSEL_ANY);
 	return c;
 }
@@ -90,9 +97,10 @@ static int check_cache(uint64_t config)
 
 /* AnyThread counts the sibling hyper-thread too: version 3 or later,
  * not deprecated, and CPU-wide permission (perf_allow_cpu). */
-static int check_any(const struct perf_event_attr *a)
+static int check_any(const struct perf_event *e)
 {
-	if (a->type != PERF_TYPE_RAW || !(a->config & EVTSEL_ANY))
+	const struct perf_event_attr *a = &e->attr;
+	if (!is_raw(e) || !(a->config & EVTSEL_ANY))
 		return 0;
 	if (intel_caps.version < 3 || intel_caps.any_deprecated)
 		return -EINVAL;
@@ -107,9 +115,10 @@ static int intel_event_init(struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
 	int r = 0;
-	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
-	    a->type != PERF_TYPE_RAW)
+	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE && !is_raw(e))
 		return -ENOENT;
+	if (e->cpu >= 0 && e->pmu->filter && e->pmu->filter(e->pmu, (unsigned)e->cpu))
+		return -ENOENT; /* hybrid: a CPU of the other core type */
 	if (a->precise_ip)
 		return -EOPNOTSUPP; /* no PEBS: max_precise is 0 */
 	if (a->type == PERF_TYPE_HARDWARE)
@@ -122,51 +131,70 @@ static int intel_event_init(struct perf_event *e)
 		return r; /* no LBR, or a filter it cannot apply */
 	if (a->aux_output)
 		return -EINVAL; /* needs precise_ip */
-	if ((r = check_any(a)) != 0)
+	if ((r = check_any(e)) != 0)
 		return r;
 	e->hw.config = intel_event_config(e);
 	if (intel_caps.model && (r = vpmu_event_check(e->hw.config)) != 0)
 		return r; /* the model cannot count it exactly */
 	e->hw.idx = -1;
 	e->hw.flags = 0;
-	return intel_pick_counter(e->hw.config, 0) < 0 ? -EINVAL : 0;
+	return intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0
+		       ? -EINVAL : 0;
 }
 
 /* ---- sysfs ---- */
 
-static struct x86_sysfs sysfs;
-
-static void sysfs_format(void)
+static void sysfs_format(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	struct pmu_sysfs_entry *f = sysfs.format;
+	struct pmu_sysfs_entry *f = s->format;
 	x86_sysfs_add(f, "event", "config:0-7");
 	x86_sysfs_add(f, "umask", "config:8-15");
 	x86_sysfs_add(f, "edge", "config:18");
 	x86_sysfs_add(f, "pc", "config:19");
-	if (intel_caps.version >= 3 && !intel_caps.any_deprecated)
+	if (c->version >= 3 && !c->any_deprecated)
 		x86_sysfs_add(f, "any", "config:21");
 	x86_sysfs_add(f, "inv", "config:23");
 	x86_sysfs_add(f, "cmask", "config:24-31");
 }
 
 /* The generic events this CPU has; TOPDOWN.SLOTS where fixed 3 is. */
-static void sysfs_events(void)
+static void sysfs_events(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	x86_sysfs_events(&sysfs, event_map);
-	if (intel_caps.fixed_mask >> 3 & 1)
-		x86_sysfs_add(sysfs.events, "slots", "event=0x00,umask=0x4");
+	x86_sysfs_events(s, event_map);
+	if (c->fixed_mask >> 3 & 1)
+		x86_sysfs_add(s->events, "slots", "event=0x00,umask=0x4");
 }
 
-static void sysfs_caps(void)
+static void sysfs_caps(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	x86_sysfs_add(sysfs.caps, "max_precise", "0");
-	x86_sysfs_add(sysfs.caps, "pmu_name", intel_caps.model ? "vpmu"
-				    : intel_caps.version == 1 ? "generic_arch_v1"
-							      : "generic_arch_v2+");
+	x86_sysfs_add(s->caps, "max_precise", "0");
+	x86_sysfs_add(s->caps, "pmu_name", c->model ? "vpmu"
+				    : c->version == 1 ? "generic_arch_v1" : "generic_arch_v2+");
+}
+
+void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c)
+{
+	sysfs_format(s, c);
+	sysfs_events(s, c);
+	sysfs_caps(s, c);
 }
 
 struct pmu intel_pmu = {
-	.name = "cpu",
+	.name = "cpu",           /* "cpu_core" on a hybrid CPU */
+	.scarce = true,
+	.event_init = intel_event_init,
+	.group_fits = intel_group_fits,
+	.add = intel_add,
+	.del = intel_del,
+	.start = intel_start,
+	.stop = intel_stop,
+	.read = intel_read,
+};
+
+/* A hybrid CPU's Atom cores (hybrid.c registers it; cpu_core is
+ * intel_pmu). */
+struct pmu intel_atom_pmu = {
+	.name = "cpu_atom",
 	.scarce = true,
 	.event_init = intel_event_init,
 	.group_fits = intel_group_fits,
@@ -268,18 +296,23 @@ static void report(void)
 
 static const struct x86_pmi_ops pmi_ops = { .handle = intel_handle_overflows };
 
+/* Boot: one "cpu" PMU now, or, on a hybrid CPU, cpu_core and cpu_atom
+ * once every CPU is up and has said its core type (hybrid.c). */
 void intel_pmu_init(void)
 {
+	static struct x86_sysfs sysfs;
 	if (!detect())
 		return;
-	sysfs_format();
-	sysfs_events();
-	sysfs_caps();
-	x86_sysfs_attach(&intel_pmu, &sysfs);
 	intel_counters_init();
 	intel_lbr_init();
 	x86_pmi_init(&pmi_ops);
+	report();
+	if (intel_is_hybrid(pmu_cpuid(7, 0).edx)) {
+		intel_hybrid_init();
+		return;
+	}
+	intel_sysfs_build(&sysfs, &intel_caps);
+	x86_sysfs_attach(&intel_pmu, &sysfs);
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;
-	report();
 }
