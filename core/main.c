@@ -144,6 +144,7 @@ static void tasks_init(void)
 	vfs_init();
 	kbench_init();
 	smp_init();
+	perf_pmu_smp_init();
 	sysfs_topology_init();
 }
 

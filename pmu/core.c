@@ -693,7 +693,7 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 	r = check_target_attr(&attr, task);
 	if (r)
 		goto err_group;
-	pmu = perf_pmu_find(attr.type);
+	pmu = perf_pmu_for_attr(&attr, cpu);
 	r = -ENOENT;
 	if (!pmu)
 		goto err_group;

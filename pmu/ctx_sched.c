@@ -95,9 +95,13 @@ void event_update(struct perf_event *e, uint64_t now)
 		e->running_ns += delta;
 }
 
+/* e may count here: its CPU, and one its PMU counts on (hybrid). */
 static bool cpu_matches(const struct perf_event *e)
 {
-	return e->cpu < 0 || (unsigned)e->cpu == this_cpu_id();
+	unsigned cpu = this_cpu_id();
+	if (e->pmu->filter && e->pmu->filter(e->pmu, cpu))
+		return false;
+	return e->cpu < 0 || (unsigned)e->cpu == cpu;
 }
 
 static bool group_scarce(struct perf_event *l)

@@ -27,6 +27,9 @@ struct task;
 struct trap_frame;
 
 void perf_init(void);
+/* Boot, once the APs are up (before user space): what needs every CPU
+ * (a hybrid CPU's two core PMUs learn their CPUs). */
+void perf_pmu_smp_init(void);
 /* Register /dev/kbench, bench's kernel mode (kbench/kbench.c); after
  * exceptions_init and the VFS. */
 void kbench_init(void);

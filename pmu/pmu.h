@@ -60,6 +60,16 @@ struct pmu {
 	void (*stop)(struct perf_event *e, uint64_t now);
 	uint64_t (*read)(struct perf_event *e, uint64_t now);
 
+	/* Hybrid core PMUs (cpu_core, cpu_atom), as Linux's pmu::filter:
+	 * true when `cpu` cannot count this PMU's events - they are not
+	 * scheduled there. NULL: every CPU can. */
+	bool (*filter)(const struct pmu *pmu, unsigned cpu);
+	/* The `cpus` sysfs file ("0,2-3"), NULL: none (every CPU). */
+	const char *cpus;
+	/* HARDWARE/HW_CACHE events may name this PMU by type in config
+	 * bits 63-32 (Linux's PERF_PMU_CAP_EXTENDED_HW_TYPE). */
+	bool extended_hw;
+
 	/* sysfs contents, arrays ended by a NULL name (NULL: no directory). */
 	const struct pmu_sysfs_entry *format;  /* "config:0-7" ... */
 	const struct pmu_sysfs_entry *events;  /* "event=0x3c" ... */
@@ -87,5 +97,11 @@ int perf_pmu_register(struct pmu *pmu, int type);
 /* The PMU that owns attr.type (HARDWARE and HW_CACHE go to the one
  * registered as PERF_TYPE_RAW, as on Linux); NULL if none. */
 struct pmu *perf_pmu_find(uint32_t type);
+/* The PMU a new event of attr, for `cpu` (-1: any), goes to, as Linux's
+ * perf_init_event: HARDWARE/HW_CACHE to the one whose type config bits
+ * 63-32 name (then cleared), else PERF_TYPE_RAW's unless that PMU cannot
+ * count on `cpu`; NULL: none (ENOENT). */
+struct perf_event_attr;
+struct pmu *perf_pmu_for_attr(struct perf_event_attr *attr, int cpu);
 
 #endif

@@ -7,7 +7,8 @@
  * those CPUs while it runs. Without -e: task-clock, context-switches,
  * cpu-migrations, page-faults, cycles, instructions, branches,
  * branch-misses (those the machine cannot count print
- * "<not supported>"). Output goes to standard error, as perf's does.
+ * "<not supported>"); on a hybrid machine the hardware ones count once
+ * per core PMU, in rows such as cpu_core/cycles/ and cpu_atom/cycles/. Output goes to standard error, as perf's does.
  * Exit status: PROG's (of the last run); 2 for a usage error or an
  * unknown event, 1 when counting could not start.
  */
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
 	int bad = parse_options(argc, argv, &cfg);
 	if (bad)
 		return bad < 0 ? 0 : bad;
-	if (!parse_events(&cfg, c, &n) || !target_setup(&cfg, &t))
+	if (!parse_events(&cfg, c, &n) || !hybrid_expand(c, &n) || !target_setup(&cfg, &t))
 		return 2;
 	if (!counters_alloc(c, n, &t)) {
 		fprintf(stderr, "stat: out of memory\n");

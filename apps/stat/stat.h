@@ -94,6 +94,11 @@ int parse_options(int argc, char **argv, struct config *cfg);
 bool target_setup(const struct config *cfg, struct target *t);
 
 /* counters.c */
+/* hybrid.c: on a hybrid machine (cpu_core and cpu_atom PMUs), each
+ * generic hardware/cache event not in a group becomes one counter per
+ * core PMU ("cpu_core/cycles/"), as perf stat does; false if too many. */
+bool hybrid_expand(struct counter *c, int *n);
+
 bool counters_alloc(struct counter *c, int n, const struct target *t);
 /* Open every counter for pid (task mode) or on each CPU; false after
  * printing why when an error is not "this event is not supported". */

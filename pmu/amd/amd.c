@@ -21,7 +21,6 @@
  *
  * amd_caps is written once at boot, before user space, then only read.
  */
-#include <stdio.h>
 #include <linux/errno.h>
 #include "amd.h"
 #include "arch/cpu.h"
@@ -29,6 +28,7 @@
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 #include "pmu/vpmu/vpmu.h"
+#include "pmu/x86_sysfs.h"
 
 #define CPUID_EXT_FEATURES 0x80000001
 #define CPUID_EXT_PERFMON 0x80000022
@@ -177,53 +177,16 @@ static int amd_event_init(struct perf_event *e)
 
 /* ---- sysfs ---- */
 
-static struct pmu_sysfs_entry format[6], events[PERF_COUNT_HW_MAX + 1], caps[2];
-
-static void add_entry(struct pmu_sysfs_entry *dir, const char *name, const char *value)
-{
-	while (dir->name)
-		dir++;
-	dir->name = name;
-	dir->value = value;
-}
+static struct x86_sysfs sysfs;
 
 /* Linux's amd_format_attr. */
 static void sysfs_format(void)
 {
-	add_entry(format, "event", "config:0-7,32-35");
-	add_entry(format, "umask", "config:8-15");
-	add_entry(format, "edge", "config:18");
-	add_entry(format, "inv", "config:23");
-	add_entry(format, "cmask", "config:24-31");
-}
-
-/* The generic events this CPU has, in Linux's order, as Linux's
- * amd_event_sysfs_show writes them: the 12-bit event number, then a
- * umask if any ("event=0x60,umask=0xff"). */
-static void sysfs_events(void)
-{
-	static const struct { const char *name; unsigned id; } names[] = {
-		{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
-		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
-		{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
-		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-		{ "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-		{ "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	};
-	static char text[ARRAY_SIZE(names)][32];
-	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		uint64_t enc = event_map[names[i].id];
-		if (!enc)
-			continue;
-		unsigned event = (unsigned)((enc & 0xff) | (enc >> 24 & 0xf00));
-		unsigned umask = (unsigned)(enc >> 8 & 0xff);
-		int n = snprintf(text[i], sizeof(text[i]), "event=0x%02x", event);
-		if (umask)
-			snprintf(text[i] + n, sizeof(text[i]) - (size_t)n, ",umask=0x%02x", umask);
-		add_entry(events, names[i].name, text[i]);
-	}
+	x86_sysfs_add(sysfs.format, "event", "config:0-7,32-35");
+	x86_sysfs_add(sysfs.format, "umask", "config:8-15");
+	x86_sysfs_add(sysfs.format, "edge", "config:18");
+	x86_sysfs_add(sysfs.format, "inv", "config:23");
+	x86_sysfs_add(sysfs.format, "cmask", "config:24-31");
 }
 
 struct pmu amd_pmu = {
@@ -236,9 +199,6 @@ struct pmu amd_pmu = {
 	.start = amd_start,
 	.stop = amd_stop,
 	.read = amd_read,
-	.format = format,
-	.events = events,
-	.caps = caps,
 };
 
 /* ---- detection ---- */
@@ -318,8 +278,9 @@ void amd_pmu_init(void)
 		return;
 	copy_tables();
 	sysfs_format();
-	sysfs_events();
-	add_entry(caps, "max_precise", "0");
+	x86_sysfs_events(&sysfs, event_map);
+	x86_sysfs_add(sysfs.caps, "max_precise", "0");
+	x86_sysfs_attach(&amd_pmu, &sysfs);
 	amd_counters_init();
 	perf_pmu_register(&amd_pmu, PERF_TYPE_RAW);
 	amd_caps.registered = true;

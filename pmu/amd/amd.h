@@ -53,12 +53,16 @@ void amd_start(struct perf_event *e, uint64_t now);
 void amd_stop(struct perf_event *e, uint64_t now);
 uint64_t amd_read(struct perf_event *e, uint64_t now);
 bool amd_group_fits(struct perf_event *leader, struct perf_event *extra);
-void amd_counters_init(void);
+void amd_counters_init(void);  /* boot: the PMI (pmu/x86_pmi.h) */
+/* Handle this CPU's overflowed counters (x86_pmi_ops.handle). */
+struct perf_hit;
+void amd_handle_overflows(const struct perf_hit *where);
 
 /* For the self-tests. */
-uint64_t amd_pmi_count(unsigned cpu);
 uint64_t amd_spurious_count(unsigned cpu);  /* claimed in the window */
 uint64_t amd_unknown_count(unsigned cpu);   /* nothing overflowed, outside it */
+/* Make PerfMonV2's status come back after each acknowledgement. */
+void amd_test_stuck_status(bool on);
 bool amd_counters_busy(void);
 
 #endif

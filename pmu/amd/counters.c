@@ -14,16 +14,27 @@
  * Overflow, without PerfMonV2: a counter armed at -left (bit 47 set)
  * that reads with bit 47 clear has passed zero - the only sign there is.
  * With PerfMonV2: GlobalStatus says which, GlobalStatusClr acknowledges.
+ * With PerfMonV2 the status is handled in rounds, as Intel's: one that
+ * is still set after X86_PMI_MAX_LOOPS rounds resets the PMU (reported
+ * by pmu/intel/pmi.c).
+ *
  * A PMI that finds no overflowed counter is spurious: within 100 ms of
  * one that found some (a late interrupt for a counter a previous PMI
  * already handled, Linux's perf_nmi_window) it is claimed and counted as
- * such, else counted as unknown. The PMI is the maskable LVTPC vector,
- * as the Intel driver's.
+ * such, else counted as unknown. So is, with pmi=nmi, any NMI inside
+ * that window that LVTPC did not deliver: AMD cannot tell a late PMI
+ * from another NMI, and Linux claims them all while the window lasts.
+ *
+ * The PMI's delivery (an NMI by default, `pmi=irq` the maskable vector)
+ * and what may run in it are pmu/intel/pmi.c's, shared with the Intel
+ * driver (pmu/x86_pmi.h).
  *
  * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
- * interrupts off: the pmu ops run so (under perf_lock), the PMI handler
- * is an interrupt there. e->count and e->hw change under perf_lock only;
- * the PMI handler takes it.
+ * interrupts off: the pmu ops run so (under perf_lock), and the PMI
+ * handles overflows only under perf_lock (an NMI that cannot trylock it
+ * defers to VEC_PMI). e->count and e->hw change under perf_lock only.
+ * claim_late runs in an NMI without the lock: it only reads window_end
+ * and bumps a counter of its own CPU.
  */
 #include <linux/errno.h>
 #include "amd.h"
@@ -35,23 +46,23 @@
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 #include "pmu/x86_common.h"
+#include "pmu/x86_counters.h"
+#include "pmu/x86_pmi.h"
 
-#define HW_ON_COUNTER (1ULL << 0)        /* e->hw.idx is e's counter */
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
 #define WIDTH_MASK ((1ULL << AMD_WIDTH) - 1)
 #define TOP_BIT (1ULL << (AMD_WIDTH - 1))
 #define MAX_PERIOD (TOP_BIT - 1)         /* Linux's (1 << 47) - 1 */
 
 struct cpu_counters {
-	struct perf_event *owner[AMD_MAX_COUNTERS];
-	uint64_t used;         /* bit i: owner[i] set */
-	uint64_t active;       /* bit i: counter i enabled (EN, GlobalCtl) */
+	struct x86_counters k; /* active: counter enabled (EN, GlobalCtl) */
 	uint64_t window_end;   /* ns: a PMI finding nothing before this is ours */
 	bool ready;
 };
 
 static struct cpu_counters counters[MAX_CPUS];
-static uint64_t pmi_counts[MAX_CPUS], spurious_counts[MAX_CPUS], unknown_counts[MAX_CPUS];
+static uint64_t spurious_counts[MAX_CPUS], unknown_counts[MAX_CPUS];
+static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each round */
 
 uint32_t amd_ctl_msr(unsigned i)
 {
@@ -81,10 +92,16 @@ int amd_pick_counter(uint64_t used)
 	return -1;
 }
 
+static int pick(const struct perf_event *e, uint64_t used)
+{
+	(void)e; /* every counter takes every event */
+	return amd_pick_counter(used);
+}
+
 static void write_global(const struct cpu_counters *c)
 {
 	if (amd_caps.perfmon_v2)
-		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, c->active);
+		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, c->k.active);
 }
 
 /* First use on this CPU: nothing counting, no stale overflow, and the
@@ -99,16 +116,14 @@ static struct cpu_counters *here(void)
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	if (amd_caps.perfmon_v2)
 		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, all_counters());
-	apic_write(APIC_LVT_PMC, VEC_PMI);
+	apic_write(APIC_LVT_PMC, x86_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
 	return c;
 }
 
 static bool owned_here(const struct perf_event *e)
 {
-	int idx = e->hw.idx;
-	return (e->hw.flags & HW_ON_COUNTER) && idx >= 0 && idx < AMD_MAX_COUNTERS &&
-	       counters[this_cpu_id()].owner[idx] == e;
+	return x86_owns(&counters[this_cpu_id()].k, e);
 }
 
 static bool set_period(struct perf_event *e, bool pmi)
@@ -127,14 +142,14 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 {
 	unsigned i = (unsigned)e->hw.idx;
 	pmu_wrmsr(amd_ctl_msr(i), e->hw.config | EVTSEL_EN);
-	c->active |= 1ULL << i;
+	c->k.active |= 1ULL << i;
 	write_global(c);
 }
 
 static void disable(struct cpu_counters *c, struct perf_event *e)
 {
 	unsigned i = (unsigned)e->hw.idx;
-	c->active &= ~(1ULL << i);
+	c->k.active &= ~(1ULL << i);
 	write_global(c);
 	pmu_wrmsr(amd_ctl_msr(i), 0);
 }
@@ -146,13 +161,10 @@ int amd_add(struct perf_event *e, uint64_t now)
 	(void)now;
 	struct cpu_counters *c = here();
 	e->hw.config = amd_event_config(e);
-	int idx = amd_pick_counter(c->used);
+	int idx = amd_pick_counter(c->k.used);
 	if (idx < 0)
 		return -EAGAIN;
-	c->owner[idx] = e;
-	c->used |= 1ULL << idx;
-	e->hw.idx = idx;
-	e->hw.flags = HW_ON_COUNTER;
+	x86_claim(&c->k, e, idx);
 	set_period(e, false);
 	enable(c, e);
 	return 0;
@@ -164,15 +176,11 @@ void amd_del(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	int idx = e->hw.idx;
-	if (c->active >> idx & 1) {
+	if (x86_is_active(&c->k, e)) {
 		disable(c, e);
 		fold(e);
 	}
-	c->owner[idx] = NULL;
-	c->used &= ~(1ULL << idx);
-	e->hw.idx = -1;
-	e->hw.flags = 0;
+	x86_release(&c->k, e);
 }
 
 void amd_start(struct perf_event *e, uint64_t now)
@@ -181,7 +189,7 @@ void amd_start(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (c->active >> e->hw.idx & 1)
+	if (x86_is_active(&c->k, e))
 		return;
 	set_period(e, false);
 	enable(c, e);
@@ -193,7 +201,7 @@ void amd_stop(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (!(c->active >> e->hw.idx & 1))
+	if (!x86_is_active(&c->k, e))
 		return;
 	disable(c, e);
 	fold(e);
@@ -202,23 +210,16 @@ void amd_stop(struct perf_event *e, uint64_t now)
 uint64_t amd_read(struct perf_event *e, uint64_t now)
 {
 	(void)now;
-	if (owned_here(e) && (counters[this_cpu_id()].active >> e->hw.idx & 1))
+	if (owned_here(e) && x86_is_active(&counters[this_cpu_id()].k, e))
 		fold(e);
 	return e->count;
 }
 
 /* ---- groups ---- */
 
-/* Every counter takes every event: a group fits when it has no more
- * of this PMU's events than there are counters. */
 bool amd_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
-	unsigned n = leader->pmu == &amd_pmu;
-	list_for_each(node, &leader->siblings)
-		n += list_entry(node, struct perf_event, sibling_node)->pmu == &amd_pmu;
-	if (extra)
-		n += extra->pmu == &amd_pmu;
-	return n <= amd_caps.n_counters;
+	return x86_group_fits(&amd_pmu, pick, leader, extra);
 }
 
 /* ---- the PMI ---- */
@@ -226,49 +227,76 @@ bool amd_group_fits(struct perf_event *leader, struct perf_event *extra)
 /* Counter i overflowed: the shared step (fold, re-arm, sample); a
  * throttled event's counter is stopped (it stays ours, unarmed, until
  * amd_start). */
-static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f)
+static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f,
+		       const struct perf_hit *where)
 {
-	struct perf_event *e = c->owner[i];
-	if (!e || !(c->active >> i & 1))
+	struct perf_event *e = c->k.owner[i];
+	if (!e || !(c->k.active >> i & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f, NULL)) {
-		c->active &= ~(1ULL << i);
+	if (x86_overflowed(e, &k, f, where)) {
+		c->k.active &= ~(1ULL << i);
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	}
 }
 
 /* Without PerfMonV2: an active counter whose top bit cleared has
  * overflowed (armed counters start negative). How many were. */
-static unsigned handle_by_top_bit(struct cpu_counters *c, struct trap_frame *f)
+static unsigned handle_by_top_bit(struct cpu_counters *c, struct trap_frame *f,
+				  const struct perf_hit *where)
 {
 	unsigned handled = 0;
 	for (unsigned i = 0; i < amd_caps.n_counters; i++) {
-		if (!(c->active >> i & 1))
+		if (!(c->k.active >> i & 1))
 			continue;
 		if (pmu_rdmsr(amd_ctr_msr(i)) & TOP_BIT)
 			continue;
-		overflowed(c, i, f);
+		overflowed(c, i, f, where);
 		handled++;
 	}
 	return handled;
 }
 
-/* PerfMonV2: counters stopped (GlobalCtl 0) while GlobalStatus is read
- * and each overflow handled; the status acknowledged through
- * GlobalStatusClr; then the active counters run again. */
-static unsigned handle_by_status(struct cpu_counters *c, struct trap_frame *f)
+/* Linux's amd_pmu_reset, for a status that does not clear: every
+ * counter stopped and zeroed, the status acknowledged. Events keep
+ * their counters, unarmed, until sched in/out or amd_start. */
+static void reset_counters(struct cpu_counters *c)
+{
+	for (unsigned i = 0; i < amd_caps.n_counters; i++) {
+		pmu_wrmsr(amd_ctl_msr(i), 0);
+		pmu_wrmsr(amd_ctr_msr(i), 0);
+	}
+	c->k.active = 0;
+	pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, all_counters());
+}
+
+/* PerfMonV2: counters stopped (GlobalCtl 0) while the status is
+ * handled, in rounds until it reads clear; each round acknowledges its
+ * bits (GlobalStatusClr) before their counters are re-armed. Then the
+ * active counters run again. How many overflows were handled. */
+static unsigned handle_by_status(struct cpu_counters *c, struct trap_frame *f,
+				 const struct perf_hit *where)
 {
 	unsigned handled = 0;
 	pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
-	uint64_t st = pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & all_counters();
-	for (unsigned i = 0; i < amd_caps.n_counters; i++)
-		if (st >> i & 1) {
-			overflowed(c, i, f);
-			handled++;
+	for (int loops = 0;; loops++) {
+		uint64_t st = pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) & all_counters();
+		if (!st)
+			break;
+		if (loops == X86_PMI_MAX_LOOPS) {
+			reset_counters(c);
+			x86_pmi_stuck();
+			break;
 		}
-	if (st)
 		pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, st);
+		for (unsigned i = 0; i < amd_caps.n_counters; i++)
+			if (st >> i & 1) {
+				overflowed(c, i, f, where);
+				handled++;
+			}
+		if (test_stuck[this_cpu_id()])
+			pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, st);
+	}
 	write_global(c);
 	return handled;
 }
@@ -286,33 +314,38 @@ static void account(struct cpu_counters *c, unsigned cpu, unsigned handled)
 		unknown_counts[cpu]++;
 }
 
-/* The PMI: with interrupts off, on the CPU whose counters overflowed. */
-static void amd_pmi(struct trap_frame *f)
+void amd_handle_overflows(const struct perf_hit *where)
 {
 	unsigned cpu = this_cpu_id();
 	struct cpu_counters *c = &counters[cpu];
-	pmi_counts[cpu]++;
-	f = pmu_pmi_frame(f); /* the model's user-time overflow: user registers */
-	spin_lock(&perf_lock);
-	unsigned handled = amd_caps.perfmon_v2 ? handle_by_status(c, f) : handle_by_top_bit(c, f);
+	/* the model's user-time overflow: user registers */
+	struct trap_frame *f = pmu_pmi_frame(where->regs);
+	unsigned handled = amd_caps.perfmon_v2 ? handle_by_status(c, f, where)
+					       : handle_by_top_bit(c, f, where);
 	account(c, cpu, handled);
-	spin_unlock(&perf_lock);
-	apic_write(APIC_LVT_PMC, VEC_PMI); /* delivery masked it */
-	apic_eoi();
-	perf_wakeup_pending(); /* pollers of the buffers written */
 }
+
+/* An NMI LVTPC did not deliver: a late PMI while the window lasts. */
+static bool claim_late(void)
+{
+	unsigned cpu = this_cpu_id();
+	if (time_since_boot_ns() >= counters[cpu].window_end)
+		return false;
+	spurious_counts[cpu]++;
+	return true;
+}
+
+static const struct x86_pmi_ops pmi_ops = {
+	.handle = amd_handle_overflows,
+	.claim_late = claim_late,
+};
 
 void amd_counters_init(void)
 {
-	trap_set_handler(VEC_PMI, amd_pmi);
+	x86_pmi_init(&pmi_ops);
 }
 
 /* ---- self-test helpers ---- */
-
-uint64_t amd_pmi_count(unsigned cpu)
-{
-	return pmi_counts[cpu];
-}
 
 uint64_t amd_spurious_count(unsigned cpu)
 {
@@ -324,7 +357,12 @@ uint64_t amd_unknown_count(unsigned cpu)
 	return unknown_counts[cpu];
 }
 
+void amd_test_stuck_status(bool on)
+{
+	test_stuck[this_cpu_id()] = on;
+}
+
 bool amd_counters_busy(void)
 {
-	return counters[this_cpu_id()].used != 0;
+	return counters[this_cpu_id()].k.used != 0;
 }

@@ -3,12 +3,15 @@
  * counters (real or modelled): attribute checks and their errnos, the
  * RAW and host/guest bits, the tables' 0 (ENOENT) and -1 (EINVAL)
  * entries, group_fits, and a count folded across a wrap with the PMI
- * (PerfMonV2's status, or the top bit), and a PMI that finds nothing
- * right after it claimed as spurious rather than unknown. They skip where "cpu" is not the AMD driver's.
+ * (PerfMonV2's status, or the top bit), a PMI (pmi=irq) or an NMI not
+ * from LVTPC (pmi=nmi) right after it claimed as spurious rather than
+ * unknown, and PerfMonV2's stuck-status guard. They skip where "cpu" is
+ * not the AMD driver's.
  */
 #include <linux/errno.h>
 #include "amd.h"
 #include "arch/apic.h"
+#include "arch/nmi.h"
 #include "arch/percpu.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
@@ -17,43 +20,24 @@
 #include "pmu/msr.h"
 #include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
+#include "pmu/x86_pmi.h"
+#include "pmu/x86_test.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {
-	if (!amd_caps.registered) {
-		kprintf("selftest: %s: skipped (no AMD \"cpu\" PMU)\n", t->name);
-		return false;
-	}
-	if (counters && amd_counters_busy()) {
-		ST_FAIL(t, "events hold this CPU's counters");
-		return false;
-	}
-	return true;
+	return x86_test_usable(t, amd_caps.registered, "AMD \"cpu\"",
+			       counters ? amd_counters_busy : NULL);
 }
 
 static struct perf_event *new_event(uint32_t type, uint64_t config)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &amd_pmu;
-	return e;
+	return x86_test_event(&amd_pmu, type, config);
 }
 
 static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
 {
-	struct perf_event *e = new_event(type, config);
-	if (tweak)
-		tweak(&e->attr);
-	int r = amd_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_init_errno(&amd_pmu, type, config, tweak);
 }
-
-static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
-static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
-static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
-static void user_only(struct perf_event_attr *a) { a->exclude_kernel = 1; }
 
 static uint64_t cache(unsigned type, unsigned op, unsigned result)
 {
@@ -65,7 +49,7 @@ SELFTEST(amd_event_init)
 	if (!usable(t, false))
 		return;
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NULL) == 0);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, user_only) == 0);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, x86_test_user_only) == 0);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, NULL) == -EINVAL);
@@ -80,16 +64,16 @@ SELFTEST(amd_event_init)
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, NULL) == -EINVAL);
 	/* branches: an entry in both tables (user mode on the model) */
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, cache(PERF_COUNT_HW_CACHE_BPU,
-		PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), user_only) == 0);
+		PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), x86_test_user_only) == 0);
 	if (amd_caps.model_pmu) {
 		/* what the model never counts is left out */
 		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, NULL) == -ENOENT);
 		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, NULL) == -ENOENT);
 	}
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, branch_stack) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, x86_test_precise) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, x86_test_branch_stack) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, x86_test_bts) ==
 		    -EOPNOTSUPP);
 
 	/* RAW keeps event bits 0-7 and 32-35, umask, edge, inv, cmask and
@@ -171,7 +155,7 @@ SELFTEST(amd_wrap_folds)
 	if (!usable(t, true))
 		return;
 	unsigned cpu = this_cpu_id();
-	uint64_t pmis = amd_pmi_count(cpu), unknown = amd_unknown_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu), unknown = amd_unknown_count(cpu);
 	uint64_t before = 5000, mid = 0, end;
 	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	e->attr.exclude_user = 1;
@@ -181,7 +165,7 @@ SELFTEST(amd_wrap_folds)
 	pmu_wrmsr(amd_ctr_msr((unsigned)e->hw.idx), raw);
 	e->hw.prev_count = raw;
 	spin_unlock_irqrestore(&perf_lock, f);
-	for (int i = 0; i < 200 && amd_pmi_count(cpu) == pmis; i++) {
+	for (int i = 0; i < 200 && x86_pmi_count(cpu) == pmis; i++) {
 		udelay(50);
 		f = spin_lock_irqsave(&perf_lock);
 		amd_pmu.read(e, 0);
@@ -193,20 +177,56 @@ SELFTEST(amd_wrap_folds)
 	end = e->count;
 	amd_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
-	ST_CHECK(t, amd_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, amd_unknown_count(cpu) == unknown); /* the PMI found its counter */
-	/* A PMI right after, with nothing overflowed: a late one for what
-	 * was handled, claimed inside the window, not unknown. */
-	uint64_t spurious = amd_spurious_count(cpu);
-	pmis = amd_pmi_count(cpu);
-	apic_send_ipi(this_cpu()->apic_id, VEC_PMI);
-	for (int i = 0; i < 200 && amd_pmi_count(cpu) == pmis; i++)
+	/* Right after, with nothing overflowed: a late PMI for what was
+	 * handled (pmi=irq: VEC_PMI; pmi=nmi: an NMI LVTPC did not send),
+	 * claimed inside the window, not unknown. */
+	uint64_t spurious = amd_spurious_count(cpu), nmi_unknown = nmi_unknown_count(cpu);
+	pmis = x86_pmi_count(cpu);
+	bool nmi = x86_pmi_is_nmi();
+	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : VEC_PMI);
+	for (int i = 0; i < 200 && amd_spurious_count(cpu) == spurious; i++)
 		udelay(50);
-	ST_CHECK(t, amd_pmi_count(cpu) == pmis + 1);
+	ST_CHECK(t, x86_pmi_count(cpu) == pmis + !nmi); /* an NMI not from LVTPC is no PMI */
 	ST_CHECK(t, amd_spurious_count(cpu) == spurious + 1);
 	ST_CHECK(t, amd_unknown_count(cpu) == unknown);
+	ST_CHECK(t, nmi_unknown_count(cpu) == nmi_unknown);
 	if (mid <= before || mid >= (1ULL << 40) || end < mid)
 		ST_FAIL(t, "count %llu, then %llu, after the wrap", (unsigned long long)mid,
 			(unsigned long long)end);
+	kfree(e);
+}
+
+/* PerfMonV2: a status that comes back after every acknowledgement. The
+ * handler gives up after X86_PMI_MAX_LOOPS rounds, stops and zeroes the
+ * counters (the event keeps its counter, unarmed) and counts it. */
+SELFTEST(amd_pmi_stuck_loop_resets)
+{
+	if (!usable(t, true))
+		return;
+	if (!amd_caps.perfmon_v2) {
+		kprintf("selftest: %s: skipped (no PerfMonV2)\n", t->name);
+		return;
+	}
+	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	e->attr.exclude_user = 1;
+	uint64_t stuck = x86_pmi_stuck_count();
+	struct trap_frame regs = { .cs = KERNEL_CS, .rflags = 0x2 };
+	struct perf_hit where = { .regs = &regs };
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	ST_CHECK(t, amd_pmu.add(e, 0) == 0);
+	unsigned bit = (unsigned)e->hw.idx;
+	amd_test_stuck_status(true);
+	pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, 1ULL << bit);
+	amd_handle_overflows(&where);
+	amd_test_stuck_status(false);
+	ST_CHECK(t, x86_pmi_stuck_count() == stuck + 1);
+	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) >> bit & 1));
+	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL) >> bit & 1)); /* reset */
+	ST_CHECK(t, !(pmu_rdmsr(amd_ctl_msr(bit)) & EVTSEL_EN));
+	amd_pmu.del(e, 0);
+	spin_unlock_irqrestore(&perf_lock, f);
+	ST_CHECK(t, !amd_counters_busy());
 	kfree(e);
 }

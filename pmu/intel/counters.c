@@ -30,19 +30,24 @@
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "pmu/x86_common.h"
+#include "pmu/x86_counters.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
-#define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
+_Static_assert(NR_IDX <= X86_MAX_IDX, "x86_counters holds every counter");
 
 struct cpu_counters {
-	struct perf_event *owner[NR_IDX];
-	uint64_t used;         /* bit idx: owner[idx] set */
-	uint64_t global;       /* what GLOBAL_CTRL holds: counters enabled */
+	struct x86_counters k; /* k.active: what GLOBAL_CTRL holds */
 	uint64_t fixed_ctrl;   /* what FIXED_CTR_CTRL holds */
 	bool ready;            /* registers cleared, LVTPC set, on this CPU */
 };
 
 static struct cpu_counters counters[MAX_CPUS];
+
+/* This CPU's counters (a hybrid CPU's core types differ). */
+static const struct intel_caps *caps(void)
+{
+	return intel_caps_here();
+}
 
 static bool is_fixed(int idx)
 {
@@ -51,7 +56,7 @@ static bool is_fixed(int idx)
 
 static uint64_t width_mask(int idx)
 {
-	unsigned w = is_fixed(idx) ? intel_caps.fixed_width : intel_caps.gp_width;
+	unsigned w = is_fixed(idx) ? caps()->fixed_width : caps()->gp_width;
 	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
 }
 
@@ -59,7 +64,7 @@ static uint32_t counter_msr(int idx)
 {
 	if (is_fixed(idx))
 		return MSR_IA32_FIXED_CTR0 + (uint32_t)(idx - PMC_IDX_FIXED);
-	return (intel_caps.full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + (uint32_t)idx;
+	return (caps()->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + (uint32_t)idx;
 }
 
 /* The longest period a write can arm: legacy IA32_PMCx writes carry 31
@@ -67,29 +72,34 @@ static uint32_t counter_msr(int idx)
  * same as GP ones (what Linux relies on). */
 static uint64_t max_period(int idx)
 {
-	if (intel_caps.full_width)
+	if (caps()->full_width)
 		return width_mask(idx) >> 1;
 	return (1ULL << 31) - 1;
 }
 
 static const struct intel_constraint *constraints; /* this CPU model's */
 
+const struct intel_constraint *intel_constraints(void)
+{
+	return constraints;
+}
+
 int intel_pick_counter(uint64_t config, uint64_t used)
 {
-	return intel_place(&intel_caps, constraints, config, used);
+	return intel_place(caps(), constraints, config, used);
 }
 
 /* The GLOBAL_CTRL/STATUS bits of the counters this driver uses. */
 static uint64_t counter_bits(void)
 {
-	return ((1ULL << intel_caps.n_gp) - 1) |
-	       (uint64_t)intel_caps.fixed_mask << PMC_IDX_FIXED;
+	return ((1ULL << caps()->n_gp) - 1) |
+	       (uint64_t)caps()->fixed_mask << PMC_IDX_FIXED;
 }
 
 static void write_global(struct cpu_counters *c)
 {
-	if (intel_caps.version >= 2)
-		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->global);
+	if (caps()->version >= 2)
+		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->k.active);
 }
 
 /* First use on this CPU: nothing counting, no stale overflow, and the
@@ -100,22 +110,20 @@ static struct cpu_counters *here(void)
 	if (c->ready)
 		return c;
 	write_global(c);
-	for (unsigned i = 0; i < intel_caps.n_gp; i++)
+	for (unsigned i = 0; i < caps()->n_gp; i++)
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
-	if (intel_caps.fixed_mask)
+	if (caps()->fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
-	if (intel_caps.version >= 2) /* reserved bits would #GP */
+	if (caps()->version >= 2) /* reserved bits would #GP */
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
-	apic_write(APIC_LVT_PMC, intel_lvtpc()); /* unmasked: NMI or VEC_PMI */
+	apic_write(APIC_LVT_PMC, x86_lvtpc()); /* unmasked: NMI or VEC_PMI */
 	c->ready = true;
 	return c;
 }
 
 static bool owned_here(const struct perf_event *e)
 {
-	int idx = e->hw.idx;
-	return (e->hw.flags & HW_ON_COUNTER) && idx >= 0 && idx < NR_IDX &&
-	       counters[this_cpu_id()].owner[idx] == e;
+	return x86_owns(&counters[this_cpu_id()].k, e);
 }
 
 /* e's counter, for the shared period and fold code (x86_common.c). */
@@ -151,7 +159,7 @@ static void enable(struct cpu_counters *c, struct perf_event *e)
 	} else {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + (uint32_t)idx, e->hw.config | EVTSEL_EN);
 	}
-	c->global |= 1ULL << idx;
+	c->k.active |= 1ULL << idx;
 	write_global(c);
 }
 
@@ -170,7 +178,7 @@ static void clear_selector(struct cpu_counters *c, struct perf_event *e)
 
 static void disable(struct cpu_counters *c, struct perf_event *e)
 {
-	c->global &= ~(1ULL << e->hw.idx);
+	c->k.active &= ~(1ULL << e->hw.idx);
 	write_global(c);
 	clear_selector(c, e);
 }
@@ -188,13 +196,10 @@ int intel_add(struct perf_event *e, uint64_t now)
 	(void)now;
 	struct cpu_counters *c = here();
 	e->hw.config = intel_event_config(e);
-	int idx = intel_pick_counter(e->hw.config, c->used);
+	int idx = intel_pick_counter(e->hw.config, c->k.used);
 	if (idx < 0)
 		return -EAGAIN;
-	c->owner[idx] = e;
-	c->used |= 1ULL << idx;
-	e->hw.idx = idx;
-	e->hw.flags = HW_ON_COUNTER;
+	x86_claim(&c->k, e, idx);
 	set_period(e, false);
 	intel_lbr_add(e);
 	enable(c, e);
@@ -207,16 +212,12 @@ void intel_del(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	int idx = e->hw.idx;
-	if (c->global >> idx & 1) {
+	if (x86_is_active(&c->k, e)) {
 		disable(c, e);
 		fold(e);
 	}
 	intel_lbr_del(e);
-	c->owner[idx] = NULL;
-	c->used &= ~(1ULL << idx);
-	e->hw.idx = -1;
-	e->hw.flags = 0;
+	x86_release(&c->k, e);
 }
 
 /* Resume an event stopped on its counter. */
@@ -226,7 +227,7 @@ void intel_start(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (c->global >> e->hw.idx & 1)
+	if (x86_is_active(&c->k, e))
 		return;
 	set_period(e, false);
 	enable(c, e);
@@ -238,7 +239,7 @@ void intel_stop(struct perf_event *e, uint64_t now)
 	if (!owned_here(e))
 		return;
 	struct cpu_counters *c = &counters[this_cpu_id()];
-	if (!(c->global >> e->hw.idx & 1))
+	if (!x86_is_active(&c->k, e))
 		return;
 	disable(c, e);
 	fold(e);
@@ -247,22 +248,35 @@ void intel_stop(struct perf_event *e, uint64_t now)
 uint64_t intel_read(struct perf_event *e, uint64_t now)
 {
 	(void)now;
-	if (owned_here(e) && (counters[this_cpu_id()].global >> e->hw.idx & 1))
+	if (owned_here(e) && x86_is_active(&counters[this_cpu_id()].k, e))
 		fold(e);
 	return e->count;
 }
 
 /* ---- groups ---- */
 
-static bool take(uint64_t *used, struct perf_event *e)
+/* On the counters of e's PMU (its core type's, on a hybrid CPU). */
+static int pick(const struct perf_event *e, uint64_t used)
 {
-	if (e->pmu != &intel_pmu)
-		return true; /* another PMU's event needs none of ours */
-	int idx = intel_pick_counter(intel_event_config(e), *used);
-	if (idx < 0)
-		return false;
-	*used |= 1ULL << idx;
-	return true;
+	return intel_place(intel_pmu_caps(e->pmu), constraints, intel_event_config(e), used);
+}
+
+static bool is_ours(const struct perf_event *e)
+{
+	return e && (e->pmu == &intel_pmu || e->pmu == &intel_atom_pmu);
+}
+
+/* The group's PMU of this driver (a group holds one hardware PMU). */
+static const struct pmu *group_pmu(struct perf_event *leader, struct perf_event *extra)
+{
+	if (is_ours(leader))
+		return leader->pmu;
+	list_for_each(n, &leader->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		if (is_ours(s))
+			return s->pmu;
+	}
+	return is_ours(extra) ? extra->pmu : &intel_pmu;
 }
 
 /* The group placed in its order, as add() will place it (place.c: each
@@ -270,23 +284,17 @@ static bool take(uint64_t *used, struct perf_event *e)
  * counter they may, free ones the least wanted). */
 bool intel_group_fits(struct perf_event *leader, struct perf_event *extra)
 {
-	uint64_t used = 0;
-	if (!take(&used, leader))
-		return false;
-	list_for_each(n, &leader->siblings)
-		if (!take(&used, list_entry(n, struct perf_event, sibling_node)))
-			return false;
-	return !extra || take(&used, extra);
+	return x86_group_fits(group_pmu(leader, extra), pick, leader, extra);
 }
 
 /* ---- the PMI ---- */
 
 /* Stop a throttled event's counter (it stays ours, unarmed, until
  * intel_start). The counters stay frozen: the PMI writes GLOBAL_CTRL
- * from c->global at its end. */
+ * from c->k.active at its end. */
 static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 {
-	c->global &= ~(1ULL << e->hw.idx);
+	c->k.active &= ~(1ULL << e->hw.idx);
 	clear_selector(c, e);
 }
 
@@ -296,8 +304,8 @@ static void stop_in_pmi(struct cpu_counters *c, struct perf_event *e)
 static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
 		       const struct perf_hit *where)
 {
-	struct perf_event *e = c->owner[idx];
-	if (!e || !(c->global >> idx & 1))
+	struct perf_event *e = c->k.owner[idx];
+	if (!e || !(c->k.active >> idx & 1))
 		return;
 	struct x86_counter k = counter_of(e);
 	struct perf_hit with_branches = *where;
@@ -312,17 +320,17 @@ static void overflowed(struct cpu_counters *c, int idx, struct trap_frame *f,
  * intel_start arms them again. */
 static void reset_counters(struct cpu_counters *c)
 {
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
+	for (unsigned i = 0; i < caps()->n_gp; i++) {
 		pmu_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
 		pmu_wrmsr(counter_msr((int)i), 0);
 	}
 	for (unsigned j = 0; j < INTEL_MAX_FIXED; j++)
-		if (intel_caps.fixed_mask >> j & 1)
+		if (caps()->fixed_mask >> j & 1)
 			pmu_wrmsr(counter_msr(PMC_IDX_FIXED + (int)j), 0);
-	if (intel_caps.fixed_mask)
+	if (caps()->fixed_mask)
 		pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
 	c->fixed_ctrl = 0;
-	c->global = 0;
+	c->k.active = 0;
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, counter_bits());
 }
 
@@ -331,7 +339,7 @@ static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each loop */
 /* Handle every overflowed counter until the status is clear, with the
  * counters frozen meanwhile; each status bit is acknowledged
  * (GLOBAL_OVF_CTRL) before its counter is re-armed. A status that is
- * still set after INTEL_PMI_MAX_LOOPS rounds will not clear (Linux's
+ * still set after X86_PMI_MAX_LOOPS rounds will not clear (Linux's
  * "irq loop stuck"): the PMU is reset and pmi.c reports it. */
 static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 			     const struct perf_hit *where)
@@ -341,9 +349,9 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 		uint64_t st = pmu_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & counter_bits();
 		if (!st)
 			break;
-		if (loops == INTEL_PMI_MAX_LOOPS) {
+		if (loops == X86_PMI_MAX_LOOPS) {
 			reset_counters(c);
-			intel_pmi_stuck();
+			x86_pmi_stuck();
 			break;
 		}
 		pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, st);
@@ -361,12 +369,12 @@ static void handle_overflows(struct cpu_counters *c, struct trap_frame *f,
 static void handle_overflows_v1(struct cpu_counters *c, struct trap_frame *f,
 				const struct perf_hit *where)
 {
-	for (unsigned i = 0; i < intel_caps.n_gp; i++) {
-		struct perf_event *e = c->owner[i];
-		if (!e || !(c->global >> i & 1))
+	for (unsigned i = 0; i < caps()->n_gp; i++) {
+		struct perf_event *e = c->k.owner[i];
+		if (!e || !(c->k.active >> i & 1))
 			continue;
 		uint64_t now = pmu_rdmsr(counter_msr((int)i)) & width_mask((int)i);
-		if (!(now >> (intel_caps.gp_width - 1) & 1))
+		if (!(now >> (caps()->gp_width - 1) & 1))
 			overflowed(c, (int)i, f, where);
 	}
 }
@@ -376,7 +384,7 @@ void intel_handle_overflows(const struct perf_hit *where)
 	struct cpu_counters *c = &counters[this_cpu_id()];
 	/* the model's user-time overflow: user registers */
 	struct trap_frame *f = pmu_pmi_frame(where->regs);
-	if (intel_caps.version >= 2)
+	if (caps()->version >= 2)
 		handle_overflows(c, f, where);
 	else
 		handle_overflows_v1(c, f, where);
@@ -396,7 +404,7 @@ void intel_test_stuck_status(bool on)
 
 bool intel_counters_busy(void)
 {
-	return counters[this_cpu_id()].used != 0;
+	return counters[this_cpu_id()].k.used != 0;
 }
 
 void intel_test_load(struct perf_event *e, uint64_t raw)

@@ -14,7 +14,6 @@
  *
  * intel_caps is written once at boot, before user space, then only read.
  */
-#include <stdio.h>
 #include <linux/errno.h>
 #include "arch/cpu.h"
 #include "intel.h"
@@ -24,6 +23,7 @@
 #include "proc/task.h"
 #include "fs/vfs.h"
 #include "pmu/vpmu/vpmu.h"
+#include "pmu/x86_sysfs.h"
 
 struct intel_caps intel_caps;
 
@@ -51,6 +51,13 @@ static const unsigned ebx_event[PERFMON_EVENTS] = {
 
 /* ---- attributes ---- */
 
+/* A raw selector: PERF_TYPE_RAW, or cpu_atom's dynamic type. */
+static bool is_raw(const struct perf_event *e)
+{
+	uint32_t t = e->attr.type;
+	return t == PERF_TYPE_RAW || (e->pmu == &intel_atom_pmu && t == intel_atom_pmu.type);
+}
+
 uint64_t intel_event_config(const struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
@@ -61,7 +68,7 @@ uint64_t intel_event_config(const struct perf_event *e)
 		c |= EVTSEL_OS;
 	if (a->type == PERF_TYPE_HARDWARE && a->config < PERF_COUNT_HW_MAX)
 		c |= event_map[a->config];
-	else if (a->type == PERF_TYPE_RAW)
+	else if (is_raw(e))
 		c |= a->config & (EVTSEL_RAW_MASK | EVTSEL_ANY);
 	return c;
 }
@@ -90,9 +97,10 @@ static int check_cache(uint64_t config)
 
 /* AnyThread counts the sibling hyper-thread too: version 3 or later,
  * not deprecated, and CPU-wide permission (perf_allow_cpu). */
-static int check_any(const struct perf_event_attr *a)
+static int check_any(const struct perf_event *e)
 {
-	if (a->type != PERF_TYPE_RAW || !(a->config & EVTSEL_ANY))
+	const struct perf_event_attr *a = &e->attr;
+	if (!is_raw(e) || !(a->config & EVTSEL_ANY))
 		return 0;
 	if (intel_caps.version < 3 || intel_caps.any_deprecated)
 		return -EINVAL;
@@ -107,9 +115,10 @@ static int intel_event_init(struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
 	int r = 0;
-	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
-	    a->type != PERF_TYPE_RAW)
+	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE && !is_raw(e))
 		return -ENOENT;
+	if (e->cpu >= 0 && e->pmu->filter && e->pmu->filter(e->pmu, (unsigned)e->cpu))
+		return -ENOENT; /* hybrid: a CPU of the other core type */
 	if (a->precise_ip)
 		return -EOPNOTSUPP; /* no PEBS: max_precise is 0 */
 	if (a->type == PERF_TYPE_HARDWARE)
@@ -122,79 +131,56 @@ static int intel_event_init(struct perf_event *e)
 		return r; /* no LBR, or a filter it cannot apply */
 	if (a->aux_output)
 		return -EINVAL; /* needs precise_ip */
-	if ((r = check_any(a)) != 0)
+	if ((r = check_any(e)) != 0)
 		return r;
 	e->hw.config = intel_event_config(e);
 	if (intel_caps.model && (r = vpmu_event_check(e->hw.config)) != 0)
 		return r; /* the model cannot count it exactly */
 	e->hw.idx = -1;
 	e->hw.flags = 0;
-	return intel_pick_counter(e->hw.config, 0) < 0 ? -EINVAL : 0;
+	return intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0
+		       ? -EINVAL : 0;
 }
 
 /* ---- sysfs ---- */
 
-static struct pmu_sysfs_entry format[8], events[PERF_COUNT_HW_MAX + 2], caps[3];
-
-static void add_entry(struct pmu_sysfs_entry *dir, const char *name, const char *value)
+static void sysfs_format(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	while (dir->name)
-		dir++;
-	dir->name = name;
-	dir->value = value;
+	struct pmu_sysfs_entry *f = s->format;
+	x86_sysfs_add(f, "event", "config:0-7");
+	x86_sysfs_add(f, "umask", "config:8-15");
+	x86_sysfs_add(f, "edge", "config:18");
+	x86_sysfs_add(f, "pc", "config:19");
+	if (c->version >= 3 && !c->any_deprecated)
+		x86_sysfs_add(f, "any", "config:21");
+	x86_sysfs_add(f, "inv", "config:23");
+	x86_sysfs_add(f, "cmask", "config:24-31");
 }
 
-static void sysfs_format(void)
+/* The generic events this CPU has; TOPDOWN.SLOTS where fixed 3 is. */
+static void sysfs_events(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	add_entry(format, "event", "config:0-7");
-	add_entry(format, "umask", "config:8-15");
-	add_entry(format, "edge", "config:18");
-	add_entry(format, "pc", "config:19");
-	if (intel_caps.version >= 3 && !intel_caps.any_deprecated)
-		add_entry(format, "any", "config:21");
-	add_entry(format, "inv", "config:23");
-	add_entry(format, "cmask", "config:24-31");
+	x86_sysfs_events(s, event_map);
+	if (c->fixed_mask >> 3 & 1)
+		x86_sysfs_add(s->events, "slots", "event=0x00,umask=0x4");
 }
 
-/* Linux's names, in Linux's order, for the generic events this CPU has;
- * the text names the encoding ("event=0x2e,umask=0x4f"). */
-static void sysfs_events(void)
+static void sysfs_caps(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	static const struct { const char *name; unsigned id; } names[] = {
-		{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
-		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
-		{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
-		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-		{ "bus-cycles", PERF_COUNT_HW_BUS_CYCLES },
-		{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
-	};
-	static char text[ARRAY_SIZE(names)][32];
-	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		uint64_t enc = event_map[names[i].id];
-		if (!enc)
-			continue;
-		int n = snprintf(text[i], sizeof(text[i]), "event=0x%02x", (unsigned)(enc & 0xff));
-		if (enc >> 8)
-			snprintf(text[i] + n, sizeof(text[i]) - (size_t)n, ",umask=0x%02x",
-				 (unsigned)(enc >> 8 & 0xff));
-		add_entry(events, names[i].name, text[i]);
-	}
-	if (intel_caps.fixed_mask >> 3 & 1) /* TOPDOWN.SLOTS, fixed 3 only */
-		add_entry(events, "slots", "event=0x00,umask=0x4");
+	x86_sysfs_add(s->caps, "max_precise", "0");
+	x86_sysfs_add(s->caps, "pmu_name", c->model ? "vpmu"
+				    : c->version == 1 ? "generic_arch_v1" : "generic_arch_v2+");
 }
 
-static void sysfs_caps(void)
+void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c)
 {
-	add_entry(caps, "max_precise", "0");
-	add_entry(caps, "pmu_name", intel_caps.model ? "vpmu"
-				    : intel_caps.version == 1 ? "generic_arch_v1"
-							      : "generic_arch_v2+");
+	sysfs_format(s, c);
+	sysfs_events(s, c);
+	sysfs_caps(s, c);
 }
 
 struct pmu intel_pmu = {
-	.name = "cpu",
+	.name = "cpu",           /* "cpu_core" on a hybrid CPU */
 	.scarce = true,
 	.event_init = intel_event_init,
 	.group_fits = intel_group_fits,
@@ -203,9 +189,20 @@ struct pmu intel_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
-	.format = format,
-	.events = events,
-	.caps = caps,
+};
+
+/* A hybrid CPU's Atom cores (hybrid.c registers it; cpu_core is
+ * intel_pmu). */
+struct pmu intel_atom_pmu = {
+	.name = "cpu_atom",
+	.scarce = true,
+	.event_init = intel_event_init,
+	.group_fits = intel_group_fits,
+	.add = intel_add,
+	.del = intel_del,
+	.start = intel_start,
+	.stop = intel_stop,
+	.read = intel_read,
 };
 
 /* ---- detection ---- */
@@ -297,17 +294,25 @@ static void report(void)
 		     intel_caps.full_width ? ", full-width writes" : "", intel_caps.unavailable);
 }
 
+static const struct x86_pmi_ops pmi_ops = { .handle = intel_handle_overflows };
+
+/* Boot: one "cpu" PMU now, or, on a hybrid CPU, cpu_core and cpu_atom
+ * once every CPU is up and has said its core type (hybrid.c). */
 void intel_pmu_init(void)
 {
+	static struct x86_sysfs sysfs;
 	if (!detect())
 		return;
-	sysfs_format();
-	sysfs_events();
-	sysfs_caps();
 	intel_counters_init();
 	intel_lbr_init();
-	intel_pmi_init();
+	x86_pmi_init(&pmi_ops);
+	report();
+	if (intel_is_hybrid(pmu_cpuid(7, 0).edx)) {
+		intel_hybrid_init();
+		return;
+	}
+	intel_sysfs_build(&sysfs, &intel_caps);
+	x86_sysfs_attach(&intel_pmu, &sysfs);
 	perf_pmu_register(&intel_pmu, PERF_TYPE_RAW);
 	intel_caps.registered = true;
-	report();
 }

@@ -13,6 +13,7 @@
 #include "arch/x86.h"
 #include "pmu/event.h"
 #include "pmu/perf.h"
+#include "pmu/x86_pmi.h"
 
 /* What the driver handles, as far as CPUID 0AH says the CPU has them:
  * GP counters at IA32_PERFEVTSEL0 + i and IA32_(A_)PMC0 + i (Linux's
@@ -55,10 +56,16 @@ int intel_fixed_for(uint64_t config);
  * `config` takes when those in `used` are taken; -1: none. */
 int intel_place(const struct intel_caps *caps, const struct intel_constraint *table,
 		uint64_t config, uint64_t used);
-extern struct pmu intel_pmu;
+extern struct pmu intel_pmu;       /* "cpu", or "cpu_core" on a hybrid CPU */
+extern struct pmu intel_atom_pmu;  /* "cpu_atom" on a hybrid CPU */
 
-/* Boot: detect, install the model if need be, register "cpu". */
+/* Boot: detect, install the model if need be, register "cpu" (on a
+ * hybrid CPU: intel_hybrid_init, then hybrid.c registers both PMUs
+ * once the CPUs are up). */
 void intel_pmu_init(void);
+struct x86_sysfs;
+/* format/, events/, caps/ for a PMU with capabilities c. */
+void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c);
 
 /* intel.c: the event selector (without EN) e's attributes ask for. */
 uint64_t intel_event_config(const struct perf_event *e);
@@ -69,11 +76,19 @@ uint64_t intel_event_config(const struct perf_event *e);
 bool intel_is_hybrid(uint32_t cpuid_7_edx);
 const char *intel_hybrid_pmu_name(uint32_t cpuid_1a_eax);
 int intel_cpus_list(uint64_t cpus, char *buf, size_t size);
+/* Boot, on a hybrid CPU: intel_pmu becomes "cpu_core". */
+void intel_hybrid_init(void);
+/* The capabilities of pmu's counters (its core type's), and of this
+ * CPU's; intel_caps when not hybrid. */
+const struct intel_caps *intel_pmu_caps(const struct pmu *pmu);
+const struct intel_caps *intel_caps_here(void);
 
 /* counters.c */
 /* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
  * `config` gets when the counters in `used` are taken; -1: none. */
 int intel_pick_counter(uint64_t config, uint64_t used);
+/* This CPU model's constraint table. */
+const struct intel_constraint *intel_constraints(void);
 int intel_add(struct perf_event *e, uint64_t now);
 void intel_del(struct perf_event *e, uint64_t now);
 void intel_start(struct perf_event *e, uint64_t now);
@@ -86,24 +101,11 @@ void intel_counters_init(void);  /* boot: this CPU model's constraints */
  * where->kchain when set): under perf_lock, interrupts off (or in an
  * NMI that holds perf_lock). */
 void intel_handle_overflows(const struct perf_hit *where);
-/* Rounds of the status loop before the PMU is reset (Linux's 100). */
-#define INTEL_PMI_MAX_LOOPS 100
-
-/* pmi.c: the PMI's delivery, `pmi=nmi|irq` on the command line. */
-void intel_pmi_init(void);
-bool intel_pmi_is_nmi(void);
-uint32_t intel_lvtpc(void);       /* LVTPC, unmasked, in the chosen mode */
-void intel_pmi_stuck(void);       /* the status loop gave up: reset done */
+/* The status loop's limit and the PMI's delivery: pmu/x86_pmi.h. */
 
 /* For the self-tests. */
-uint64_t intel_pmi_count(unsigned cpu);
-uint64_t intel_pmi_deferred_count(unsigned cpu); /* NMIs handled by the IPI */
-uint64_t intel_pmi_stuck_count(void);
 /* Make the status come back after each acknowledgement on this CPU. */
 void intel_test_stuck_status(bool on);
-/* NMIs on the model are handled at once, not deferred (the test sends
- * them itself, from outside the model). */
-void intel_test_nmi_direct(bool on);
 bool intel_counters_busy(void);   /* some counter of this CPU is in use */
 /* Load e's counter (on this CPU, under perf_lock) with a raw value. */
 void intel_test_load(struct perf_event *e, uint64_t raw);

@@ -1,5 +1,7 @@
 /*
- * The Intel driver's PMI: how LVTPC delivers it and what runs in it.
+ * The x86 drivers' PMI (Intel's and AMD's, pmu/x86_pmi.h): how LVTPC
+ * delivers it and what runs in it; the driver's ops handle the
+ * overflows.
  *
  * `pmi=nmi` (the default, as Linux): LVTPC delivers the PMI as an NMI,
  * so code running with interrupts off - system calls' entry and exit,
@@ -32,7 +34,7 @@
  * where interrupts come back on).
  *
  * Either way the PMI ends by unmasking LVTPC (delivery masked it), and
- * a status that does not clear after INTEL_PMI_MAX_LOOPS rounds resets
+ * a status that does not clear after X86_PMI_MAX_LOOPS rounds resets
  * the PMU, reported once in the log (from irq_work: the log takes a
  * lock).
  *
@@ -46,11 +48,13 @@
 #include "arch/nmi.h"
 #include "arch/percpu.h"
 #include "cmdline.h"
-#include "intel.h"
+#include "pmu/event.h"
+#include "pmu/x86_pmi.h"
 #include "kernel.h"
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 
+static const struct x86_pmi_ops *ops; /* the driver's */
 static bool nmi_mode = true;
 static uint64_t pmi_counts[MAX_CPUS], deferred_counts[MAX_CPUS];
 #define CHAIN_MAX 64
@@ -63,22 +67,22 @@ static int work_wakeup = -1, work_report = -1;
 static uint64_t stuck_count;
 static bool stuck_reported;
 
-bool intel_pmi_is_nmi(void)
+bool x86_pmi_is_nmi(void)
 {
 	return nmi_mode;
 }
 
-uint32_t intel_lvtpc(void)
+uint32_t x86_lvtpc(void)
 {
 	return nmi_mode ? (LVT_DELIVERY_NMI | VEC_PMI) : VEC_PMI;
 }
 
 static void unmask_lvtpc(void)
 {
-	apic_write(APIC_LVT_PMC, intel_lvtpc());
+	apic_write(APIC_LVT_PMC, x86_lvtpc());
 }
 
-void intel_pmi_stuck(void)
+void x86_pmi_stuck(void)
 {
 	stuck_count++;
 	irq_work_raise(work_report);
@@ -90,7 +94,7 @@ static void report_stuck(void)
 		return;
 	stuck_reported = true;
 	klog("pmu: cpu %u: PMI loop stuck after %d rounds: counters reset",
-	     this_cpu_id(), INTEL_PMI_MAX_LOOPS);
+	     this_cpu_id(), X86_PMI_MAX_LOOPS);
 }
 
 /* ---- maskable ---- */
@@ -109,7 +113,7 @@ static void pmi_irq(struct trap_frame *f)
 	pmi_counts[this_cpu_id()]++;
 	struct perf_hit where = { .regs = f };
 	spin_lock(&perf_lock);
-	intel_handle_overflows(&where);
+	ops->handle(&where);
 	spin_unlock(&perf_lock);
 	unmask_lvtpc();
 	apic_eoi();
@@ -128,7 +132,7 @@ static void pmi_deferred(void)
 	struct perf_hit where = { .regs = &frames[cpu], .kchain = chains[cpu],
 				  .kchain_nr = chain_nr[cpu] };
 	spin_lock(&perf_lock);
-	intel_handle_overflows(&where);
+	ops->handle(&where);
 	spin_unlock(&perf_lock);
 	owed[cpu] = false;
 	unmask_lvtpc();
@@ -146,7 +150,7 @@ static bool pmi_nmi(struct trap_frame *f)
 {
 	uint32_t lvt = apic_read(APIC_LVT_PMC);
 	if ((lvt & (LVT_MASKED | (7u << 8))) != (LVT_MASKED | LVT_DELIVERY_NMI))
-		return false; /* not a PMI: LVTPC was not delivered */
+		return ops->claim_late && ops->claim_late(); /* LVTPC was not delivered */
 	unsigned cpu = this_cpu_id();
 	pmi_counts[cpu]++;
 	if (owed[cpu])
@@ -160,7 +164,7 @@ static bool pmi_nmi(struct trap_frame *f)
 		return true;
 	}
 	struct perf_hit where = { .regs = f };
-	intel_handle_overflows(&where);
+	ops->handle(&where);
 	spin_unlock(&perf_lock);
 	unmask_lvtpc();
 	if (perf_wakeup_owed())
@@ -170,8 +174,9 @@ static bool pmi_nmi(struct trap_frame *f)
 
 /* ---- boot ---- */
 
-void intel_pmi_init(void)
+void x86_pmi_init(const struct x86_pmi_ops *o)
 {
+	ops = o;
 	const char *mode = cmdline_get("pmi");
 	if (mode && strcmp(mode, "irq") == 0)
 		nmi_mode = false;
@@ -186,27 +191,28 @@ void intel_pmi_init(void)
 
 /* ---- counts ---- */
 
-uint64_t intel_pmi_count(unsigned cpu)
+uint64_t x86_pmi_count(unsigned cpu)
 {
 	return pmi_counts[cpu];
 }
 
+/* /proc/interrupts' PMI row: whichever driver took them. */
 uint64_t perf_pmi_count(unsigned cpu)
 {
 	return pmi_counts[cpu];
 }
 
-uint64_t intel_pmi_deferred_count(unsigned cpu)
+uint64_t x86_pmi_deferred_count(unsigned cpu)
 {
 	return deferred_counts[cpu];
 }
 
-uint64_t intel_pmi_stuck_count(void)
+uint64_t x86_pmi_stuck_count(void)
 {
 	return stuck_count;
 }
 
-void intel_test_nmi_direct(bool on)
+void x86_test_nmi_direct(bool on)
 {
 	direct_for_test[this_cpu_id()] = on;
 }

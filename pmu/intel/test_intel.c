@@ -12,43 +12,25 @@
 #include "arch/percpu.h"
 #include "pmu/vpmu/vpmu.h"
 #include "selftest.h"
+#include "pmu/x86_test.h"
 #include "arch/tsc.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {
-	if (!intel_caps.registered) {
-		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
-		return false;
-	}
-	if (counters && intel_counters_busy()) {
-		ST_FAIL(t, "events hold this CPU's counters");
-		return false;
-	}
-	return true;
+	return x86_test_usable(t, intel_caps.registered, "\"cpu\"",
+			       counters ? intel_counters_busy : NULL);
 }
 
-/* An event as perf_event_open would make it, not yet attached. */
 static struct perf_event *new_event(uint32_t type, uint64_t config)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = type, .config = config };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = type == PERF_TYPE_SOFTWARE ? &perf_sw_pmu : &intel_pmu;
-	return e;
+	return x86_test_event(&intel_pmu, type, config);
 }
 
 static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
 {
-	struct perf_event *e = new_event(type, config);
-	if (tweak)
-		tweak(&e->attr);
-	int r = intel_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_init_errno(&intel_pmu, type, config, tweak);
 }
 
-static void precise(struct perf_event_attr *a) { a->precise_ip = 1; }
-static void branch_stack(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_BRANCH_STACK; }
 static void user_branches(struct perf_event_attr *a)
 {
 	a->sample_type = PERF_SAMPLE_BRANCH_STACK;
@@ -64,7 +46,6 @@ static void tsx_branches(struct perf_event_attr *a)
 	user_branches(a);
 	a->branch_sample_type |= PERF_SAMPLE_BRANCH_IN_TX;
 }
-static void bts(struct perf_event_attr *a) { a->sample_period = 1; }
 
 SELFTEST(intel_event_init)
 {
@@ -82,7 +63,7 @@ SELFTEST(intel_event_init)
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, NULL) == -EINVAL);
 	ST_CHECK(t, init_errno(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_OP_MAX << 8, NULL) == -EINVAL);
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
-	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
+	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, x86_test_precise) == -EOPNOTSUPP);
 	/* branch stacks: with arch LBR (the model has it), user branches
 	 * open; the TSX filters never, kernel ones not on the model */
 	bool lbr = intel_lbr_depth() != 0;
@@ -91,9 +72,9 @@ SELFTEST(intel_event_init)
 	if (intel_caps.model)
 		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, kernel_branches) == -EOPNOTSUPP);
 	if (!lbr)
-		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, branch_stack) == -EOPNOTSUPP);
+		ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x3c, x86_test_branch_stack) == -EOPNOTSUPP);
 	if (!(intel_caps.unavailable & PERFMON_EBX_BRANCHES))
-		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
+		ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, x86_test_bts) ==
 			    -EOPNOTSUPP);
 
 	/* RAW keeps the selector bits and drops the rest, as Linux does. */
@@ -228,7 +209,7 @@ SELFTEST(intel_wrap_folds)
 	if (!usable(t, true))
 		return;
 	unsigned cpu = this_cpu_id();
-	uint64_t pmis = intel_pmi_count(cpu), before = 5000, mid = 0, end;
+	uint64_t pmis = x86_pmi_count(cpu), before = 5000, mid = 0, end;
 	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	e->attr.exclude_user = 1;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
@@ -237,7 +218,7 @@ SELFTEST(intel_wrap_folds)
 	spin_unlock_irqrestore(&perf_lock, f);
 	/* Read until the PMI has come (interrupts are on between reads; the
 	 * model notices the wrap when a register is read). */
-	for (int i = 0; i < 200 && intel_pmi_count(cpu) == pmis; i++) {
+	for (int i = 0; i < 200 && x86_pmi_count(cpu) == pmis; i++) {
 		udelay(50);
 		f = spin_lock_irqsave(&perf_lock);
 		mid = intel_pmu.read(e, 0);
@@ -253,7 +234,7 @@ SELFTEST(intel_wrap_folds)
 	end = e->count;
 	intel_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
-	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, mid > before && mid < (1ULL << 40));
 	ST_CHECK(t, end >= mid && end < (1ULL << 40));
 	if (mid <= before || mid >= (1ULL << 40))
@@ -264,13 +245,13 @@ SELFTEST(intel_wrap_folds)
 /* Wait (interrupts on between reads) until `n` more PMIs came on cpu. */
 static bool wait_pmis(struct perf_event *e, unsigned cpu, uint64_t from, uint64_t n)
 {
-	for (int i = 0; i < 400 && intel_pmi_count(cpu) < from + n; i++) {
+	for (int i = 0; i < 400 && x86_pmi_count(cpu) < from + n; i++) {
 		udelay(50);
 		uint64_t f = spin_lock_irqsave(&perf_lock);
 		intel_pmu.read(e, 0);
 		spin_unlock_irqrestore(&perf_lock, f);
 	}
-	return intel_pmi_count(cpu) >= from + n;
+	return x86_pmi_count(cpu) >= from + n;
 }
 
 /* A period longer than the counter (2^48 + 5000): armed at the longest
@@ -298,7 +279,7 @@ SELFTEST(intel_long_period)
 	uint64_t raw = pmu_rdmsr(msr) & mask;
 	ST_CHECK(t, raw >= ((0 - maxp) & mask) && raw < ((0 - maxp) & mask) + (1ULL << 30));
 	/* 1000 before the wrap, the period far from over */
-	uint64_t pmis = intel_pmi_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu);
 	intel_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	ST_CHECK(t, wait_pmis(e, cpu, pmis, 1));
@@ -311,13 +292,13 @@ SELFTEST(intel_long_period)
 	 * re-arms for the last 500 and one that samples (or, when the
 	 * wrap is noticed more than 500 late, one that does both). */
 	e->period_left = 1500;
-	pmis = intel_pmi_count(cpu);
+	pmis = x86_pmi_count(cpu);
 	intel_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	for (int i = 0; i < 400 && !__atomic_load_n(&e->interrupts, __ATOMIC_RELAXED); i++)
-		wait_pmis(e, cpu, intel_pmi_count(cpu), 1);
+		wait_pmis(e, cpu, x86_pmi_count(cpu), 1);
 	f = spin_lock_irqsave(&perf_lock);
-	ST_CHECK(t, intel_pmi_count(cpu) > pmis);
+	ST_CHECK(t, x86_pmi_count(cpu) > pmis);
 	ST_CHECK(t, e->interrupts == 1);                 /* one sample */
 	ST_CHECK(t, e->hw.last_period == period);
 	ST_CHECK(t, e->period_left > 0 && (uint64_t)e->period_left <= period);

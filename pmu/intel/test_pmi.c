@@ -4,7 +4,7 @@
  * the stuck-loop guard. The PMI is made by hand: the counter's status
  * bit set (GLOBAL_STATUS_SET, v4), LVTPC masked as delivery masks it,
  * and an NMI sent to this CPU - from outside the software model, which
- * the handler may then enter (intel_test_nmi_direct).
+ * the handler may then enter (x86_test_nmi_direct).
  */
 #include "arch/apic.h"
 #include "arch/percpu.h"
@@ -37,7 +37,7 @@ static void drop(struct perf_event *e)
 
 static bool usable(struct selftest_ctx *t, bool nmi)
 {
-	if (!intel_caps.registered || intel_caps.version < 4 || (nmi && !intel_pmi_is_nmi())) {
+	if (!intel_caps.registered || intel_caps.version < 4 || (nmi && !x86_pmi_is_nmi())) {
 		kprintf("selftest: %s: skipped (needs a v4 \"cpu\" PMU%s)\n", t->name,
 			nmi ? " and pmi=nmi" : "");
 		return false;
@@ -63,7 +63,7 @@ static bool lvtpc_masked(void)
 static void fake_pmi_nmi(const struct perf_event *e)
 {
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1ULL << e->hw.idx);
-	apic_write(APIC_LVT_PMC, intel_lvtpc() | LVT_MASKED);
+	apic_write(APIC_LVT_PMC, x86_lvtpc() | LVT_MASKED);
 	apic_send_ipi(this_cpu()->apic_id, LVT_DELIVERY_NMI);
 }
 
@@ -74,13 +74,13 @@ SELFTEST(intel_pmi_nmi_direct)
 		return;
 	unsigned cpu = this_cpu_id();
 	struct perf_event *e = cycles_on_counter(t);
-	uint64_t pmis = intel_pmi_count(cpu), deferred = intel_pmi_deferred_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu), deferred = x86_pmi_deferred_count(cpu);
 	uint64_t f = irq_save();
-	intel_test_nmi_direct(true);
+	x86_test_nmi_direct(true);
 	fake_pmi_nmi(e);
-	intel_test_nmi_direct(false);
-	ST_CHECK(t, intel_pmi_count(cpu) == pmis + 1);
-	ST_CHECK(t, intel_pmi_deferred_count(cpu) == deferred);
+	x86_test_nmi_direct(false);
+	ST_CHECK(t, x86_pmi_count(cpu) == pmis + 1);
+	ST_CHECK(t, x86_pmi_deferred_count(cpu) == deferred);
 	ST_CHECK(t, !status_of(e));
 	ST_CHECK(t, !lvtpc_masked());
 	irq_restore(f);
@@ -95,16 +95,16 @@ SELFTEST(intel_pmi_nmi_defers_under_perf_lock)
 		return;
 	unsigned cpu = this_cpu_id();
 	struct perf_event *e = cycles_on_counter(t);
-	uint64_t pmis = intel_pmi_count(cpu), deferred = intel_pmi_deferred_count(cpu);
+	uint64_t pmis = x86_pmi_count(cpu), deferred = x86_pmi_deferred_count(cpu);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	intel_test_nmi_direct(true);
+	x86_test_nmi_direct(true);
 	fake_pmi_nmi(e);
-	ST_CHECK(t, intel_pmi_count(cpu) == pmis + 1);
-	ST_CHECK(t, intel_pmi_deferred_count(cpu) == deferred + 1);
+	ST_CHECK(t, x86_pmi_count(cpu) == pmis + 1);
+	ST_CHECK(t, x86_pmi_deferred_count(cpu) == deferred + 1);
 	ST_CHECK(t, status_of(e));   /* untouched */
 	ST_CHECK(t, lvtpc_masked()); /* until the PMI is done */
 	spin_unlock_irqrestore(&perf_lock, f);
-	intel_test_nmi_direct(false);
+	x86_test_nmi_direct(false);
 	for (int i = 0; i < 1000 && lvtpc_masked(); i++)
 		cpu_relax();
 	f = irq_save();
@@ -115,14 +115,14 @@ SELFTEST(intel_pmi_nmi_defers_under_perf_lock)
 }
 
 /* A status that comes back after every acknowledgement: the handler
- * gives up after INTEL_PMI_MAX_LOOPS rounds, resets the counters and
+ * gives up after X86_PMI_MAX_LOOPS rounds, resets the counters and
  * counts it (reported once in the log). */
 SELFTEST(intel_pmi_stuck_loop_resets)
 {
 	if (!usable(t, false))
 		return;
 	struct perf_event *e = cycles_on_counter(t);
-	uint64_t stuck = intel_pmi_stuck_count();
+	uint64_t stuck = x86_pmi_stuck_count();
 	struct trap_frame regs = { .cs = KERNEL_CS, .rflags = 0x2 };
 	struct perf_hit where = { .regs = &regs };
 	uint64_t f = spin_lock_irqsave(&perf_lock);
@@ -130,7 +130,7 @@ SELFTEST(intel_pmi_stuck_loop_resets)
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1ULL << e->hw.idx);
 	intel_handle_overflows(&where);
 	intel_test_stuck_status(false);
-	ST_CHECK(t, intel_pmi_stuck_count() == stuck + 1);
+	ST_CHECK(t, x86_pmi_stuck_count() == stuck + 1);
 	ST_CHECK(t, !status_of(e));
 	ST_CHECK(t, !(pmu_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) >> e->hw.idx & 1)); /* reset */
 	spin_unlock_irqrestore(&perf_lock, f);

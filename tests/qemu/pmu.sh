@@ -6,9 +6,11 @@
 # counting cycles, instructions:u and branches:u (single-step), and under
 # -icount an exact user-mode cycle count and instructions in both modes.
 # Then every other vpmu mode (intel-v2, intel-v5, hybrid, amd: docs/pmu.md)
-# boots once: its conformance and mode self-tests, a core subset of
+# boots once (hybrid on one CPU, then on two for its two PMUs): its conformance and mode self-tests, a core subset of
 # tests/perf that does not depend on the host's speed, tests/abi/vendor,
-# and for amd the AMD driver's boot line, sysfs and self-tests.
+# /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
+# sysfs and self-tests, with the PMI as an NMI (the default) and, in one
+# more boot, as the maskable interrupt (pmi=irq).
 . "$(dirname "$0")/lib.sh"
 
 dev=/sys/bus/event_source/devices/cpu
@@ -101,6 +103,7 @@ mode_session=$logs/modes.session
 	echo 'selftest amd_'
 	for p in $mode_progs vendor; do printf '%s\necho "status %s $?"\n' "$p" "$p"; done
 	echo 'stat -e cycles,instructions:u,branches:u -- true'
+	echo 'cat /proc/interrupts'
 	echo "cat $dev/format/event"
 	echo "ls $dev/events"
 	echo "ls $dev/caps"
@@ -115,6 +118,10 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 		guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$mode_session" "${mode_adds[@]}"
 		expect_line '^\[ *[0-9.]+\] pmu: vpmu: vpmu=intel refused: the CPU says AuthenticAMD' \
 			"-cpu max (AuthenticAMD): vpmu=intel is refused"
+	elif [ "$mode" = hybrid ]; then
+		# One CPU, a Core one: cpu_core alone, which the plain events
+		# of the subset reach (two types: the hybrid boot below).
+		guest "vpmu-$mode" --smp 1 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
 	else
 		guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
 	fi
@@ -128,6 +135,8 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 	done
 	expect_line '^ +[1-9][0-9]* +cycles( |$)' "vpmu=$mode: stat counts cycles"
 	expect_line '^ +[1-9][0-9]* +branches:u( |$)' "vpmu=$mode: stat counts branches:u"
+	expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
+		"vpmu=$mode: /proc/interrupts' PMI row counts the driver's PMIs"
 	expect_no_line '^PANIC' "vpmu=$mode: no panic"
 done
 # The last run was amd: the AMD driver as Linux shows it.
@@ -141,5 +150,49 @@ check "vpmu=amd: events/ holds branch-instructions cpu-cycles instructions (what
 check "vpmu=amd: caps/ holds max_precise alone (no pmu_name)" \
 	[ "$(after "ls $dev/caps" 2 | xargs)" = "max_precise baremon> echo end" ]
 expect_no_line '^selftest: (amd_|vpmu_mode_amd).*skipped' "vpmu=amd: the AMD driver's and mode's self-tests ran"
+expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as an NMI$' "vpmu=amd: the PMI is an NMI by default"
+expect_line '^NMI: .* [1-9][0-9]* +Non-maskable interrupts$' "vpmu=amd: the NMI row counts the PMIs"
+
+# A hybrid CPU as Linux shows it (docs/pmu.md): CPU 0 Core, CPU 1 Atom;
+# cpu_core (type 4) and cpu_atom (dynamic), each with its CPUs; events
+# bound to their core type (tests/perf/hybrid); stat's per-PMU rows.
+hdev=/sys/bus/event_source/devices
+printf '%s\n' 'selftest vpmu_mode' 'hybrid' 'echo "status hybrid $?"' \
+	"cat $hdev/cpu_core/cpus" "cat $hdev/cpu_atom/cpus" "ls $hdev/cpu_atom/events" \
+	'stat -e cycles:u -- true' > "$logs/hybrid.session"
+guest vpmu-hybrid-pmus --smp 2 --cmdline vpmu=hybrid --session "$logs/hybrid.session" \
+	--add "$build/perf/musl/hybrid"
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] pmu: cpu_core: type 4, cpus 0: arch perfmon v5, 8 gp \+ 4 fixed counters$' \
+	"hybrid: cpu_core is type 4 on CPU 0 with the Core counters"
+expect_line '^\[ *[0-9.]+\] pmu: cpu_atom: type [0-9]+, cpus 1: arch perfmon v5, 6 gp \+ 3 fixed counters$' \
+	"hybrid: cpu_atom has a dynamic type on CPU 1 with the Atom counters"
+expect_line '^selftest: [0-9]+ passed, 0 failed$' "hybrid: the mode's self-test passes on two CPUs"
+expect_line '^hybrid: [1-9][0-9]* passed, 0 failed$' "hybrid: tests/perf/hybrid passes (not skipped)"
+expect_line '^status hybrid 0$' "hybrid: tests/perf/hybrid exits 0"
+check "hybrid: cpu_core/cpus is 0, cpu_atom/cpus is 1" \
+	[ "$(after "cat $hdev/cpu_core/cpus" 1)/$(after "cat $hdev/cpu_atom/cpus" 1)" = 0/1 ]
+check "hybrid: cpu_atom/events has no slots (3 fixed counters)" \
+	[ -z "$(after "ls $hdev/cpu_atom/events" 6 | grep -x slots)" ]
+expect_line '^ +([0-9]+|<not counted>) +cpu_core/cycles/u( |$)' "hybrid: stat has a cpu_core/cycles/u row"
+expect_line '^ +([0-9]+|<not counted>) +cpu_atom/cycles/u( |$)' "hybrid: stat has a cpu_atom/cycles/u row"
+expect_line '^ +[1-9][0-9]* +cpu_(core|atom)/cycles/u( |$)' "hybrid: one of them counted true's cycles"
+expect_no_line '^PANIC' "hybrid: no panic"
+
+# The AMD driver's maskable PMI, kept for comparison: the same
+# self-tests (the late-PMI window through VEC_PMI) and sampling.
+printf '%s\n' 'selftest amd_' 'exact' 'echo "status exact $?"' 'cat /proc/interrupts' \
+	> "$logs/amd-irq.session"
+guest vpmu-amd-irq --smp 2 --cpu max --cmdline pmi=irq --session "$logs/amd-irq.session" \
+	--add "$build/perf/musl/exact"
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as a maskable interrupt \(pmi=irq\)$' \
+	"vpmu=amd pmi=irq: the PMI is the maskable interrupt"
+expect_line '^selftest: [0-9]+ passed, 0 failed$' "vpmu=amd pmi=irq: the AMD self-tests pass"
+expect_no_line '^selftest: amd_.*skipped' "vpmu=amd pmi=irq: no AMD self-test skipped"
+expect_line '^status exact 0$' "vpmu=amd pmi=irq: exact passes"
+expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
+	"vpmu=amd pmi=irq: /proc/interrupts' PMI row counts them"
+expect_no_line '^PANIC' "vpmu=amd pmi=irq: no panic"
 
 finish
