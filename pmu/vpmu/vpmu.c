@@ -224,9 +224,12 @@ static bool any_enabled(const struct vpmu_cpu *c)
 /* ---- overflow on time ---- */
 
 /* Instructions the CPU runs, after the model's exit stamp, before the
- * first user instruction: a counter of user instructions alone must
- * not be timed from the stamp, or its timer would fire before the user
- * ran at all (and again, and again). The longest way out seen so far,
+ * first user instruction: a counter of user instructions (or, with the
+ * instruction clock, user cycles: charge_user_stint gives the way out
+ * to the kernel) alone must not be timed from the stamp, or its timer
+ * would fire before the user ran at all - taken at the IRET, again and
+ * again, a livelock once fewer events than the way out are left. The
+ * longest way out seen so far,
  * plus a margin; until one is seen, a generous guess. The PMI comes up
  * to that margin past the wrap (the skid under the instruction clock,
  * with the APIC timer's granularity). */
@@ -255,7 +258,9 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 		if (!live(c, idx, &ev, &pmi) || !pmi)
 			continue;
 		uint64_t to_wrap = c->width_mask + 1 - *counter((struct vpmu_cpu *)c, idx);
-		if (ev.src == VPMU_SRC_CYCLES)
+		if (ev.src == VPMU_SRC_CYCLES && vpmu_icount_on())
+			ticks = to_wrap + (user_only_lead(c, idx) << vpmu_icount_shift());
+		else if (ev.src == VPMU_SRC_CYCLES)
 			ticks = to_wrap;
 		else if (ev.src == VPMU_SRC_INSNS && vpmu_icount_on())
 			ticks = vpmu_icount_ticks(c->last_tsc, to_wrap + user_only_lead(c, idx));
