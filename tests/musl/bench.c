@@ -422,7 +422,7 @@ static void bench_loop(int cpu)
 }
 
 #define PMI_PERIOD 100000
-#define PMI_LOOP 2000     /* x 1,000 iterations and a getppid: ~12M instructions */
+#define PMI_LOOP 500      /* x 1,000 iterations and a getppid: ~4M instructions */
 #define PMI_PAGES 64
 
 /* A user-only cycles event, disabled; sampling every `period` (0: just
