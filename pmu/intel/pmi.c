@@ -137,7 +137,7 @@ static void pmi_deferred(void)
 
 static bool must_defer(unsigned cpu)
 {
-	if (pmu_model_in_use() && !direct_for_test[cpu])
+	if (pmu_model_busy() && !direct_for_test[cpu])
 		return true;
 	return !spin_trylock(&perf_lock);
 }
