@@ -62,6 +62,11 @@ struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf)
 	return model ? vpmu_cpuid(leaf, subleaf) : cpuid(leaf, subleaf);
 }
 
+bool pmu_model_busy(void)
+{
+	return model && vpmu_busy();
+}
+
 struct trap_frame *pmu_pmi_frame(struct trap_frame *f)
 {
 	return model ? vpmu_pmi_frame(f) : f;

@@ -89,6 +89,8 @@ int pmu_rdpmc_safe(uint32_t ecx, uint64_t *value);
  * the user's registers when the overflow happened in user mode. */
 struct trap_frame;
 struct trap_frame *pmu_pmi_frame(struct trap_frame *f);
+/* Did an NMI land inside the model (which must not be entered then)? */
+bool pmu_model_busy(void);
 /* Route the accessors to the software model from now on (boot; a
  * second call does nothing). */
 void pmu_use_model(void);

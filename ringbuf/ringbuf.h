@@ -12,11 +12,12 @@
  * the locked-memory charge is returned, and the owner drops the buffer
  * when it wants a new one or goes.
  *
- * Locking: the writer's fields (head ... records) belong to whoever
- * serialises the writers (perf_lock for perf events): one writer at a
- * time per buffer, even when several owners share it. refs, mmap_count
- * and poll are atomics. rb_lock (mlock.c) guards the per-user
- * locked-page table and nests inside the writers' lock.
+ * Locking: writers take no lock (write.c): any context, an NMI
+ * included, may write a buffer on any CPU, nested in another writer;
+ * the writer's fields (head ... records) are atomics. PAUSE_OUTPUT and
+ * redirection are under perf_lock. refs, mmap_count and poll are
+ * atomics. rb_lock (mlock.c) guards the per-user locked-page table and
+ * nests inside perf_lock.
  */
 #ifndef BAREMON_RINGBUF_H
 #define BAREMON_RINGBUF_H
@@ -35,10 +36,12 @@ struct ring_buffer {
 	bool writable;             /* mapped PROT_WRITE: data_tail is honoured */
 	struct shared_anon *shm;   /* 1 + nr_pages pages */
 	struct perf_event_mmap_page *user_page;
-	/* Writing (write.c), under the writers' lock: */
-	uint64_t head;             /* data_head: where the next record goes
-				    * (forward) or where the last one
-				    * starts (backward) */
+	/* Writing (write.c), lock-free, every field atomic: */
+	uint64_t head;             /* reserved up to here: where the next
+				    * record goes (forward) or where the
+				    * last one starts (backward) */
+	int nest;                  /* writers between begin and end */
+	bool backward;             /* the writers' direction */
 	uint64_t written;          /* bytes written, either direction */
 	bool paused;               /* PERF_EVENT_IOC_PAUSE_OUTPUT: drop, count */
 	uint64_t lost;             /* records dropped, not yet reported */
@@ -92,7 +95,7 @@ int rb_map(struct ring_buffer *rb, struct mm *mm, uint64_t addr, uint64_t len, i
  * the writers' lock. */
 int rb_redirect(struct ring_buffer **slot, struct ring_buffer *to);
 
-/* ---- writing (write.c), under the writers' lock, on any CPU ---- */
+/* ---- writing (write.c): any context (NMI included), any CPU, no lock ---- */
 
 /* Writing one record: begin with its total size (a multiple of 8), copy
  * its parts, end. */
@@ -102,8 +105,10 @@ struct rb_output {
 	uint64_t end;
 	uint64_t head;             /* data_head once it is published */
 	uint64_t size;             /* bytes reserved, LOST record included */
-	uint64_t lost;             /* records dropped before this one: the
-				    * writer puts a LOST record first */
+	uint64_t lost;             /* records dropped before this one ... */
+	bool lost_record;          /* ... when the writer puts a LOST record
+				    * first (lost may be 0: a nested writer
+				    * reported them) */
 };
 /* Reserve `size` bytes in rb (which has data pages), plus `lost_size`
  * when records were dropped since the last one written (o->lost says
@@ -114,9 +119,10 @@ struct rb_output {
 bool rb_output_begin(struct rb_output *o, struct ring_buffer *rb, uint32_t size,
 		     uint32_t lost_size, bool backward);
 void rb_output_copy(struct rb_output *o, const void *src, uint32_t len);
-/* Publish data_head; owe pollers a wake-up every `wakeup_events`
- * records (0: not counted) and whenever more than `watermark` bytes (0
- * or beyond the buffer: half of it) were written since the last one. */
+/* End the record; the last writer out publishes data_head. Owe
+ * pollers a wake-up every `wakeup_events` records (0: not counted) and
+ * whenever more than `watermark` bytes (0 or beyond the buffer: half of
+ * it) were written since the last one. */
 void rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark);
 /* poll(): POLLIN once per wake-up, as Linux's perf_poll. */
 unsigned rb_poll(struct ring_buffer *rb);

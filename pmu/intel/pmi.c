@@ -8,19 +8,24 @@
  * the scheduler's locked sections, perf_lock holders - is sampled where
  * it runs. The NMI handler takes no lock the interrupted code may hold:
  *
- *   - it trylocks perf_lock (the writers' lock of every ring buffer and
- *     of event state) and, holding it, handles the overflows and writes
- *     the samples itself; ring-buffer writes only set this CPU's
- *     perf_wakeup, and what takes other locks (owners' signals, SIGTRAP,
- *     REFRESH's disable, pollers' wake-ups) is queued by notify.c and
- *     ring writes for perf_wakeup_pending(), which runs from irq_work
- *     (a self-IPI, taken when the interrupted code allows interrupts);
- *   - when perf_lock is taken (here or on another CPU), or the PMU is the
- *     software model (whose PMI is raised from inside the model, which
- *     is not re-entrant), it copies the interrupted registers and hands
- *     the whole PMI to its maskable vector, VEC_PMI, sent to this CPU
- *     (like irq_work, taken once interrupts are allowed; the model counts
- *     that vector's time as the profiler's own, not the measured
+ *   - it trylocks perf_lock (the lock of event state: counts,
+ *     period_left, throttle and freq state, what notify.c owes) and,
+ *     holding it, handles the overflows and writes the samples itself.
+ *     The ring buffers need no lock: their writer is lock-free and
+ *     NMI-safe (ringbuf/write.c); a write only sets this CPU's
+ *     perf_wakeup, and what takes other locks (owners' signals,
+ *     SIGTRAP, REFRESH's disable, pollers' wake-ups) is queued by
+ *     notify.c and ring writes for perf_wakeup_pending(), which runs
+ *     from irq_work (a self-IPI, taken when the interrupted code allows
+ *     interrupts);
+ *   - the PMI is deferred only where the NMI cannot go on: perf_lock is
+ *     taken (here or on another CPU: event state is mid-change), or the
+ *     NMI landed inside the software model (vpmu_busy: an NMI from
+ *     another source; the model's own is sent once its update is whole,
+ *     and handled here). Then it copies the interrupted registers and
+ *     hands the whole PMI to its maskable vector, VEC_PMI, sent to this
+ *     CPU (like irq_work, taken once interrupts are allowed; the model
+ *     counts that vector's time as the profiler's own, not the measured
  *     code's): the counters stay frozen and LVTPC masked until then,
  *     and the samples still carry the registers the NMI interrupted and
  *     the kernel callchain walked in the NMI (the stack has moved on by
@@ -141,7 +146,7 @@ static void pmi_deferred(void)
 
 static bool must_defer(unsigned cpu)
 {
-	if (pmu_model_in_use() && !direct_for_test[cpu])
+	if (pmu_model_busy() && !direct_for_test[cpu])
 		return true;
 	return !spin_trylock(&perf_lock);
 }

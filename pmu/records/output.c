@@ -44,7 +44,7 @@ bool perf_output_begin(struct rb_output *o, struct perf_event *e, uint32_t size)
 		root->lost_samples++; /* PERF_FORMAT_LOST, as Linux */
 		return false;
 	}
-	if (o->lost)
+	if (o->lost_record)
 		put_lost(o, root);
 	return true;
 }

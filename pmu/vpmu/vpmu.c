@@ -35,12 +35,18 @@
  * when the next wrap is due.
  *
  * Locking: cpus[c] belongs to CPU c; every entry point runs on that CPU
- * with interrupts off. NMIs never enter the model (see vpmu.h).
+ * with interrupts off, between ENTER() and leave(). The model's own NMI
+ * PMI is sent at the end of leave(), its state whole and `inside`
+ * clear, so the PMI handler enters the model from the NMI; an NMI that
+ * lands while `inside` is set (from another source) must not enter it
+ * (vpmu_busy(): the PMI is deferred). Register accesses from an NMI
+ * keep the mode the NMI interrupted.
  */
 #include <linux/errno.h>
 #include <string.h>
 #include "arch/apic.h"
 #include "arch/hrtimer.h"
+#include "arch/nmi.h"
 #include "arch/percpu.h"
 #include "arch/cpu.h"
 #include "cmdline.h"
@@ -59,6 +65,11 @@ struct vpmu_cpu {
 	uint64_t wrap_due;       /* TSC of the next PMI-raising wrap, ~0: none */
 	struct hrtimer wrap_timer; /* queued for wrap_due or earlier */
 	bool pmi_user;           /* the PMI sent is for a wrap in user time */
+	bool pmi_due, pmi_due_user; /* a wrap seen: leave() raises its PMI */
+	bool pmi_from_caller;    /* the NMI sent samples `caller` */
+	bool inside;             /* an entry point runs (NMIs must not enter) */
+	struct trap_frame caller; /* kernel code that called the entry point */
+	struct trap_frame pmi_frame; /* the caller the NMI sent samples */
 	uint64_t exit_path;      /* instruction clock: most kernel instructions
 				  * seen from the exit hook's stamp to user mode */
 	bool ready;
@@ -106,16 +117,23 @@ static bool bump(struct vpmu_cpu *c, uint64_t *ctr, uint64_t n, int idx, bool pm
 	return pmi;
 }
 
-/* Send the PMI as LVTPC says, unless it is masked. Whether it was sent. */
-static bool raise_pmi(void)
+/* Send the PMI a wrap owes as LVTPC says, unless it is masked (then
+ * it is held: the status stays set), masking LVTPC as Intel CPUs do on
+ * delivery. The marks the PMI handler reads (vpmu_pmi_frame) are set
+ * before the IPI: an NMI is taken at once. */
+static void raise_pmi(struct vpmu_cpu *c)
 {
+	bool user = c->pmi_due_user;
+	c->pmi_due = c->pmi_due_user = false;
 	uint32_t lvt = apic_read(APIC_LVT_PMC);
 	if (lvt & LVT_MASKED)
-		return false;
-	apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
+		return;
 	bool nmi = (lvt & (7u << 8)) == LVT_DELIVERY_NMI;
+	apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
+	c->pmi_user = user;
+	c->pmi_from_caller = nmi && !user && (c->caller.cs & 3) == 0;
+	c->pmi_frame = c->caller; /* LVTPC masked: no PMI overwrites it */
 	apic_send_ipi(this_cpu()->apic_id, nmi ? LVT_DELIVERY_NMI : (lvt & 0xff));
-	return true;
 }
 
 /* Counter idx (GP i, or PMC_IDX_FIXED + j): is it enabled (EN or the
@@ -181,18 +199,27 @@ static bool charge(struct vpmu_cpu *c, enum vpmu_source src, unsigned kind, uint
 
 /*
  * A wrap seen at an update is late: the counter passed 2^48 in the time
- * just charged. The PMI is raised at once, taken when the kernel next
- * allows interrupts (as a real PMI held off by IF=0). One for a wrap in
- * user time is marked as the user's: the driver samples the user
- * registers of the kernel entry that noticed it (vpmu_pmi_frame) - the
- * nearest to the wrap the model knows, exact for a stepped instruction
- * - whichever path noticed it (the wrap timer, a system call, a fault,
- * a single step) and even if the task never returns to user mode.
+ * just charged. The PMI is raised as the entry point leaves (leave():
+ * the model's state whole, so an NMI may enter it again), taken at once
+ * as an NMI or when the kernel next allows interrupts (as a real PMI
+ * held off by IF=0). One for a wrap in user time is marked as the
+ * user's: the driver samples the user registers of the kernel entry
+ * that noticed it (vpmu_pmi_frame) - the nearest to the wrap the model
+ * knows, exact for a stepped instruction - whichever path noticed it
+ * (the wrap timer, a system call, a fault, a single step) and even if
+ * the task never returns to user mode. An NMI for a wrap in kernel
+ * time samples the kernel code that entered the model (`caller`): on
+ * hardware the NMI would land in that code, not in the model's.
  */
+static void wrapped_in(struct vpmu_cpu *c, enum vpmu_mode mode)
+{
+	c->pmi_due = true;
+	c->pmi_due_user |= mode == VPMU_USER;
+}
+
 static void wrapped(struct vpmu_cpu *c)
 {
-	if (raise_pmi() && c->mode == VPMU_USER)
-		c->pmi_user = true;
+	wrapped_in(c, c->mode);
 }
 
 /* Charge the time since last_tsc to the counters that count in the mode
@@ -224,9 +251,12 @@ static bool any_enabled(const struct vpmu_cpu *c)
 /* ---- overflow on time ---- */
 
 /* Instructions the CPU runs, after the model's exit stamp, before the
- * first user instruction: a counter of user instructions alone must
- * not be timed from the stamp, or its timer would fire before the user
- * ran at all (and again, and again). The longest way out seen so far,
+ * first user instruction: a counter of user instructions (or, with the
+ * instruction clock, user cycles: charge_user_stint gives the way out
+ * to the kernel) alone must not be timed from the stamp, or its timer
+ * would fire before the user ran at all - taken at the IRET, again and
+ * again, a livelock once fewer events than the way out are left. The
+ * longest way out seen so far,
  * plus a margin; until one is seen, a generous guess. The PMI comes up
  * to that margin past the wrap (the skid under the instruction clock,
  * with the APIC timer's granularity). */
@@ -255,7 +285,9 @@ static uint64_t wrap_left(const struct vpmu_cpu *c)
 		if (!live(c, idx, &ev, &pmi) || !pmi)
 			continue;
 		uint64_t to_wrap = c->width_mask + 1 - *counter((struct vpmu_cpu *)c, idx);
-		if (ev.src == VPMU_SRC_CYCLES)
+		if (ev.src == VPMU_SRC_CYCLES && vpmu_icount_on())
+			ticks = to_wrap + (user_only_lead(c, idx) << vpmu_icount_shift());
+		else if (ev.src == VPMU_SRC_CYCLES)
 			ticks = to_wrap;
 		else if (ev.src == VPMU_SRC_INSNS && vpmu_icount_on())
 			ticks = vpmu_icount_ticks(c->last_tsc, to_wrap + user_only_lead(c, idx));
@@ -312,8 +344,34 @@ static void leave(struct vpmu_cpu *c, uint64_t flags)
 	uint64_t left = wrap_left(c);
 	c->last_tsc = rdtsc();
 	arm_wrap_timer(c, left);
+	c->inside = false;
+	if (c->pmi_due)
+		raise_pmi(c); /* an NMI enters the model again here */
 	irq_restore(flags);
 }
+
+/*
+ * Every entry point that updates the model begins here (ENTER()): with
+ * interrupts off, `inside` set until leave(), and the kernel code that
+ * called it noted - its return address, stack and frame pointer, its
+ * interrupt flag - for a PMI raised on the way out.
+ */
+static struct vpmu_cpu *enter(uint64_t *flags, void *ret, void *frame)
+{
+	*flags = irq_save();
+	struct vpmu_cpu *c = this_model();
+	uint64_t *fp = frame;
+	c->inside = true;
+	c->caller.rip = (uint64_t)ret;
+	c->caller.rbp = fp[0];
+	c->caller.rsp = (uint64_t)(fp + 2);
+	c->caller.cs = KERNEL_CS;
+	c->caller.ss = 0;
+	c->caller.rflags = *flags;
+	c->caller.vector = VEC_NMI;
+	return c;
+}
+#define ENTER(fl) enter(&(fl), __builtin_return_address(0), __builtin_frame_address(0))
 
 /* The wrap timer fired, from the timer interrupt (whose kernel-trap
  * hook may have brought the model up to date already): an update sees
@@ -322,17 +380,18 @@ static void leave(struct vpmu_cpu *c, uint64_t flags)
 static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f)
 {
 	(void)t;
-	(void)f;
-	uint64_t fl = irq_save();
-	struct vpmu_cpu *c = this_model();
+	uint64_t fl;
+	struct vpmu_cpu *c = ENTER(fl);
+	if (f)
+		c->caller = *f; /* the timer interrupted it */
 	advance(c);
 	leave(c, fl);
 }
 
 void vpmu_set_mode(enum vpmu_mode mode)
 {
-	uint64_t f = irq_save();
-	struct vpmu_cpu *c = this_model();
+	uint64_t f;
+	struct vpmu_cpu *c = ENTER(f);
 	advance(c);
 	c->mode = mode;
 	leave(c, f);
@@ -377,16 +436,19 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 	uint64_t user = span > stub ? span - stub : 0;
 	uint64_t kernel = vpmu_icount_between(c->last_tsc, now) - user;
 	uint64_t user_ticks = user << vpmu_icount_shift();
-	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
-	pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
-	if (pmi)
-		wrapped(c); /* owed to user mode */
+	bool user_pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
+	user_pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
 	c->mode = VPMU_KERNEL;
-	pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc - user_ticks);
-	if (charge(c, VPMU_SRC_INSNS, 0, kernel) || pmi)
-		wrapped(c);
+	bool kernel_pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc - user_ticks);
+	kernel_pmi |= charge(c, VPMU_SRC_INSNS, 0, kernel);
 	c->mode = VPMU_USER;
 	c->last_tsc = now;
+	/* Only now, the time charged: a PMI taken at once (an NMI that
+	 * enters the model) must not charge it again. */
+	if (user_pmi)
+		wrapped(c); /* owed to user mode */
+	else if (kernel_pmi)
+		wrapped_in(c, VPMU_KERNEL);
 	return true;
 }
 
@@ -412,8 +474,8 @@ static bool own_interrupt(struct vpmu_cpu *c, const struct trap_frame *f)
  * registers after that instruction: exactly where it overflowed. */
 void vpmu_user_entry(struct trap_frame *f)
 {
-	uint64_t fl = irq_save();
-	struct vpmu_cpu *c = this_model();
+	uint64_t fl;
+	struct vpmu_cpu *c = ENTER(fl);
 	if (!charge_user_stint(c, f))
 		advance(c);
 	c->mode = VPMU_USER;
@@ -436,8 +498,8 @@ void vpmu_emulated_user_insn(void)
 {
 	if (vpmu_icount_on())
 		return; /* QEMU's clock counted the faulting instruction */
-	uint64_t fl = irq_save();
-	struct vpmu_cpu *c = this_model();
+	uint64_t fl;
+	struct vpmu_cpu *c = ENTER(fl);
 	advance(c);
 	c->mode = VPMU_USER;
 	if (charge(c, VPMU_SRC_INSNS, 0, 1))
@@ -451,8 +513,8 @@ void vpmu_emulated_user_insn(void)
  * if a counter needs it. */
 void vpmu_user_exit(struct trap_frame *f)
 {
-	uint64_t fl = irq_save();
-	struct vpmu_cpu *c = this_model();
+	uint64_t fl;
+	struct vpmu_cpu *c = ENTER(fl);
 	advance(c);
 	c->mode = VPMU_USER;
 	if (wants_steps(c))
@@ -466,19 +528,18 @@ void vpmu_user_exit(struct trap_frame *f)
  * track while nothing counted is stale) - unless it is handling the
  * model's own interrupt, which lasts until the return to user, a trap
  * or a context switch (perf_sched_in). */
-static struct vpmu_cpu *sync_model(void)
+static struct vpmu_cpu *sync_model(struct vpmu_cpu *c)
 {
-	struct vpmu_cpu *c = this_model();
 	advance(c);
-	if (c->mode != VPMU_OWN)
-		c->mode = VPMU_KERNEL;
+	if (c->mode != VPMU_OWN && !in_nmi())
+		c->mode = VPMU_KERNEL; /* an NMI leaves the mode it interrupted */
 	return c;
 }
 
 uint64_t vpmu_rdmsr(uint32_t msr)
 {
-	uint64_t f = irq_save();
-	struct vpmu_cpu *c = sync_model();
+	uint64_t f;
+	struct vpmu_cpu *c = sync_model(ENTER(f));
 	uint64_t v;
 	if (vpmu_mode->amd || !vpmu_lbr_rdmsr(msr, &v))
 		v = vpmu_mode->rdmsr(&c->r, &c->shape, msr);
@@ -488,8 +549,8 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 
 int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 {
-	uint64_t f = irq_save();
-	struct vpmu_cpu *c = sync_model();
+	uint64_t f;
+	struct vpmu_cpu *c = sync_model(ENTER(f));
 	int err = vpmu_write_faults(&c->shape, msr, value) ? -EIO : 0;
 	if (!err && (vpmu_mode->amd || !vpmu_lbr_wrmsr(msr, value)))
 		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
@@ -582,10 +643,18 @@ bool vpmu_pmi_user_mark(void)
 	return user;
 }
 
+bool vpmu_busy(void)
+{
+	return cpus[this_cpu_id()].inside;
+}
+
 struct trap_frame *vpmu_pmi_frame(struct trap_frame *f)
 {
+	struct vpmu_cpu *c = &cpus[this_cpu_id()];
+	bool from_caller = c->pmi_from_caller;
+	c->pmi_from_caller = false;
 	if (!vpmu_pmi_user_mark())
-		return f;
+		return from_caller ? &c->pmi_frame : f;
 	struct task *t = current;
 	if ((f->cs & 3) == 3 || !t || !t->mm || !t->frame)
 		return f;

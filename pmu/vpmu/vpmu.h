@@ -88,8 +88,13 @@ void vpmu_emulated_user_insn(void);
 
 /* The registers a PMI taken with frame f samples: the user's frame of
  * the current task's kernel entry when the model raised it for a wrap
- * in user time (and clears that mark), else f. In the PMI handler. */
+ * in user time (and clears that mark), the kernel code that entered
+ * the model when it sent an NMI for a wrap in kernel time, else f. In
+ * the PMI handler. */
 struct trap_frame *vpmu_pmi_frame(struct trap_frame *f);
+/* Is the model in one of its entry points on this CPU (an NMI that
+ * landed there must not enter it)? */
+bool vpmu_busy(void);
 /* Was the PMI raised for a wrap in user time? Clears the mark. */
 bool vpmu_pmi_user_mark(void);
 

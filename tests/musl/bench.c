@@ -12,7 +12,8 @@
  *
  * Processes: fork+exit+wait, and fork+exec of a 1 MiB static program
  * (big1m, in the initrd). Self-monitoring: an RDPMC read through the
- * control page. `bench CPU calls` skips the sampling figures.
+ * control page. `bench CPU calls` skips the sampling figures, `bench
+ * CPU sample` runs them alone, `bench CPU pmi` the PMI sample alone.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -421,7 +422,7 @@ static void bench_loop(int cpu)
 }
 
 #define PMI_PERIOD 100000
-#define PMI_LOOP 2000     /* x 1,000 iterations and a getppid: ~12M instructions */
+#define PMI_LOOP 500      /* x 1,000 iterations and a getppid: ~4M instructions */
 #define PMI_PAGES 64
 
 /* A user-only cycles event, disabled; sampling every `period` (0: just
@@ -678,6 +679,10 @@ int main(int argc, char **argv)
 	pin(cpu);
 	printf("bench on cpu %d\n", sched_getcpu());
 	int calls_only = argc > 2 && !strcmp(argv[2], "calls");
+	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */
+		bench_pmi_sample();
+		return 0;
+	}
 	if (!calls_only) {
 		bench_clock_sample();
 		bench_sample_rate();

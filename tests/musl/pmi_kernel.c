@@ -7,10 +7,11 @@
  * some kernel samples have IF clear; with `irq` (pmi=irq) none does,
  * while kernel samples are still taken. Prints the kernel profile (the
  * functions of the samples, from /proc/kallsyms) of both kinds. On the
- * software model every NMI sample's IP is the model's own (it raises
- * its PMI from the update that found the wrap: apic_send_ipi), so the
- * interrupts-off samples are also shown by the first caller outside
- * the model: the code the update ran for.
+ * software model the NMI is sent as the model's update ends, and a wrap
+ * in kernel time samples the kernel code that called the model, as a
+ * hardware NMI would land there: with `nmi` no interrupts-off sample's
+ * IP is the model's own (apic_send_ipi, raise_pmi, ...). The samples are
+ * also shown by the first caller outside the model in their callchain.
  *
  * Ends with "pmi_kernel: N passed, N failed"; exit status 1 on failure.
  */
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
 	struct profile irqoff = { .n = 0 }, kernel = { .n = 0 }, callers = { .n = 0 };
-	unsigned samples = 0;
+	unsigned samples = 0, in_model_ip = 0;
 	const char *data = (const char *)pg + 4096;
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	uint64_t size = RING_PAGES * 4096ULL;
@@ -163,6 +164,7 @@ int main(int argc, char **argv)
 				count(&kernel, func_of(v[0]));
 				if (regs[0] != PERF_SAMPLE_REGS_ABI_NONE && !(regs[1] & RFLAGS_IF)) {
 					count(&irqoff, func_of(v[0]));
+					in_model_ip += in_model(func_of(v[0]));
 					count(&callers, first_caller(v + 2, nr));
 				}
 			}
@@ -175,8 +177,11 @@ int main(int argc, char **argv)
 	show("with interrupts off", &irqoff);
 	show("with interrupts off, by the first caller outside the model", &callers);
 	CHECK(kernel.total > 0, "kernel code is sampled");
-	if (want_nmi)
+	if (want_nmi) {
 		CHECK(irqoff.total > 0, "pmi=nmi: code running with interrupts off is sampled");
+		CHECK(in_model_ip == 0, "pmi=nmi: no sample's IP is the model's own (%u are)",
+		      in_model_ip);
+	}
 	else
 		CHECK(irqoff.total == 0, "pmi=irq: no sample lands where interrupts are off");
 	return abi_done("pmi_kernel");
