@@ -1,34 +1,105 @@
 ; SYSCALL entry. The CPU arrives here from user mode with RCX = return
 ; RIP, R11 = RFLAGS, interrupts masked (IA32_FMASK) and the user's RSP and
-; GS. We switch to the task's kernel stack (percpu.kernel_rsp) and build a
-; struct trap_frame exactly like isr.asm's (vector = SYSCALL_VECTOR, error
-; slot = the original RAX).
+; GS. We switch to the task's kernel stack (percpu.kernel_rsp).
 ;
-; The way out: syscall_dispatch returns true when nothing is pending for
-; the return to user mode and SYSRET restores the frame exactly (its RCX
-; and R11 equal its RIP and RFLAGS, the RIP is a safe user address):
-; then SYSRET, else trap_return (IRETQ), which also serves signal
-; delivery and execve changing every register. Interrupts stay off from
+; Two ways through:
+;
+; The lean path, for a fast call (syscall_fast[nr], proc/syscall.h's
+; SYSCALL_DEFINE0_FAST) when nothing asks for the full one: save RCX,
+; R11 and the argument registers the C handler may clobber (the
+; callee-saved ones stay in their registers), call the handler, restore,
+; SYSRET. Interrupts stay off throughout, so nothing can become pending
+; for this CPU's return to user mode meanwhile (a signal's or wake-up's
+; IPI is taken right after SYSRET, in user mode, and handled there), and
+; nothing but an NMI sees the task inside: an NMI finds the GS base from
+; the MSR (nmi_entry.asm) and the task's frame as its last full entry
+; left it. No RIP check: RCX is the address after this SYSCALL, in a
+; user page, so canonical (mm/uaccess.h's USER_TOP is below 2^47 - 4096).
+; The full path is taken instead while: the vpmu counts on this CPU (it
+; must see every boundary; checked first, so the instructions before
+; the full path's entry stamp are always the same 34, pmu/vpmu/icount.c),
+; the trap flag is set (single-stepping: IRETQ's semantics), the task is
+; traced with PTRACE_SYSCALL or has TASK_WORK_* bits, or a raw_syscalls
+; tracepoint listens.
+;
+; The full path builds a struct trap_frame exactly like isr.asm's (vector
+; = SYSCALL_VECTOR, error slot = the original RAX) and calls
+; syscall_dispatch; that returns true when nothing is pending for the
+; return to user mode and SYSRET restores the frame exactly (its RCX and
+; R11 equal its RIP and RFLAGS, the RIP is a safe user address): then
+; SYSRET, else trap_return (IRETQ), which also serves signal delivery and
+; execve changing every register. Interrupts stay off from
 ; syscall_dispatch's return to SYSRET.
 
 bits 64
 %include "frame.inc"
 section .text
-extern syscall_dispatch, trap_return
+extern syscall_dispatch, trap_return, syscall_fast, vpmu_counting, tp_active
 
+%define PERCPU_RUNNING 8
 %define PERCPU_KERNEL_RSP 16
 %define PERCPU_USER_RSP 24
+%define PERCPU_ID 32
+%define TASK_WORK 0x268
+%define TASK_PT_FLAGS 0x368
+%define PT_SYSCALL 2
+%define TP_SYS_ENTER 5          ; and TP_SYS_EXIT next to it
+%define RFLAGS_TF (1 << 8)
+%define MAX_SYSCALL 512
 %define USER_DS 0x1b
 %define USER_CS 0x23
 %define SYSCALL_VECTOR 0x100
 ; The user RSP in a frame after POP_GPRS: vector, error, rip, cs, rflags, rsp.
 %define FRAME_TAIL_RSP (5 * 8)
+; (syscall.c asserts the offsets and numbers above.)
 
 global syscall_entry
 syscall_entry:
 	swapgs
 	mov [gs:PERCPU_USER_RSP], rsp
 	mov rsp, [gs:PERCPU_KERNEL_RSP]
+	push r11                ; scratch registers for the checks
+	push rcx
+	mov ecx, [gs:PERCPU_ID]
+	cmp byte [vpmu_counting + rcx], 0
+	jne .full
+	test r11d, RFLAGS_TF
+	jnz .full
+	cmp rax, MAX_SYSCALL
+	jae .full
+	mov r11, [gs:PERCPU_RUNNING]
+	test byte [r11 + TASK_PT_FLAGS], PT_SYSCALL
+	jnz .full
+	cmp qword [r11 + TASK_WORK], 0
+	jne .full
+	cmp qword [tp_active + TP_SYS_ENTER * 4], 0
+	jne .full
+	mov r11, [syscall_fast + rax * 8]
+	test r11, r11
+	jz .full
+	; The lean path: RSP is 16-aligned here (kernel_rsp is, 8 pushes).
+	push rdi
+	push rsi
+	push rdx
+	push r10
+	push r8
+	push r9
+	call r11
+	pop r9
+	pop r8
+	pop r10
+	pop rdx
+	pop rsi
+	pop rdi
+	pop rcx
+	pop r11
+	mov rsp, [gs:PERCPU_USER_RSP]
+	swapgs
+	o64 sysret
+
+.full:
+	pop rcx
+	pop r11
 	push USER_DS
 	push qword [gs:PERCPU_USER_RSP]
 	push r11

@@ -7,17 +7,17 @@
 #include "tasks.h"
 #include "mm/uaccess.h"
 
-SYSCALL_DEFINE0(getpid) { return current->tgid; }
-SYSCALL_DEFINE0(gettid) { return current->tid; }
-SYSCALL_DEFINE0(getuid) { return current->uid; }
-SYSCALL_DEFINE0(geteuid) { return current->euid; }
-SYSCALL_DEFINE0(getgid) { return current->gid; }
-SYSCALL_DEFINE0(getegid) { return current->egid; }
+SYSCALL_DEFINE0_FAST(getpid) { return current->tgid; }
+SYSCALL_DEFINE0_FAST(gettid) { return current->tid; }
+SYSCALL_DEFINE0_FAST(getuid) { return current->uid; }
+SYSCALL_DEFINE0_FAST(geteuid) { return current->euid; }
+SYSCALL_DEFINE0_FAST(getgid) { return current->gid; }
+SYSCALL_DEFINE0_FAST(getegid) { return current->egid; }
 
-SYSCALL_DEFINE0(getppid)
+SYSCALL_DEFINE0_FAST(getppid)
 {
-	struct task *p = current->leader->parent;
-	return p && p != current->leader ? p->tgid : 0;
+	struct task *leader = current->leader, *p = leader->parent;
+	return p && p != leader ? p->tgid : 0;
 }
 
 /* A change of effective ids makes the process non-dumpable, as Linux's

@@ -9,6 +9,7 @@
 #include "task.h"
 #include "pmu/perf.h"
 #include "userret.h"
+#include "ptrace.h"
 #include "arch/msr-index.h"
 #include "arch/x86.h"
 
@@ -20,10 +21,20 @@
 
 _Static_assert(offsetof(struct percpu, kernel_rsp) == 16, "syscall_entry.asm");
 _Static_assert(offsetof(struct percpu, user_rsp) == 24, "syscall_entry.asm");
+/* The fast path's checks (syscall_entry.asm's %defines). */
+_Static_assert(offsetof(struct percpu, running) == 8, "syscall_entry.asm");
+_Static_assert(offsetof(struct percpu, id) == 32, "syscall_entry.asm");
+_Static_assert(offsetof(struct task, work) == 0x268, "syscall_entry.asm");
+_Static_assert(offsetof(struct task, pt.flags) == 0x368 && PT_SYSCALL == 2,
+	       "syscall_entry.asm");
+_Static_assert(TP_SYS_EXIT == TP_SYS_ENTER + 1 && TP_SYS_ENTER == 5 &&
+	       sizeof(tp_active[0]) == 4, "syscall_entry.asm: one qword for both");
+_Static_assert(sizeof(vpmu_counting[0]) == 1, "syscall_entry.asm");
 
 extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
 
 static const struct syscall_entry *table[MAX_SYSCALL];
+syscall_fast_fn syscall_fast[MAX_SYSCALL];
 static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];
 
 void syscall_init(void)
@@ -34,6 +45,7 @@ void syscall_init(void)
 		if (table[e->nr])
 			panic("syscall %u (%s) defined twice", e->nr, e->name);
 		table[e->nr] = e;
+		syscall_fast[e->nr] = e->fast;
 		n++;
 	}
 	klog("syscall: %u Linux system calls", n);

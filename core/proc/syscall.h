@@ -30,10 +30,14 @@
 typedef long (*syscall_fn)(uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);
 
+/* A fast call (SYSCALL_DEFINE0_FAST): no arguments, see below. */
+typedef long (*syscall_fast_fn)(void);
+
 struct syscall_entry {
 	unsigned nr;
 	const char *name;
 	syscall_fn fn;
+	syscall_fast_fn fast; /* the typed handler of a fast call, or NULL */
 };
 
 /* Marks a user-space pointer in a handler's parameters. */
@@ -67,7 +71,9 @@ struct syscall_entry {
  * table entry. The handler's body follows the macro. The handler is never
  * inlined, so a panic's backtrace names it (sys_write, not the stub).
  */
-#define SYSCALL_DEFINEx(n, name, ...)                                        \
+#define SYSCALL_DEFINEx(n, name, ...) SYSCALL_DEFINE_ENTRY(n, NULL, name, __VA_ARGS__)
+
+#define SYSCALL_DEFINE_ENTRY(n, fast, name, ...)                             \
 	static long __attribute__((noinline)) sys_##name(SC_DECL##n(__VA_ARGS__)); \
 	static long sys_##name##_regs(uint64_t r0, uint64_t r1, uint64_t r2, \
 				      uint64_t r3, uint64_t r4, uint64_t r5) \
@@ -76,10 +82,22 @@ struct syscall_entry {
 	}                                                                    \
 	static const struct syscall_entry syscall_entry_##name               \
 		__attribute__((section(".syscalls"), used, aligned(8))) =     \
-			{ __NR_##name, #name, sys_##name##_regs };           \
+			{ __NR_##name, #name, sys_##name##_regs, fast };     \
 	static long sys_##name(SC_DECL##n(__VA_ARGS__))
 
 #define SYSCALL_DEFINE0(name) SYSCALL_DEFINEx(0, name)
+/*
+ * A fast call: syscall_entry.asm runs it on a lean path (no trap frame,
+ * interrupts off from SYSCALL to SYSRET, no accounting boundary: its few
+ * instructions count as user time, as they would under tick accounting).
+ * Only for a handler that reads the calling task's own state: it must not
+ * sleep, enable interrupts, fault, take a lock an interrupt handler takes,
+ * touch current_frame() or leave work for the return to user mode. The
+ * lean path is skipped (the call runs as any other) while the task is
+ * traced, single-stepped, has TASK_WORK_* bits, the vpmu counts on the CPU
+ * or a raw_syscalls tracepoint listens.
+ */
+#define SYSCALL_DEFINE0_FAST(name) SYSCALL_DEFINE_ENTRY(0, sys_##name, name)
 #define SYSCALL_DEFINE1(name, ...) SYSCALL_DEFINEx(1, name, __VA_ARGS__)
 #define SYSCALL_DEFINE2(name, ...) SYSCALL_DEFINEx(2, name, __VA_ARGS__)
 #define SYSCALL_DEFINE3(name, ...) SYSCALL_DEFINEx(3, name, __VA_ARGS__)
@@ -88,11 +106,15 @@ struct syscall_entry {
 #define SYSCALL_DEFINE6(name, ...) SYSCALL_DEFINEx(6, name, __VA_ARGS__)
 
 #define SYSCALL_VECTOR 0x100 /* trap_frame.vector for a syscall entry */
+/* syscall_entry.asm reads syscall_fast[nr] below this bound. */
 #define MAX_SYSCALL 512
 
 void syscall_init(void);       /* build the table (boot CPU, once) */
 void syscall_init_cpu(void);   /* program STAR/LSTAR/FMASK on this CPU */
 const char *syscall_name(unsigned nr);
+/* The fast calls' handlers by number, NULL for the others (filled by
+ * syscall_init, read-only afterwards; read by syscall_entry.asm). */
+extern syscall_fast_fn syscall_fast[MAX_SYSCALL];
 
 struct trap_frame;
 /* Run the system call in f->rax (arch/syscall_entry.asm calls it).

@@ -104,13 +104,15 @@ uint64_t vpmu_icount_ticks(uint64_t from, uint64_t insns)
  * swapgs, add, iretq = 21), and before the entry stamp's RDTSC - for an
  * interrupt or exception (isr.asm: push 0 unless the CPU pushed an error
  * code, push vector, jmp, test, jz, swapgs, 15 push, cmp, je = 23 or
- * 22), for SYSCALL (syscall_entry.asm: swapgs, 2 mov, 7 push, 15 push,
- * cmp, je = 27; SYSCALL itself is the user's, as for single-stepping).
+ * 22), for SYSCALL (syscall_entry.asm: swapgs, 2 mov, 2 push, mov,
+ * cmp, jne - the lean path's first check, which sends every call to the
+ * full path while the model counts - 2 pop, 7 push, 15 push, cmp, je =
+ * 34; SYSCALL itself is the user's, as for single-stepping).
  * tests/perf/exact.c fails if these drift from the stubs.
  */
 #define EXIT_STUB 21
 #define ENTRY_STUB_IRQ 23
-#define ENTRY_STUB_SYSCALL 27
+#define ENTRY_STUB_SYSCALL 34
 
 static bool cpu_pushes_error(uint64_t vector)
 {

@@ -1,10 +1,12 @@
 /*
  * misc.c: ABI test of the rest: uname, getrandom, prctl names, CPU
  * affinity, user and group ids, sched_yield, the auxiliary vector,
- * sysconf, the generic syscall() and ENOSYS, TCGETS on a non-terminal.
+ * sysconf, the generic syscall() and ENOSYS, TCGETS on a non-terminal,
+ * and the registers across a bare SYSCALL.
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
@@ -107,6 +109,44 @@ static void test_syscall(void)
 	close(p[1]);
 }
 
+/*
+ * A bare SYSCALL of `nr` (no arguments used) with a pattern in every
+ * argument register and two callee-saved ones: the kernel returns the
+ * result in RAX, the return address in RCX and RFLAGS in R11, and leaves
+ * every other register as it was. baremon runs getppid on its lean path
+ * and getpgrp on the full one: both must keep this.
+ */
+static void test_bare_syscall(long nr, const char *name)
+{
+	register uint64_t r8 __asm__("r8") = 0x0808080808080808ULL;
+	register uint64_t r9 __asm__("r9") = 0x0909090909090909ULL;
+	register uint64_t r10 __asm__("r10") = 0x1010101010101010ULL;
+	register uint64_t r11 __asm__("r11");
+	register uint64_t r12 __asm__("r12") = 0x1212121212121212ULL;
+	uint64_t rax = (uint64_t)nr, rdi = 0xd1d1d1d1d1d1d1d1ULL,
+		 rsi = 0x5151515151515151ULL, rdx = 0xd0d0d0d0d0d0d0d0ULL,
+		 rbx = 0xb0b0b0b0b0b0b0b0ULL, rcx, after;
+
+	__asm__ volatile("syscall\n1:\n\t"
+			 "lea 1b(%%rip), %[after]"
+			 : "+a"(rax), "+D"(rdi), "+S"(rsi), "+d"(rdx), "+b"(rbx),
+			   "+r"(r8), "+r"(r9), "+r"(r10), "+r"(r12), "=c"(rcx),
+			   "=r"(r11), [after] "=r"(after)
+			 : : "memory", "cc");
+	/* Out of the register variables before any call clobbers them. */
+	uint64_t v8 = r8, v9 = r9, v10 = r10, v11 = r11, v12 = r12;
+	CHECK((long)rax == syscall(nr), "%s: the result in rax", name);
+	CHECK(rcx == after, "%s: rcx is the return address", name);
+	CHECK((v11 & 0x302) == 0x202, "%s: r11 is rflags (IF and bit 1, no TF: %#llx)",
+	      name, (unsigned long long)v11);
+	CHECK(rdi == 0xd1d1d1d1d1d1d1d1ULL && rsi == 0x5151515151515151ULL &&
+	      rdx == 0xd0d0d0d0d0d0d0d0ULL, "%s: rdi, rsi, rdx kept", name);
+	CHECK(v8 == 0x0808080808080808ULL && v9 == 0x0909090909090909ULL &&
+	      v10 == 0x1010101010101010ULL, "%s: r8, r9, r10 kept", name);
+	CHECK(rbx == 0xb0b0b0b0b0b0b0b0ULL && v12 == 0x1212121212121212ULL,
+	      "%s: rbx, r12 kept", name);
+}
+
 int main(void)
 {
 	test_uname();
@@ -116,5 +156,7 @@ int main(void)
 	test_ids();
 	test_auxv();
 	test_syscall();
+	test_bare_syscall(SYS_getppid, "getppid");
+	test_bare_syscall(SYS_getpgrp, "getpgrp");
 	return abi_done("misc");
 }
