@@ -155,6 +155,17 @@ struct file *fd_get(struct files *fs, int fd)
 	return f;
 }
 
+struct file *fd_get_light(struct files *fs, int fd, bool *ref)
+{
+	*ref = false;
+	if (!fs || fd < 0 || fd >= MAX_FDS)
+		return NULL;
+	if (__atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) == 1)
+		return real(fs->fd[fd]);
+	*ref = true;
+	return fd_get(fs, fd);
+}
+
 struct file *fget(int fd)
 {
 	struct task *t = current;

@@ -12,14 +12,20 @@ static long rw_buf(uint64_t fd, uint64_t buf, uint64_t n, const uint64_t *at,
 {
 	if (at && (int64_t)*at < 0)
 		return -EINVAL;
-	struct file *f = task_file_io(fd);
+	bool ref;
+	struct file *f = task_file_io_light(fd, &ref);
 	if (!f)
 		return -EBADF;
-	struct iovec seg;
-	struct uio u;
-	uio_init(&u, &seg, (void *)buf, n, true);
-	long r = write ? vfs_write(f, &u, at) : vfs_read(f, &u, at);
-	file_put(f);
+	long r = -ENOIOCTLCMD;
+	if (!write && !at && (f->fmode & FMODE_READ) && f->ops && f->ops->read_direct)
+		r = f->ops->read_direct(f, buf, n);
+	if (r == -ENOIOCTLCMD) {
+		struct iovec seg;
+		struct uio u;
+		uio_init(&u, &seg, (void *)buf, n, true);
+		r = write ? vfs_write(f, &u, at) : vfs_read(f, &u, at);
+	}
+	task_file_done(f, ref);
 	return r;
 }
 
