@@ -211,9 +211,7 @@ void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, 
 
 /* ---- reading ---- */
 
-static bool read_is_local(const struct pmu *pmu);
-static void totals_at(struct perf_event *e, uint64_t now, int depth,
-		      uint64_t *value, uint64_t *enabled, uint64_t *running);
+
 
 static bool read_is_local(const struct pmu *pmu)
 {
@@ -253,19 +251,26 @@ void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 	totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
 }
 
-bool event_read_here(struct perf_event *e, uint64_t *value, uint64_t *enabled,
-		     uint64_t *running)
+int event_read_here(struct perf_event *e, uint64_t *out)
 {
+	const uint64_t times = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	uint64_t f = e->attr.read_format;
+	int n = 0;
 	uint64_t fl = spin_lock_irqsave(&perf_lock);
-	int me = (int)this_cpu_id();
-	bool ok = e->state != EVENT_ERROR &&
-		  !(read_is_local(e->pmu) && e->oncpu >= 0 && e->oncpu != me);
-	if (ok) {
-		*value = *enabled = *running = 0;
-		totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
-	}
+	if (e->state == EVENT_ERROR || !list_empty(&e->child_list) ||
+	    (read_is_local(e->pmu) && e->oncpu >= 0 && e->oncpu != (int)this_cpu_id()))
+		goto out;
+	uint64_t now = time_since_boot_ns();
+	if (f & times) /* else the times can wait for the next update */
+		event_update(e, now);
+	out[n++] = count_now(e, now) + e->child_count;
+	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[n++] = e->enabled_ns + e->child_enabled_ns;
+	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[n++] = e->running_ns + e->child_running_ns;
+out:
 	spin_unlock_irqrestore(&perf_lock, fl);
-	return ok;
+	return n;
 }
 
 /* Fold the counters of e's group on another CPU into their counts. */

@@ -150,11 +150,11 @@ void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
 void event_put(struct perf_event *e);                  /* not under perf_lock */
-/* e's totals (as event_totals) when they can be read on this CPU now:
- * e not in error and not on another CPU's local-read counters. false:
- * not so, nothing read. Not under perf_lock (takes it). */
-bool event_read_here(struct perf_event *e, uint64_t *value, uint64_t *enabled,
-		     uint64_t *running);
+/* A lone event's read (value, then the times read_format has; no GROUP,
+ * ID or LOST) into out, when it can be read on this CPU now: not in
+ * error, no inherited copies, not on another CPU's local-read counters.
+ * Returns the words written, 0 if not so. Takes perf_lock. */
+int event_read_here(struct perf_event *e, uint64_t *out);
 /* Before reading e's group: fold counters held by another CPU. */
 void event_sync_remote(struct perf_event *e);          /* not under perf_lock */
 void perf_sched_init(void);

@@ -136,20 +136,12 @@ static long perf_read_direct(struct file *file, uint64_t ubuf, size_t n)
 	const uint64_t times = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	struct perf_event *e = file->priv;
 	uint64_t f = e->attr.read_format, out[3];
-	if (f & ~times)
+	if ((f & ~times) || (n < 24 && n < (size_t)perf_read_size(e)))
+		return -ENOIOCTLCMD; /* another layout, or ENOSPC */
+	size_t size = 8 * (size_t)event_read_here(e, out);
+	if (!size)
 		return -ENOIOCTLCMD;
-	size_t words = 1 + !!(f & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-		       !!(f & PERF_FORMAT_TOTAL_TIME_RUNNING);
-	uint64_t value, enabled, running;
-	if (n < 8 * words || !event_read_here(e, &value, &enabled, &running))
-		return -ENOIOCTLCMD;
-	int k = 0;
-	out[k++] = value;
-	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[k++] = enabled;
-	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[k++] = running;
-	return copy_to_user((void *)ubuf, out, 8 * words) ? -EFAULT : (long)(8 * words);
+	return copy_to_user((void *)ubuf, out, size) ? -EFAULT : (long)size;
 }
 
 /* PERF_EVENT_IOC_SET_OUTPUT: -1 (the whole argument) or another perf

@@ -14,8 +14,6 @@
 #include "mm/mm.h"
 #include "proc/task.h"
 
-#define FD_RESERVED ((struct file *)1)
-
 static struct file *real(struct file *f)
 {
 	return f == FD_RESERVED ? NULL : f;
@@ -153,17 +151,6 @@ struct file *fd_get(struct files *fs, int fd)
 		file_get(f);
 	spin_unlock_irqrestore(&fs->lock, fl);
 	return f;
-}
-
-struct file *fd_get_light(struct files *fs, int fd, bool *ref)
-{
-	*ref = false;
-	if (!fs || fd < 0 || fd >= MAX_FDS)
-		return NULL;
-	if (__atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) == 1)
-		return real(fs->fd[fd]);
-	*ref = true;
-	return fd_get(fs, fd);
 }
 
 struct file *fget(int fd)

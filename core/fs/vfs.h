@@ -189,6 +189,9 @@ int64_t generic_file_lseek(struct file *f, int64_t off, int whence,
  * (irqsave) guards the slots and the close-on-exec bits; files are put
  * after it is dropped.
  */
+/* A slot open(2) holds while it resolves its path: reads as closed. */
+#define FD_RESERVED ((struct file *)1)
+
 struct files {
 	int refs;
 	struct spinlock lock;
@@ -206,7 +209,19 @@ void files_close_on_exec(struct files *fs);
  * the caller, so the file is returned without a reference (*ref false),
  * as Linux's fdget; a shared table gives fd_get's reference (*ref true),
  * for file_put. NULL for a closed descriptor. */
-struct file *fd_get_light(struct files *fs, int fd, bool *ref);
+struct file *fd_get(struct files *fs, int fd);
+static inline struct file *fd_get_light(struct files *fs, int fd, bool *ref)
+{
+	*ref = false;
+	if (!fs || fd < 0 || fd >= MAX_FDS)
+		return NULL;
+	if (__atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) != 1) {
+		*ref = true;
+		return fd_get(fs, fd);
+	}
+	struct file *f = fs->fd[fd];
+	return f == FD_RESERVED ? NULL : f;
+}
 /* Open /dev/console read-write as fds 0, 1 and 2 of an empty table. */
 int files_open_console(struct files *fs);
 /*
