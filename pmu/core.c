@@ -180,10 +180,12 @@ static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_grou
 
 /* A lone software leader whose context is on this CPU's counters now:
  * ENABLE and attach change it in place (perf_soft_group_on_here), with
- * no pass over the other groups and no IPI. Under perf_lock. */
+ * no pass over the other groups and no IPI. Only the software PMU's
+ * add() can never fail (a breakpoint's can, after racing opens, and the
+ * full pass then decides). Under perf_lock. */
 static bool soft_alone_here(struct perf_event *e)
 {
-	return e->leader == e && list_empty(&e->siblings) && !e->pmu->scarce &&
+	return e->leader == e && list_empty(&e->siblings) && e->pmu == &perf_sw_pmu &&
 	       event_ctx_cpu(e) == (int)this_cpu_id() &&
 	       (!e->task || e->task->perf_ctx_in);
 }
