@@ -25,7 +25,7 @@
 #include "fs/vfs.h"
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");
-static uint64_t next_id = 1;
+static uint64_t next_id = 1;     /* atomic: ids are taken without perf_lock */
 static int callchain_events;  /* open events sampling callchains (atomic) */
 
 int perf_callchain_events(void)
@@ -178,11 +178,42 @@ static void enable_fn(struct perf_event *e, void *group, uint64_t now) { for_gro
 static void disable_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, disable_one, now); }
 static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_group(e, group != NULL, reset_one, now); }
 
-void event_enable(struct perf_event *e, bool group) { perf_ctx_call(e, enable_fn, group ? e : NULL); }
+/* A lone software leader whose context is on this CPU's counters now:
+ * ENABLE and attach change it in place (perf_soft_group_on_here), with
+ * no pass over the other groups and no IPI. Only the software PMU's
+ * add() can never fail (a breakpoint's can, after racing opens, and the
+ * full pass then decides). Under perf_lock. */
+static bool soft_alone_here(struct perf_event *e)
+{
+	return e->leader == e && list_empty(&e->siblings) && e->pmu == &perf_sw_pmu &&
+	       event_ctx_cpu(e) == (int)this_cpu_id() &&
+	       (!e->task || e->task->perf_ctx_in);
+}
+
+static bool enable_here(struct perf_event *e)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool here = soft_alone_here(e);
+	if (here) {
+		uint64_t now = time_since_boot_ns();
+		enable_one(e, now);
+		perf_soft_group_on_here(e, now);
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return here;
+}
+
+void event_enable(struct perf_event *e, bool group)
+{
+	if (!enable_here(e))
+		perf_ctx_call(e, enable_fn, group ? e : NULL);
+}
 void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
 
 /* ---- reading ---- */
+
+
 
 static bool read_is_local(const struct pmu *pmu)
 {
@@ -220,6 +251,28 @@ void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 {
 	*value = *enabled = *running = 0;
 	totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
+}
+
+int event_read_here(struct perf_event *e, uint64_t *out)
+{
+	const uint64_t times = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	uint64_t f = e->attr.read_format;
+	int n = 0;
+	uint64_t fl = spin_lock_irqsave(&perf_lock);
+	if (e->state == EVENT_ERROR || !list_empty(&e->child_list) ||
+	    (read_is_local(e->pmu) && e->oncpu >= 0 && e->oncpu != (int)this_cpu_id()))
+		goto out;
+	uint64_t now = time_since_boot_ns();
+	if (f & times) /* else the times can wait for the next update */
+		event_update(e, now);
+	out[n++] = count_now(e, now) + e->child_count;
+	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[n++] = e->enabled_ns + e->child_enabled_ns;
+	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[n++] = e->running_ns + e->child_running_ns;
+out:
+	spin_unlock_irqrestore(&perf_lock, fl);
+	return n;
 }
 
 /* Fold the counters of e's group on another CPU into their counts. */
@@ -399,7 +452,7 @@ bool perf_switch_events_seen;
 
 uint64_t perf_new_id(void)
 {
-	return next_id++;
+	return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
 }
 
 static struct perf_event *event_new(const struct perf_event_attr *attr,
@@ -407,11 +460,8 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 {
 	struct perf_event *e = event_alloc(attr, task, cpu,
 					   attr->disabled ? EVENT_OFF : EVENT_INACTIVE);
-	if (!e)
-		return NULL;
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	e->id = e->stream_id = perf_new_id();
-	spin_unlock_irqrestore(&perf_lock, f);
+	if (e)
+		e->id = e->stream_id = perf_new_id();
 	return e;
 }
 
@@ -449,6 +499,8 @@ static struct pmu *group_pmu(struct perf_event *l)
  * PMU's events at most. */
 static int check_fits(struct perf_event *e, struct perf_event *leader)
 {
+	if (!leader && !e->pmu->scarce)
+		return 0; /* a software event alone always fits */
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	struct pmu *hw = leader ? group_pmu(leader) : NULL;
 	int r = 0;
@@ -460,6 +512,18 @@ static int check_fits(struct perf_event *e, struct perf_event *leader)
 		r = -EINVAL;
 	spin_unlock_irqrestore(&perf_lock, f);
 	return r;
+}
+
+/* A new software event alone, its context on this CPU's counters: into
+ * its context and on the counters in place. Under perf_lock. */
+static bool attach_here(struct perf_event *e)
+{
+	if (!soft_alone_here(e))
+		return false;
+	uint64_t now = time_since_boot_ns();
+	attach_fn(e, NULL, now);
+	perf_soft_group_on_here(e, now);
+	return true;
 }
 
 void event_attach(struct perf_event *e, struct perf_event *leader)
@@ -643,8 +707,10 @@ static void publish_event(struct perf_event *e, struct perf_event *leader)
 	uint64_t fl = spin_lock_irqsave(&perf_lock);
 	e->owner = current;
 	list_add_tail(&e->owner_node, &current->perf_owned);
+	bool attached = !leader && attach_here(e);
 	spin_unlock_irqrestore(&perf_lock, fl);
-	event_attach(e, leader);
+	if (!attached)
+		event_attach(e, leader);
 }
 
 /* The arguments alone, in Linux's order: the attr, the target, the

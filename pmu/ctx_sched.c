@@ -191,6 +191,16 @@ void perf_event_off_here(struct perf_event *e, uint64_t now)
 		event_off(e, now);
 }
 
+/* A software group that has just become able to count (enabled, or new)
+ * goes on this CPU's counters without a pass over the other groups:
+ * software events always have room, so no other group's place changes.
+ * Under perf_lock, with l's context on this CPU's counters. */
+void perf_soft_group_on_here(struct perf_event *l, uint64_t now)
+{
+	if (l->state == EVENT_INACTIVE && cpu_matches(l) && !group_scarce(l))
+		group_on(&cpus[this_cpu_id()], l, now);
+}
+
 /* ---- contexts ---- */
 
 static void update_all(struct list *ctx, uint64_t now)

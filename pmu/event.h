@@ -110,6 +110,9 @@ int event_ctx_cpu(const struct perf_event *e);
  * flexible; creation order within each, as rotated). */
 void perf_cpu_sched_out(uint64_t now);
 void perf_cpu_sched_in(uint64_t now);
+/* Put l (a leader of software events only, enabled and not counting) on
+ * this CPU's counters, nothing else; l's context is on them. */
+void perf_soft_group_on_here(struct perf_event *l, uint64_t now);
 /* Take e (a leader: its group) off this CPU's counters, nothing else. */
 void perf_event_off_here(struct perf_event *e, uint64_t now);
 /* Rotate this CPU's waiting flexible groups now (the tick does it every
@@ -132,7 +135,7 @@ void perf_ctx_call(struct perf_event *e,
  * switch skips looking for SWITCH records to write (Linux counts them
  * in nr_switch_events; a flag that is never cleared is enough). */
 extern bool perf_switch_events_seen;
-/* The next event id (ids are never reused). */
+/* The next event id (ids are never reused); with or without perf_lock. */
 uint64_t perf_new_id(void);
 /* A new event (not under perf_lock): fields set, lists empty, no id. */
 struct perf_event *event_alloc(const struct perf_event_attr *attr,
@@ -147,6 +150,11 @@ void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
 void event_put(struct perf_event *e);                  /* not under perf_lock */
+/* A lone event's read (value, then the times read_format has; no GROUP,
+ * ID or LOST) into out, when it can be read on this CPU now: not in
+ * error, no inherited copies, not on another CPU's local-read counters.
+ * Returns the words written, 0 if not so. Takes perf_lock. */
+int event_read_here(struct perf_event *e, uint64_t *out);
 /* Before reading e's group: fold counters held by another CPU. */
 void event_sync_remote(struct perf_event *e);          /* not under perf_lock */
 void perf_sched_init(void);

@@ -14,8 +14,6 @@
 #include "mm/mm.h"
 #include "proc/task.h"
 
-#define FD_RESERVED ((struct file *)1)
-
 static struct file *real(struct file *f)
 {
 	return f == FD_RESERVED ? NULL : f;

@@ -43,6 +43,14 @@ static inline struct file *task_file(uint64_t fd)
 
 /* The same, refusing O_PATH descriptors (for I/O). */
 struct file *task_file_io(uint64_t fd);
+/* task_file_io without a reference when the table is the caller's alone
+ * (fd_get_light); give the file back with task_file_done. */
+struct file *task_file_io_light(uint64_t fd, bool *ref);
+static inline void task_file_done(struct file *f, bool ref)
+{
+	if (ref)
+		file_put(f);
+}
 
 /* Copy and check a user iovec array of cnt entries as readv does (sys_rw.c):
  * *out is kmalloc'd (NULL for 0 entries); returns the total or -errno. */

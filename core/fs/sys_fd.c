@@ -144,7 +144,6 @@ SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 /* ---- ioctl ---- */
 
 /* The commands every descriptor understands; -ENOIOCTLCMD for others. */
-#define ENOIOCTLCMD 515
 static long ioctl_generic(int fd, struct file *f, unsigned cmd, uint64_t arg)
 {
 	int on;
@@ -179,13 +178,14 @@ static long ioctl_generic(int fd, struct file *f, unsigned cmd, uint64_t arg)
 
 SYSCALL_DEFINE3(ioctl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 {
-	struct file *f = task_file_io(fd);
+	bool ref;
+	struct file *f = task_file_io_light(fd, &ref);
 	if (!f)
 		return -EBADF;
 	long r = ioctl_generic(fd, f, cmd, arg);
 	if (r == -ENOIOCTLCMD)
 		r = f->ops && f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
-	file_put(f);
+	task_file_done(f, ref);
 	return r;
 }
 

@@ -52,6 +52,18 @@ struct file *task_file_io(uint64_t fd)
 	return f;
 }
 
+struct file *task_file_io_light(uint64_t fd, bool *ref)
+{
+	*ref = false;
+	struct file *f = (uint32_t)fd > INT32_MAX ? NULL
+			 : fd_get_light(current->files, (int)(uint32_t)fd, ref);
+	if (f && (f->fmode & FMODE_PATH)) {
+		task_file_done(f, *ref);
+		return NULL;
+	}
+	return f;
+}
+
 int task_install(struct file *f, int flags)
 {
 	return fd_install(current->files, f, flags);

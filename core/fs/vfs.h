@@ -99,6 +99,10 @@ struct dir_ctx;
  */
 struct mm;
 
+/* Kernel-internal (Linux's value): "not this way, take the general path";
+ * never reaches user space. */
+#define ENOIOCTLCMD 515
+
 struct file_ops {
 	long (*read)(struct file *f, struct uio *u, uint64_t *pos);
 	long (*write)(struct file *f, struct uio *u, uint64_t *pos);
@@ -114,6 +118,10 @@ struct file_ops {
 	/* O_ASYNC turned on (through descriptor fd) or off (fd -1 when the
 	 * file is released): fasync_helper on the object's list (fasync.h). */
 	int (*fasync)(struct file *f, int fd, bool on);
+	/* read(2) at no position straight into the user's buffer, for a file
+	 * whose common case needs no uio (a perf counter); -ENOIOCTLCMD when
+	 * this call is not that case and takes the usual path. */
+	long (*read_direct)(struct file *f, uint64_t ubuf, size_t n);
 };
 
 #define FMODE_READ  1u
@@ -181,6 +189,9 @@ int64_t generic_file_lseek(struct file *f, int64_t off, int whence,
  * (irqsave) guards the slots and the close-on-exec bits; files are put
  * after it is dropped.
  */
+/* A slot open(2) holds while it resolves its path: reads as closed. */
+#define FD_RESERVED ((struct file *)1)
+
 struct files {
 	int refs;
 	struct spinlock lock;
@@ -193,6 +204,24 @@ struct files *files_clone(struct files *src);   /* fork */
 void files_get(struct files *fs);
 void files_put(struct files *fs);                /* last put closes all */
 void files_close_on_exec(struct files *fs);
+/* fd's file for the caller's use during its system call. A table that is
+ * the caller's alone (refs 1: no thread shares it) changes only through
+ * the caller, so the file is returned without a reference (*ref false),
+ * as Linux's fdget; a shared table gives fd_get's reference (*ref true),
+ * for file_put. NULL for a closed descriptor. */
+struct file *fd_get(struct files *fs, int fd);
+static inline struct file *fd_get_light(struct files *fs, int fd, bool *ref)
+{
+	*ref = false;
+	if (!fs || fd < 0 || fd >= MAX_FDS)
+		return NULL;
+	if (__atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) != 1) {
+		*ref = true;
+		return fd_get(fs, fd);
+	}
+	struct file *f = fs->fd[fd];
+	return f == FD_RESERVED ? NULL : f;
+}
 /* Open /dev/console read-write as fds 0, 1 and 2 of an empty table. */
 int files_open_console(struct files *fs);
 /*

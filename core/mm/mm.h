@@ -25,6 +25,9 @@ uint64_t virt_to_phys(const void *virt);
 void pmm_init(const struct boot_info *bi);
 uint64_t pmm_alloc_pages(size_t n);     /* contiguous, zeroed; 0 if none */
 static inline uint64_t pmm_alloc_page(void) { return pmm_alloc_pages(1); }
+/* One page whose old content is left in it: for a caller that overwrites
+ * all of it at once (a copy-on-write copy). */
+uint64_t pmm_alloc_page_dirty(void);
 void pmm_free_pages(uint64_t phys, size_t n);
 size_t pmm_free_count(void);
 size_t pmm_total_count(void);           /* usable pages at boot */

@@ -1,7 +1,9 @@
 /*
  * Physical page allocator: one bit per 4 KiB page up to the highest usable
  * address (1 = in use). The bitmap itself lives in the first usable region
- * large enough. Next-fit search from a rotating hint.
+ * large enough. Next-fit search from a hint: past the last allocation,
+ * moved back to a freed page, so pages freed are the first reused (a fork
+ * takes what the last exit gave back, and the search stays short).
  *
  * Locking: pmm_lock (irqsave) protects the bitmap, the hint and the count.
  */
@@ -72,11 +74,16 @@ void pmm_init(const struct boot_info *bi)
 		     (unsigned)BOOT_MMAP_MAX);
 }
 
-/* First index of a run of n free pages at or after `from`, or npages. */
+/* First index of a run of n free pages at or after `from`, or npages.
+ * A word of the bitmap with every page used is passed over whole. */
 static size_t find_run(size_t from, size_t n)
 {
 	size_t run = 0;
 	for (size_t i = from; i < npages; i++) {
+		if (!run && i % 64 == 0 && bitmap[i / 64] == ~0ULL) {
+			i += 63;
+			continue;
+		}
 		if (page_used(i)) {
 			run = 0;
 			continue;
@@ -87,7 +94,8 @@ static size_t find_run(size_t from, size_t n)
 	return npages;
 }
 
-uint64_t pmm_alloc_pages(size_t n)
+/* n contiguous pages, their content left as it was; 0 if none. */
+static uint64_t take_pages(size_t n)
 {
 	if (n == 0)
 		return 0;
@@ -104,9 +112,20 @@ uint64_t pmm_alloc_pages(size_t n)
 	nfree -= n;
 	hint = at + n;
 	spin_unlock_irqrestore(&pmm_lock, f);
-	uint64_t phys = at * PAGE_SIZE;
-	memset(phys_to_virt(phys), 0, n * PAGE_SIZE);
+	return at * PAGE_SIZE;
+}
+
+uint64_t pmm_alloc_pages(size_t n)
+{
+	uint64_t phys = take_pages(n);
+	if (phys)
+		memset(phys_to_virt(phys), 0, n * PAGE_SIZE);
 	return phys;
+}
+
+uint64_t pmm_alloc_page_dirty(void)
+{
+	return take_pages(1);
 }
 
 void pmm_free_pages(uint64_t phys, size_t n)
@@ -119,6 +138,8 @@ void pmm_free_pages(uint64_t phys, size_t n)
 		mark_free(i);
 	}
 	nfree += n;
+	if (phys / PAGE_SIZE < hint) /* reuse the freed pages first */
+		hint = phys / PAGE_SIZE;
 	spin_unlock_irqrestore(&pmm_lock, f);
 }
 

@@ -81,6 +81,43 @@ static uint64_t *pte_of(struct mm *mm, uint64_t va, bool create)
 	return &t[idx(va, 0)];
 }
 
+/*
+ * Walking a range: the level-0 entry of the first va at or after *va
+ * (and before end) whose page table exists, with *va moved there, or
+ * NULL when no table is left in the range. A missing table is skipped
+ * whole, so a sparse range (a large stack with a few pages in it) costs
+ * one look per table, not one walk per page. The entries of one page
+ * table follow each other: pte_run_end says where this one's end.
+ */
+static uint64_t *pte_next(struct mm *mm, uint64_t *va, uint64_t end)
+{
+	while (*va < end) {
+		uint64_t *t = phys_to_virt(mm->pml4);
+		int level = 3;
+		for (; level > 0; level--) {
+			uint64_t e = t[idx(*va, level)];
+			if (!(e & PTE_PRESENT))
+				break;
+			t = table(e);
+		}
+		if (level == 0)
+			return &t[idx(*va, 0)];
+		uint64_t span = 1ULL << (12 + 9 * level);
+		uint64_t next = ALIGN_DOWN(*va, span) + span;
+		if (next <= *va)
+			break; /* the top of the address space */
+		*va = next;
+	}
+	return NULL;
+}
+
+/* The end of the page table that holds va's entry, or end if sooner. */
+static uint64_t pte_run_end(uint64_t va, uint64_t end)
+{
+	uint64_t next = ALIGN_DOWN(va, 1ULL << 21) + (1ULL << 21);
+	return next < end ? next : end;
+}
+
 /* A page kept while its vma is PROT_NONE: not present, content kept. */
 #define PTE_PROTNONE (1ULL << 9)
 
@@ -229,16 +266,18 @@ static void insert_vma(struct mm *mm, struct vma *v)
 /* Drop the pages of [start, end) within v from the page tables. */
 static void unmap_pages(struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		uint64_t *pte = pte_of(mm, va, false);
-		if (!pte || !pte_has_page(*pte))
-			continue;
-		uint64_t page = *pte & PTE_ADDR;
-		*pte = 0;
-		mm->rss_pages--;
-		flush(mm, va); /* no CPU may still reach the page ... */
-		if (!(v->flags & VMA_SHARED))
-			page_put(page); /* ... before it is reused */
+	uint64_t va = start, *pte;
+	while ((pte = pte_next(mm, &va, end)) != NULL) {
+		for (uint64_t stop = pte_run_end(va, end); va < stop; va += PAGE_SIZE, pte++) {
+			if (!pte_has_page(*pte))
+				continue;
+			uint64_t page = *pte & PTE_ADDR;
+			*pte = 0;
+			mm->rss_pages--;
+			flush(mm, va); /* no CPU may still reach the page ... */
+			if (!(v->flags & VMA_SHARED))
+				page_put(page); /* ... before it is reused */
+		}
 	}
 }
 
@@ -766,7 +805,7 @@ static int cow_break(struct mm *mm, struct vma *v, uint64_t va, bool force)
 		return -EACCES;
 	uint64_t old = *pte & PTE_ADDR, page = old;
 	if (page_shared(old)) {
-		page = pmm_alloc_page();
+		page = pmm_alloc_page_dirty(); /* all of it overwritten now */
 		if (!page)
 			return -ENOMEM;
 		memcpy(phys_to_virt(page), phys_to_virt(old), PAGE_SIZE);
@@ -882,19 +921,26 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, uint64_t len)
 /* Give dst's copy of private vma v the same pages as src's, copy-on-write:
  * both sides map each page read-only (cow_break copies on a write). Caller
  * holds src->lock; dst is not running yet. */
+/* dst gets v's present pages read-only, as src keeps them: one
+ * look-up of dst's table per run of src entries, not per page. */
 static int share_pages(struct mm *dst, struct mm *src, struct vma *v)
 {
-	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
-		uint64_t *pte = pte_of(src, va, false);
-		if (!pte || !pte_has_page(*pte))
-			continue;
-		uint64_t *dpte = pte_of(dst, va, true);
-		if (!dpte)
-			return -ENOMEM;
-		page_get(*pte & PTE_ADDR);
-		*pte &= ~PTE_WRITE;  /* src's TLBs: flushed once by mm_clone */
-		*dpte = *pte;
-		dst->rss_pages++;
+	uint64_t va = v->start, *pte;
+	while ((pte = pte_next(src, &va, v->end)) != NULL) {
+		uint64_t *dpte = NULL;
+		for (uint64_t stop = pte_run_end(va, v->end); va < stop; va += PAGE_SIZE, pte++) {
+			if (!pte_has_page(*pte)) {
+				if (dpte)
+					dpte++;
+				continue;
+			}
+			if (!dpte && !(dpte = pte_of(dst, va, true)))
+				return -ENOMEM;
+			page_get(*pte & PTE_ADDR);
+			*pte &= ~PTE_WRITE;  /* src's TLBs: flushed once by mm_clone */
+			*dpte++ = *pte;
+			dst->rss_pages++;
+		}
 	}
 	return 0;
 }

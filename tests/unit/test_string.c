@@ -42,7 +42,7 @@ static void test_memcpy(void **state)
 	(void)state;
 	unsigned char src[BUF], dst[BUF], want[BUF];
 
-	for (size_t n = 0; n <= 70; n++)
+	for (size_t n = 0; n <= 140; n++)
 		for (size_t so = 0; so < 9; so++)
 			for (size_t d_off = 0; d_off < 9; d_off++) {
 				fill_random(src, sizeof(src));
@@ -60,7 +60,7 @@ static void test_memmove_overlap(void **state)
 	(void)state;
 	unsigned char buf[BUF], want[BUF];
 
-	for (size_t n = 0; n <= 70; n++)
+	for (size_t n = 0; n <= 140; n++)
 		for (size_t src = 0; src < 20; src++)
 			for (size_t dst = 0; dst < 20; dst++) {
 				fill_random(buf, sizeof(buf));
@@ -79,7 +79,7 @@ static void test_memset(void **state)
 	const int values[] = { 0, 1, 0x7f, 0x80, 0xff, 0x1ab, -1, -128 };
 
 	for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++)
-		for (size_t n = 0; n <= 70; n++)
+		for (size_t n = 0; n <= 140; n++)
 			for (size_t off = 0; off < 9; off++) {
 				memset(buf, GUARD, sizeof(buf));
 				memset(want, GUARD, sizeof(want));
