@@ -35,6 +35,7 @@
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 #include "pmu/x86_common.h"
+#include "lbr.h"
 
 #define HW_ON_COUNTER (1ULL << 0)        /* e->hw.idx is e's counter */
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
@@ -155,6 +156,7 @@ int amd_add(struct perf_event *e, uint64_t now)
 	e->hw.flags = HW_ON_COUNTER;
 	set_period(e, false);
 	enable(c, e);
+	amd_lbr_add(e);
 	return 0;
 }
 
@@ -169,6 +171,7 @@ void amd_del(struct perf_event *e, uint64_t now)
 		disable(c, e);
 		fold(e);
 	}
+	amd_lbr_del(e);
 	c->owner[idx] = NULL;
 	c->used &= ~(1ULL << idx);
 	e->hw.idx = -1;
@@ -232,7 +235,9 @@ static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f)
 	if (!e || !(c->active >> i & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f, NULL)) {
+	struct perf_hit hit = { .regs = f };
+	amd_lbr_read(e, &hit);
+	if (x86_overflowed(e, &k, f, &hit)) {
 		c->active &= ~(1ULL << i);
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	}

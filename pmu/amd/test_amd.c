@@ -8,6 +8,7 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
+#include "lbr.h"
 #include "arch/apic.h"
 #include "arch/percpu.h"
 #include "arch/trap.h"
@@ -88,7 +89,9 @@ SELFTEST(amd_event_init)
 	}
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, precise) == -EOPNOTSUPP);
-	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, branch_stack) == -EOPNOTSUPP);
+	/* with LbrExtV2, a counting branch stack event (pmu/amd/test_lbr.c) */
+	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, branch_stack) ==
+		    (amd_lbr_depth() ? -EINVAL : -EOPNOTSUPP));
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, bts) ==
 		    -EOPNOTSUPP);
 
