@@ -19,7 +19,6 @@
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 
 static unsigned depth;
-static bool call_stack_ok;   /* CPUID 1CH.EBX[2] */
 
 static int64_t arch_config(uint64_t bst)
 {
@@ -105,8 +104,7 @@ const struct intel_lbr_face *intel_lbr_arch_probe(void)
 		depth = ARCH_LBR_MAX_DEPTH;
 	if (!depth)
 		return NULL;
-	call_stack_ok = r.ebx & (1u << 2);
 	arch_face.depth = depth;
-	arch_face.call_stack = call_stack_ok;
+	arch_face.call_stack = r.ebx & (1u << 2);   /* CPUID 1CH.EBX[2] */
 	return &arch_face;
 }

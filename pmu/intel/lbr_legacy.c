@@ -51,7 +51,8 @@ static const struct { uint8_t model; uint8_t gen; } models[] = {
 };
 
 static enum generation gen;
-static unsigned format;
+static unsigned format;   /* IA32_PERF_CAPABILITIES[5:0] */
+static unsigned depth;
 
 /* Linux's LBR_SELECT maps: what each branch_sample_type bit records. */
 static int64_t map_bit(unsigned shift)
@@ -93,12 +94,10 @@ static int64_t legacy_config(uint64_t bst)
 	return (int64_t)(mask ^ LBR_SEL_SUPPRESS_MASK);
 }
 
-static unsigned depth(void);
-
 static void legacy_enable(uint64_t select)
 {
 	pmu_wrmsr(MSR_IA32_DEBUGCTLMSR, 0);
-	for (unsigned i = 0; i < depth(); i++) {
+	for (unsigned i = 0; i < depth; i++) {
 		pmu_wrmsr(MSR_LBR_NHM_FROM + i, 0);
 		pmu_wrmsr(MSR_LBR_NHM_TO + i, 0);
 		if (format >= LBR_FORMAT_INFO)
@@ -122,7 +121,7 @@ static uint64_t strip(uint64_t v, unsigned flags)
 static uint32_t legacy_read(struct perf_branch_entry *b, bool call_stack)
 {
 	(void)call_stack;
-	unsigned n = depth(), tos = (unsigned)pmu_rdmsr(MSR_LBR_TOS) % n;
+	unsigned n = depth, tos = (unsigned)pmu_rdmsr(MSR_LBR_TOS) % n;
 	uint32_t out = 0;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned slot = (tos + n - i) % n;
@@ -157,11 +156,6 @@ static struct intel_lbr_face legacy_face = {
 	.read = legacy_read,
 };
 
-static unsigned depth(void)
-{
-	return legacy_face.depth;
-}
-
 static enum generation generation_of(unsigned family, unsigned model)
 {
 	if (family != 6)
@@ -186,7 +180,8 @@ const struct intel_lbr_face *intel_lbr_legacy_probe(void)
 	if (gen == NONE)
 		return NULL;
 	format = (unsigned)fmt;
-	legacy_face.depth = gen == SKL ? 32 : 16;
+	depth = gen == SKL ? 32 : 16;
+	legacy_face.depth = depth;
 	legacy_face.call_stack = gen >= HSW;
 	return &legacy_face;
 }
