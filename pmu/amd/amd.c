@@ -23,6 +23,7 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
+#include "lbr.h"
 #include "arch/cpu.h"
 #include "kernel.h"
 #include "pmu/msr.h"
@@ -157,7 +158,7 @@ static int amd_event_init(struct perf_event *e)
 		return -ENOENT;
 	if (a->precise_ip)
 		return -EOPNOTSUPP; /* no IBS: max_precise is 0 */
-	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
+	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && !amd_lbr_depth())
 		return -EOPNOTSUPP; /* no LbrExtV2 */
 	if (a->type == PERF_TYPE_HARDWARE)
 		r = check_hardware(a);
@@ -167,6 +168,8 @@ static int amd_event_init(struct perf_event *e)
 		return r;
 	if (a->aux_output)
 		return -EINVAL;
+	if ((r = amd_lbr_event_init(e)) != 0)
+		return r;
 	e->hw.config = amd_event_config(e);
 	if (amd_caps.model_pmu && (r = vpmu_event_check(e->hw.config)) != 0)
 		return r; /* the model cannot count it exactly */
@@ -282,6 +285,7 @@ void amd_pmu_init(void)
 	x86_sysfs_add(sysfs.caps, "max_precise", "0");
 	x86_sysfs_attach(&amd_pmu, &sysfs);
 	amd_counters_init();
+	amd_lbr_init();
 	perf_pmu_register(&amd_pmu, PERF_TYPE_RAW);
 	amd_caps.registered = true;
 	report();

@@ -48,6 +48,7 @@
 #include "pmu/x86_common.h"
 #include "pmu/x86_counters.h"
 #include "pmu/x86_pmi.h"
+#include "lbr.h"
 
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
 #define WIDTH_MASK ((1ULL << AMD_WIDTH) - 1)
@@ -167,6 +168,7 @@ int amd_add(struct perf_event *e, uint64_t now)
 	x86_claim(&c->k, e, idx);
 	set_period(e, false);
 	enable(c, e);
+	amd_lbr_add(e);
 	return 0;
 }
 
@@ -180,6 +182,7 @@ void amd_del(struct perf_event *e, uint64_t now)
 		disable(c, e);
 		fold(e);
 	}
+	amd_lbr_del(e);
 	x86_release(&c->k, e);
 }
 
@@ -234,7 +237,9 @@ static void overflowed(struct cpu_counters *c, unsigned i, struct trap_frame *f,
 	if (!e || !(c->k.active >> i & 1))
 		return;
 	struct x86_counter k = counter_of(e);
-	if (x86_overflowed(e, &k, f, where)) {
+	struct perf_hit with_branches = *where;
+	amd_lbr_read(e, &with_branches);
+	if (x86_overflowed(e, &k, f, &with_branches)) {
 		c->k.active &= ~(1ULL << i);
 		pmu_wrmsr(amd_ctl_msr(i), 0);
 	}

@@ -110,13 +110,14 @@ bool intel_counters_busy(void);   /* some counter of this CPU is in use */
 /* Load e's counter (on this CPU, under perf_lock) with a raw value. */
 void intel_test_load(struct perf_event *e, uint64_t raw);
 
-/* lbr.c: branch stacks from architectural LBR. init at boot; event_init
+/* lbr.c: branch stacks from architectural or legacy LBR. init at boot; event_init
  * 0 or the errno for attr's branch stack request; add/del with the
  * event's counter; read into a sample's hit at its overflow (PMI). */
 struct perf_event_attr;
 struct perf_hit;
 void intel_lbr_init(void);
 unsigned intel_lbr_depth(void);
+const char *intel_lbr_name(void);   /* "architectural LBR", "legacy LBR", "none" */
 int intel_lbr_event_init(const struct perf_event_attr *a);
 void intel_lbr_add(struct perf_event *e);
 void intel_lbr_del(struct perf_event *e);

@@ -5,7 +5,8 @@
  *
  *   intel     version 4: 4 GP + 3 fixed counters, 48 bits; GLOBAL_CTRL,
  *             _STATUS, _STATUS_RESET (OVF_CTRL), _STATUS_SET;
- *             PERF_CAPABILITIES with full-width writes (IA32_A_PMCx).
+ *             PERF_CAPABILITIES with full-width writes (IA32_A_PMCx)
+ *             and LBR format 5 (lbr.c's legacy LBR, Skylake's).
  *   intel-v2  version 2, as Core 2: 2 GP + 3 fixed counters, 40 bits;
  *             GLOBAL_CTRL, _STATUS, _OVF_CTRL, and nothing of v4: no
  *             _STATUS_SET, no PDCM, so no PERF_CAPABILITIES and no
@@ -18,6 +19,7 @@
  */
 #include "kernel.h"
 #include "pmu/msr.h"
+#include "lbr.h"
 #include "mode.h"
 
 /* CPUID 0AH.EBX: no cache events and no branch misses (the model has
@@ -53,7 +55,8 @@ uint64_t vpmu_intel_rdmsr(struct vpmu_regs *r, const struct vpmu_shape *s, uint3
 	case MSR_IA32_FIXED_CTR_CTRL: return r->fixed_ctrl;
 	case MSR_IA32_PERF_GLOBAL_CTRL: return r->global_ctrl;
 	case MSR_IA32_PERF_GLOBAL_STATUS: return r->global_status;
-	case MSR_IA32_PERF_CAPABILITIES: return full_width(version) ? PERF_CAP_FW_WRITE : 0;
+	case MSR_IA32_PERF_CAPABILITIES:
+		return full_width(version) ? PERF_CAP_FW_WRITE | vpmu_lbr_format() : 0;
 	}
 	return 0;
 }

@@ -410,7 +410,7 @@ static bool wants_steps(struct vpmu_cpu *c)
 		    (ev.src == VPMU_SRC_BRANCHES || (ev.src == VPMU_SRC_INSNS && !vpmu_icount_on())))
 			want = true;
 	c->mode = m;
-	return want || (!vpmu_mode->amd && vpmu_lbr_wants_steps());
+	return want || vpmu_lbr_wants_steps();
 }
 
 /*
@@ -541,7 +541,7 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 	uint64_t f;
 	struct vpmu_cpu *c = sync_model(ENTER(f));
 	uint64_t v;
-	if (vpmu_mode->amd || !vpmu_lbr_rdmsr(msr, &v))
+	if (!vpmu_lbr_rdmsr(msr, &v))
 		v = vpmu_mode->rdmsr(&c->r, &c->shape, msr);
 	leave(c, f);
 	return v;
@@ -552,10 +552,9 @@ int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 	uint64_t f;
 	struct vpmu_cpu *c = sync_model(ENTER(f));
 	int err = vpmu_write_faults(&c->shape, msr, value) ? -EIO : 0;
-	if (!err && (vpmu_mode->amd || !vpmu_lbr_wrmsr(msr, value)))
+	if (!err && !vpmu_lbr_wrmsr(msr, value))
 		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
-	vpmu_counting[this_cpu_id()] = any_enabled(c) ||
-				       (!vpmu_mode->amd && vpmu_lbr_wants_steps());
+	vpmu_counting[this_cpu_id()] = any_enabled(c) || vpmu_lbr_wants_steps();
 	leave(c, f);
 	return err;
 }
@@ -571,8 +570,7 @@ struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf)
 {
 	struct cpuid_regs r = cpuid(leaf, subleaf);
 	vpmu_mode->cpuid(this_cpu_id(), leaf, subleaf, &r);
-	if (!vpmu_mode->amd)
-		vpmu_lbr_cpuid(leaf, subleaf, &r);
+	vpmu_lbr_cpuid(leaf, subleaf, &r);
 	return r;
 }
 

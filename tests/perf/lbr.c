@@ -7,14 +7,20 @@
  *    (only privilege bits) are EINVAL; kernel branches for an
  *    unprivileged caller under perf_event_paranoid 2 are EACCES;
  *  - a user branch stack on instructions:u opens on baremon (the vpmu
- *    models architectural LBR); on a host without a PMU it is ENOENT or
+ *    models legacy LBR on vpmu=intel, architectural LBR on intel-v5 and
+ *    hybrid, LbrExtV2 on amd); on a host without a PMU it is ENOENT or
  *    EOPNOTSUPP and the rest is skipped;
  *  - sampling instructions:u of `1: call 2f; dec; jnz 1b; ret; 2: ret`
  *    with branch_sample_type ANY|USER|TYPE_SAVE: every sample's stack
  *    holds only the loop's three branches (call, return, taken jnz),
- *    newest first in the loop's cyclic order, with their perf types;
+ *    newest first in the loop's cyclic order, with their perf types,
+ *    and stacks are full (as deep as the deepest, 8 entries or more);
  *    ANY_CALL, ANY_RETURN and COND keep only the call, the return, the
- *    jnz; HW_INDEX adds the hw_idx word.
+ *    jnz; HW_INDEX adds the hw_idx word;
+ *  - CALL_STACK|USER: every stack is the calls still open, innermost
+ *    first: the call into the loop, under it (inside the callee) the
+ *    loop's call; where the LBR has no call-stack mode (AMD) it is
+ *    EOPNOTSUPP, as Linux gives it, and a note says so.
  */
 #include <errno.h>
 #include <string.h>
@@ -88,7 +94,8 @@ static void test_errnos(void)
 }
 
 struct stacks {
-	unsigned samples, entries, full, bad_pair, bad_order, bad_type, bad_kind, bad_size;
+	unsigned samples, entries, full, deepest, bad_pair, bad_order, bad_type, bad_kind, bad_size;
+	unsigned in_callee, bad_stack;
 };
 
 static const unsigned perf_type[] = { [CALL] = PERF_BR_CALL, [RET] = PERF_BR_RET,
@@ -118,6 +125,20 @@ static void check_stack(struct stacks *st, const struct perf_branch_entry *b, ui
 		if (only < 0 && i + 1 < nr && classify(&b[i + 1]) != before[w])
 			st->bad_order++;
 	}
+}
+
+/* A call-stack mode stack: the call into lbr_loop, with the loop's
+ * call above it while the callee runs. */
+static void check_call_stack(struct stacks *st, const struct perf_branch_entry *b, uint64_t nr)
+{
+	st->entries += (unsigned)nr;
+	if (nr < 1 || nr > 2 || b[nr - 1].to != (uint64_t)lbr_loop) {
+		st->bad_stack++;
+		return;
+	}
+	if (nr == 2 && classify(&b[0]) != CALL)
+		st->bad_stack++;
+	st->in_callee += nr == 2;
 }
 
 /* Sample instructions:u over the loop with branch_sample_type bst. */
@@ -152,10 +173,14 @@ static int sample_loop(uint64_t bst, int only, struct stacks *st)
 				st->bad_size++;
 			if (sizeof(h) + 8 * (first + 3 * nr) != h.size || nr > MAX_ENTRIES) {
 				st->bad_size++;
+			} else if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+				check_call_stack(st, (const struct perf_branch_entry *)&words[first], nr);
 			} else {
 				check_stack(st, (const struct perf_branch_entry *)&words[first], nr,
 				            only, !!(bst & PERF_SAMPLE_BRANCH_TYPE_SAVE));
-				st->full += nr == 32;
+				if (nr > st->deepest)
+					st->deepest = (unsigned)nr, st->full = 0;
+				st->full += nr == st->deepest;
 			}
 		}
 		ring.pos += h.size ? h.size : 8;
@@ -176,9 +201,25 @@ static void report(const char *what, const struct stacks *st, int ordered)
 	      "%u of another kind)", what, st->bad_pair, st->bad_kind);
 	CHECK(!st->bad_type, "%s: every entry has its branch's perf type", what);
 	if (ordered)
-		CHECK(!st->bad_order && st->full,
-		      "%s: newest first in the loop's order (%u out of order), full stacks: %u",
-		      what, st->bad_order, st->full);
+		CHECK(!st->bad_order && st->deepest >= 8 && st->full >= st->samples - 1,
+		      "%s: newest first in the loop's order (%u out of order), full stacks: %u "
+		      "of %u entries", what, st->bad_order, st->full, st->deepest);
+}
+
+static void call_stack(void)
+{
+	struct stacks st;
+	int r = sample_loop(PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER, -1, &st);
+
+	if (r == -EOPNOTSUPP) {
+		abi_note("call_stack: no call-stack mode here (EOPNOTSUPP)");
+		return;
+	}
+	CHECK(r == 0 && st.samples >= 4 * ITERATIONS / PERIOD - 1 && !st.bad_size,
+	      "call_stack: %u samples (%s)", st.samples, r ? strerror(-r) : "opened");
+	CHECK(!st.bad_stack && st.in_callee,
+	      "call_stack: the calls still open, innermost first (%u wrong, %u in the callee)",
+	      st.bad_stack, st.in_callee);
 }
 
 int main(void)
@@ -203,5 +244,6 @@ int main(void)
 	report("any_return", &st, 0);
 	sample_loop(PERF_SAMPLE_BRANCH_COND | user | PERF_SAMPLE_BRANCH_HW_INDEX, JNZ, &st);
 	report("cond, hw_index", &st, 0);
+	call_stack();
 	return abi_done("lbr");
 }

@@ -10,7 +10,12 @@
 # tests/perf that does not depend on the host's speed, tests/abi/vendor,
 # /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
 # sysfs and self-tests, with the PMI as an NMI (the default) and, in one
-# more boot, as the maskable interrupt (pmi=irq).
+# more boot, as the maskable interrupt (pmi=irq). Branch stacks: the LBR
+# self-tests and the driver's boot line on every mode, and tests/perf/lbr
+# with a record -b read by the host's perf on one mode per face (arch on
+# intel-v5, LbrExtV2 on amd; the default mode's legacy LBR runs them in
+# perf.sh and record.sh; hybrid's arch LBR is intel-v5's code), intel-v2
+# without.
 . "$(dirname "$0")/lib.sh"
 
 dev=/sys/bus/event_source/devices/cpu
@@ -101,6 +106,7 @@ mode_session=$logs/modes.session
 	echo 'selftest conformance'
 	echo 'selftest vpmu_mode'
 	echo 'selftest amd_'
+	echo 'selftest lbr'
 	for p in $mode_progs vendor; do printf '%s\necho "status %s $?"\n' "$p" "$p"; done
 	echo 'stat -e cycles,instructions:u,branches:u -- true'
 	echo 'cat /proc/interrupts'
@@ -109,13 +115,28 @@ mode_session=$logs/modes.session
 	echo "ls $dev/caps"
 	echo 'echo end'
 } > "$mode_session"
-mode_adds=(--add "$build/abi/musl/vendor")
+mode_adds=(--add "$build/abi/musl/vendor" --add "$build/perf/musl/lbr" --add "$build/musl/twofunc")
+symfs=$logs/symfs
+mkdir -p "$symfs/bin" && cp "$build/musl/twofunc" "$symfs/bin/twofunc"
 for p in $mode_progs; do mode_adds+=(--add "$build/perf/musl/$p"); done
 # The amd run boots QEMU's plain `-cpu max`, which says AuthenticAMD, and
 # asks for an Intel mode: the model must refuse it and follow the vendor.
+lbr_face() { case $1 in intel-v2) echo none ;; amd) echo LbrExtV2 ;; *) echo architectural ;; esac; }
 for mode in intel-v2 intel-v5 hybrid amd; do
+	session=$mode_session
+	lbr_runs=0
+	case $mode in intel-v5|amd) lbr_runs=1 ;; esac
+	if [ "$lbr_runs" = 1 ]; then
+		session=$logs/modes-$mode.session
+		{
+			cat "$mode_session"
+			printf 'lbr\necho "status lbr $?"\n'
+			echo 'record -b -e instructions:u -c 997 -o /tmp/br.data -- twofunc 1000'
+			echo 'b64 /tmp/br.data'
+		} > "$session"
+	fi
 	if [ "$mode" = amd ]; then
-		guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$mode_session" "${mode_adds[@]}"
+		guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$session" "${mode_adds[@]}"
 		expect_line '^\[ *[0-9.]+\] pmu: vpmu: vpmu=intel refused: the CPU says AuthenticAMD' \
 			"-cpu max (AuthenticAMD): vpmu=intel is refused"
 	elif [ "$mode" = hybrid ]; then
@@ -123,13 +144,34 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 		# of the subset reach (two types: the hybrid boot below).
 		guest "vpmu-$mode" --smp 1 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
 	else
-		guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
+		guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$session" "${mode_adds[@]}"
 	fi
 	expect_rc 0
 	expect_line "^\[ *[0-9.]+\] pmu: vpmu: mode $mode " "vpmu=$mode: the model runs in that mode"
 	expect_no_line 'selftest: .*: FAIL' "vpmu=$mode: no self-test fails"
-	check "vpmu=$mode: the conformance, mode and AMD self-tests ran" \
-		[ "$(grep -c -E '^selftest: [0-9]+ passed, 0 failed$' "$log")" = 3 ]
+	check "vpmu=$mode: the conformance, mode, AMD and LBR self-tests ran" \
+		[ "$(grep -c -E '^selftest: [0-9]+ passed, 0 failed$' "$log")" = 4 ]
+	if [ "$(lbr_face "$mode")" = none ]; then
+		expect_no_line '^\[ *[0-9.]+\] pmu: cpu: .*LBR' "vpmu=$mode: no LBR (a Core 2's is not modelled)"
+		expect_line '^selftest: intel_lbr_none: PASS$' "vpmu=$mode: branch stacks are EOPNOTSUPP"
+	else
+		expect_line "^\[ *[0-9.]+\] pmu: cpu: [0-9]+-deep $(lbr_face "$mode")" \
+			"vpmu=$mode: the driver found $(lbr_face "$mode") LBR"
+	fi
+	if [ "$lbr_runs" = 1 ]; then
+		expect_line '^status lbr 0$' "vpmu=$mode: tests/perf/lbr passes"
+		expect_line '^ok - any: newest first in the loop.s order' "vpmu=$mode: lbr checked the stacks"
+		# record -b read by the host's perf: twofunc's loop branches (a
+		# short run: the last samples' stacks reach into its printf)
+		data=$logs/br-$mode.data
+		check "vpmu=$mode: record -b's file comes back" "$top/tools/b64-extract.sh" "$log" br.data "$data"
+		perf script -i "$data" --symfs "$symfs" -F brstacksym 2>/dev/null |
+			grep -oE '[^ ]+/[^ ]+/[-P]/-/-/0/' > "$logs/br-$mode.entries"
+		all=$(grep -c . "$logs/br-$mode.entries")
+		loops=$(grep -cE '(light|heavy|main)\+0x[0-9a-f]+/(light|heavy|main)\+0x[0-9a-f]+/' "$logs/br-$mode.entries")
+		check "vpmu=$mode: perf script -F brstacksym: $loops of $all entries in twofunc's loops" \
+			awk -v n="$loops" -v a="$all" 'BEGIN { exit !(a >= 200 && n >= 0.9 * a) }'
+	fi
 	for p in $mode_progs vendor; do
 		expect_line "^status $p 0\$" "vpmu=$mode: $p passes"
 	done

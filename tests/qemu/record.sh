@@ -188,16 +188,17 @@ script tf-ins.data -F event,ip,sym,period
 check "instructions:u -c 2003: every sample's PERIOD is 2003" \
 	awk '$1 == 2003 { ok++ } END { exit !(ok > 0 && ok == NR) }' "$out"
 
-# Branch stacks (the vpmu's architectural LBR, fed by single-stepping):
+# Branch stacks (the vpmu's legacy LBR, fed by single-stepping; its
+# LBR_INFO makes each entry P, predicted, as Linux reads it):
 # -b's entries are twofunc's loop branches, heavy's three times light's;
 # --call-graph lbr's calls still open give light and heavy <- main.
 take tf-br.data
 perf evlist -v -i "$logs/tf-br.data" >"$out" 2>&1
 check "-b: branch_sample_type ANY" grep -q 'branch_sample_type: ANY' "$out"
 script tf-br.data -F brstacksym
-grep -oE '[^ ]+/[^ ]+/-/-/-/0/' "$out" >"$out.entries"
+grep -oE '[^ ]+/[^ ]+/[-P]/-/-/0/' "$out" >"$out.entries"
 entries() { grep -cE "$1" "$out.entries"; }
-in_loops=$(entries '(light|heavy|main)\+0x[0-9a-f]+/(light|heavy|main)\+0x[0-9a-f]+/-/-/-/0/$')
+in_loops=$(entries '(light|heavy|main)\+0x[0-9a-f]+/(light|heavy|main)\+0x[0-9a-f]+/[-P]/-/-/0/$')
 all=$(entries .) heavy_loop=$(entries 'heavy\+0xf/heavy\+0x4/') light_loop=$(entries 'light\+0xb/light\+0x0/')
 check "-b: perf script -F brstacksym: $in_loops of $all entries in twofunc's loops (>= 95%)" \
 	awk -v n="$in_loops" -v a="$all" 'BEGIN { exit !(a >= 300 && n >= 0.95 * a) }'

@@ -1,0 +1,37 @@
+/*
+ * The Intel branch-stack driver's two register faces (lbr.c chooses
+ * one at boot): architectural LBR (lbr_arch.c) and legacy LBR
+ * (lbr_legacy.c). Each turns branch_sample_type into its hardware
+ * filter, turns the LBRs on and off on this CPU, and reads the records
+ * newest first. Only lbr*.c include this.
+ */
+#ifndef BAREMON_PMU_INTEL_LBR_H
+#define BAREMON_PMU_INTEL_LBR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct perf_branch_entry;
+
+struct intel_lbr_face {
+	const char *name;
+	unsigned depth;
+	bool call_stack;      /* can record the calls still open */
+	bool typed;           /* records carry their branch type */
+	/* The filter register value for branch_sample_type bst (its
+	 * privilege bits set, Linux's checks passed), or -EOPNOTSUPP. */
+	int64_t (*config)(uint64_t bst);
+	/* LBRs on with a filter value (records cleared), off. */
+	void (*enable)(uint64_t config);
+	void (*disable)(void);
+	/* Up to depth records, newest first, into b (from, to, and with
+	 * `typed` the perf type); their number. */
+	uint32_t (*read)(struct perf_branch_entry *b, bool call_stack);
+};
+
+/* The face this CPU has, or NULL (found from CPUID, and for legacy LBR
+ * the model number and IA32_PERF_CAPABILITIES). */
+const struct intel_lbr_face *intel_lbr_arch_probe(void);
+const struct intel_lbr_face *intel_lbr_legacy_probe(void);
+
+#endif
