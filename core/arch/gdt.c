@@ -1,5 +1,7 @@
 /*
- * GDT and TSS, one pair per CPU (static arrays, indexed by CPU number).
+ * GDT and TSS, one pair per CPU (a static array, indexed by CPU number);
+ * interrupt stacks static for the boot CPU, allocated by smp.c for the
+ * others (gdt_set_ist) before they start.
  * A CPU writes only its own entries, at bring-up, before it takes
  * interrupts; nothing else changes them afterwards except tss_set_rsp0,
  * which each CPU calls for itself. No lock is needed.
@@ -29,8 +31,13 @@ struct cpu_segments {
 } __attribute__((aligned(64)));
 
 static struct cpu_segments segs[MAX_CPUS];
-static uint8_t ist_stacks[MAX_CPUS][IST_COUNT][IST_STACK_SIZE]
-	__attribute__((aligned(4096)));
+static uint8_t boot_ist[IST_COUNT * IST_STACK_SIZE] __attribute__((aligned(4096)));
+static uint8_t *ist_stacks[MAX_CPUS] = { boot_ist }; /* IST_COUNT stacks each */
+
+void gdt_set_ist(unsigned cpu, void *stacks)
+{
+	ist_stacks[cpu] = stacks;
+}
 
 #define SEG_CODE64_KERNEL 0x00af9a000000ffffULL /* L, P, DPL0, exec/read */
 #define SEG_DATA_KERNEL   0x00cf92000000ffffULL /* P, DPL0, read/write */
@@ -48,7 +55,7 @@ static void set_tss_descriptor(uint64_t *slot, const struct tss *tss)
 
 uint64_t ist_stack_top(unsigned cpu, unsigned ist)
 {
-	return (uint64_t)&ist_stacks[cpu][ist - 1][IST_STACK_SIZE];
+	return (uint64_t)ist_stacks[cpu] + ist * IST_STACK_SIZE;
 }
 
 static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
@@ -58,8 +65,13 @@ static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
 
 bool gdt_overlaps(uint64_t start, uint64_t end)
 {
-	return overlaps(start, end, segs, sizeof(segs)) ||
-	       overlaps(start, end, ist_stacks, sizeof(ist_stacks));
+	if (overlaps(start, end, segs, sizeof(segs)))
+		return true;
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		if (ist_stacks[c] &&
+		    overlaps(start, end, ist_stacks[c], IST_COUNT * IST_STACK_SIZE))
+			return true;
+	return false;
 }
 
 /* Reload CS with a far return, then the data segments. */
@@ -84,7 +96,7 @@ static void load_segments(void)
 
 void gdt_init_cpu(unsigned cpu)
 {
-	BUG_ON(cpu >= MAX_CPUS);
+	BUG_ON(cpu >= MAX_CPUS || !ist_stacks[cpu]);
 	struct cpu_segments *s = &segs[cpu];
 	memset(s, 0, sizeof(*s));
 	s->gdt[1] = SEG_CODE64_KERNEL;

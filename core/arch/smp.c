@@ -39,6 +39,7 @@
 #define ICR_INIT   0x00004500u
 #define ICR_STARTUP 0x00004600u
 #define AP_STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
+#define AP_IST_PAGES (IST_COUNT * IST_STACK_SIZE / PAGE_SIZE)
 
 extern const uint8_t trampoline_start[], trampoline_end[];
 
@@ -144,12 +145,18 @@ static unsigned assign_cpu_numbers(unsigned limit)
 	return n;
 }
 
-/* One stack per AP; fewer APs are started if memory runs out. */
+/* One kernel stack per AP (by ticket) and its interrupt stacks (by CPU
+ * number); fewer APs are started if memory runs out. */
 static unsigned alloc_stacks(unsigned n)
 {
 	for (unsigned t = 0; t < n; t++) {
 		uint64_t stack = pmm_alloc_pages(AP_STACK_PAGES);
-		if (!stack) {
+		uint64_t ist = stack ? pmm_alloc_pages(AP_IST_PAGES) : 0;
+		if (stack && ist)
+			gdt_set_ist(t + 1, phys_to_virt(ist));
+		else if (stack)
+			pmm_free_pages(stack, AP_STACK_PAGES);
+		if (!ist) {
 			for (unsigned k = t + 1; k <= n; k++)
 				acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
 			return t;
@@ -234,6 +241,7 @@ static void record_results(void)
 			c->state = CPU_ONLINE;
 			c->cpu = (int)n;
 			online_count++;
+			cpu_ids = n + 1;
 		} else {
 			c->state = CPU_FAILED;
 			klog("smp: cpu with apic id %u (madt entry %d) did not start",
@@ -260,9 +268,10 @@ const char *smp_state_name(unsigned state)
 }
 
 /* "1-3,5" -> bits 1, 2, 3, 5. Malformed parts are ignored. */
-static uint64_t parse_cpu_list(const char *s)
+static struct cpumask parse_cpu_list(const char *s)
 {
-	uint64_t mask = 0;
+	struct cpumask mask;
+	cpumask_clear(&mask);
 	while (*s) {
 		char *end;
 		unsigned long lo = strtoul(s, &end, 10), hi = lo;
@@ -271,12 +280,13 @@ static uint64_t parse_cpu_list(const char *s)
 		if (*end == '-')
 			hi = strtoul(end + 1, &end, 10);
 		for (unsigned long c = lo; c <= hi && c < MAX_CPUS; c++)
-			mask |= 1ULL << c;
+			cpumask_set(&mask, (unsigned)c);
 		s = *end == ',' ? end + 1 : end;
 		if (*end != ',' )
 			break;
 	}
-	return mask & ~1ULL; /* CPU 0 keeps the housekeeping */
+	cpumask_clear_cpu(&mask, 0); /* CPU 0 keeps the housekeeping */
+	return mask;
 }
 
 static unsigned count_state(unsigned state)
@@ -291,7 +301,8 @@ unsigned smp_init(void)
 {
 	const char *iso = cmdline_get("isolcpus");
 	if (iso) {
-		sched_set_isolated(parse_cpu_list(iso));
+		struct cpumask isolated = parse_cpu_list(iso);
+		sched_set_isolated(&isolated);
 		klog("smp: isolated cpus %s (tickless when running one task)", iso);
 	}
 	for (unsigned i = 0; i < acpi.ncpus; i++)

@@ -39,19 +39,18 @@ void tlb_init_cpu(void)
 		trap_set_handler(VEC_IPI_CALL, flush_ipi);
 }
 
-void tlb_flush_others(uint64_t cpus, uint64_t va)
+void tlb_flush_others(const struct cpumask *cpus, uint64_t va)
 {
 	unsigned me = this_cpu_id();
 	invlpg(va);
-	cpus &= ~(1ULL << me);
-	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
-		if (!(cpus >> c & 1))
+	for_each_cpu(c, cpus) {
+		if (c == me)
 			continue;
 		__atomic_store_n(&flush_request[c], 1, __ATOMIC_RELEASE);
 		apic_send_ipi(percpu_area[c].apic_id, VEC_IPI_CALL);
 	}
-	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
-		if (!(cpus >> c & 1))
+	for_each_cpu(c, cpus) {
+		if (c == me)
 			continue;
 		while (__atomic_load_n(&flush_request[c], __ATOMIC_ACQUIRE)) {
 			tlb_serve_pending();
