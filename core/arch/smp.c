@@ -60,8 +60,10 @@ unsigned smp_cpu_count(void)
 	return online_count;
 }
 
-/* This CPU's APIC ID before its APIC is set up: what apic_current_id()
- * will say once it is (x2APIC mode exactly when CPUID offers it). */
+/* This CPU's APIC ID before its APIC is set up: the x2APIC ID from
+ * CPUID 0BH when the CPU has x2APIC (all 32 bits; the same number as
+ * the xAPIC ID below 255, so right in either mode), else the 8-bit
+ * initial APIC ID from CPUID 1. */
 static uint32_t initial_apic_id(void)
 {
 	if (cpu.x2apic && cpu.max_leaf >= 0xb)
@@ -134,6 +136,8 @@ static unsigned assign_cpu_numbers(unsigned limit)
 			c->cpu = 0;
 		} else if (!c->enabled) {
 			continue;
+		} else if (c->apic_id > 254 && !apic_x2apic_mode()) {
+			c->state = CPU_NEEDS_X2APIC;
 		} else if (n + 1 >= limit) {
 			c->state = CPU_OVER_LIMIT;
 		} else {
@@ -250,7 +254,8 @@ static void record_results(void)
 	}
 	for (unsigned i = 0; i < acpi.ncpus; i++) {
 		struct acpi_cpu *c = &acpi.cpus[i];
-		if (c->state == CPU_OVER_LIMIT || c->state == CPU_NO_MEMORY)
+		if (c->state == CPU_OVER_LIMIT || c->state == CPU_NO_MEMORY ||
+		    c->state == CPU_NEEDS_X2APIC)
 			klog("smp: cpu with apic id %u not started: %s", c->apic_id,
 			     smp_state_name(c->state));
 	}
@@ -261,8 +266,9 @@ const char *smp_state_name(unsigned state)
 	switch (state) {
 	case CPU_ONLINE: return "online";
 	case CPU_FAILED: return "did not start";
-	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus= or MAX_CPUS)";
+	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus=, or MAX_CPUS 1024)";
 	case CPU_NO_MEMORY: return "no memory for its stack";
+	case CPU_NEEDS_X2APIC: return "apic id above 254 needs x2apic, which this cpu lacks";
 	default: return "not started (disabled or nosmp)";
 	}
 }
@@ -326,5 +332,9 @@ unsigned smp_init(void)
 	     "%u disabled) in %llu us", online_count, acpi.ncpus + acpi.ncpus_dropped,
 	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), (unsigned)limit,
 	     count_state(CPU_NOT_TRIED), (unsigned long long)(tsc_to_ns(rdtsc() - t0) / 1000));
+	char list[128];
+	cpumask_format(list, sizeof(list), sched_online_mask());
+	klog("smp: online: cpus %s%s", list, count_state(CPU_NEEDS_X2APIC) ?
+	     "; some need x2apic (see above)" : "");
 	return online_count;
 }
