@@ -1,7 +1,6 @@
 /* CPU mask helpers. See cpumask.h. */
 #include <stdio.h>
 #include "cpumask.h"
-#include "kernel.h"
 
 unsigned cpu_ids = 1;
 
@@ -45,7 +44,8 @@ unsigned cpumask_weight(const struct cpumask *m)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < CPUMASK_WORDS; i++)
-		n += popcount64(m->bits[i]);
+		for (uint64_t w = m->bits[i]; w; w &= w - 1)
+			n++;
 	return n;
 }
 

@@ -321,6 +321,7 @@ unsigned smp_init(void)
 	if (limit < 1 || limit > MAX_CPUS)
 		limit = MAX_CPUS;
 	ap_count = alloc_stacks(assign_cpu_numbers((unsigned)limit));
+	trap_size_counts(ap_count + 1);
 	uint64_t t0 = rdtsc();
 	size_t size = (size_t)(trampoline_end - trampoline_start);
 	vm_map_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
