@@ -46,6 +46,7 @@ for q in "${qemus[@]}"; do
 			>/dev/null 2>"$log.err"
 		rc=$?
 		wall=$(echo "$(date +%s.%N) - $start" | bc)
+		sed -i 's/\r//g' "$log"
 		online=$(sed -n 's/.*smp: \([0-9]*\) cpus online.*/\1/p' "$log" | head -n 1)
 		[ -n "$online" ] || { grep -q 'init: done' "$log" && online=1; }
 		init=$(sed -n 's/.*init: done in \([0-9]*\) us.*/\1/p' "$log" | head -n 1)
