@@ -65,7 +65,7 @@ Q := @
 say = @echo "  $(1)	$(2)"
 endif
 
-.PHONY: all deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
+.PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
 	noise-compare fuzz fuzz-build debug-esp soak export-bench
 all: esp host
 
@@ -142,6 +142,12 @@ noise-compare: esp
 		--run 'noise -c 0,1 -s 2' | tee $(COMPARE)/noise-baremon.txt
 	tools/linux-ref.sh --icount 4 --timeout 3600 -- $(BUILD)/apps/noise -c 0,1 -s 2 \
 		| tee $(COMPARE)/noise-linux.txt || true
+
+# Boot time to the prompt against the CPU count under TCG, QEMU 7.2 and
+# QEMU 10 (tools/boot-big.sh; minutes to hours; not in `make test`).
+# BOOT_BIG="1 16 64 288" picks the counts.
+boot-big: esp
+	tools/boot-big.sh $(BOOT_BIG)
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/deps.sh

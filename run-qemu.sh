@@ -40,6 +40,7 @@ log=""
 stay=0
 quiet=0
 panic_mode=""
+qemu_extra=()
 
 usage() {
 	cat <<'EOF'
@@ -84,6 +85,10 @@ usage: ./run-qemu.sh [options]
   --log FILE         also write the serial output to FILE
   --panic halt       halt after a panic instead of exiting (for inspection)
   --quiet            do not echo the console (the log still has it)
+  --qemu PATH        this qemu-system-x86_64 instead of $QEMU or the system's
+                     (tools/qemu-new.sh prints a QEMU 10 one: x2APIC on TCG)
+  --qemu-arg ARG     one more QEMU argument, as is; repeatable (e.g.
+                     -device max-x86_64-cpu,socket-id=..,core-id=..,thread-id=..)
   -h, --help         this text
 EOF
 }
@@ -131,6 +136,8 @@ while [ $# -gt 0 ]; do
 	--log) need_arg "$@"; log=$2; shift ;;
 	--panic) need_arg "$@"; panic_mode=$2; shift ;;
 	--quiet) quiet=1 ;;
+	--qemu) need_arg "$@"; qemu=$2; shift ;;
+	--qemu-arg) need_arg "$@"; qemu_extra+=("$2"); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -288,6 +295,7 @@ else
 	args+=(-drive "format=raw,file=fat:rw:$esp,if=ide,media=disk")
 fi
 [ "$gdb" = 1 ] && args+=(-s -S)
+[ ${#qemu_extra[@]} -gt 0 ] && args+=("${qemu_extra[@]}")
 # Extra UARTs: a chardev each, logged beside the console's log.
 extra_chardev() { # SPEC ID
 	case $1 in

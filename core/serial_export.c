@@ -197,7 +197,7 @@ void serial_export_start_thread(void)
 		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
 		return;
 	}
-	t->affinity = 1;   /* CPU 0, the housekeeping CPU */
+	t->affinity = cpumask_of(0); /* the housekeeping CPU */
 	thread = t;
 	sched_start(t);
 }

@@ -57,8 +57,8 @@ static int ctx_bps(struct list *ctx, unsigned cpu)
 
 /* Per CPU, the most breakpoints one task may install there. */
 struct busiest {
-	uint64_t cpus;             /* the CPUs asked about */
-	int max[MAX_CPUS];
+	struct cpumask cpus;       /* the CPUs asked about */
+	uint8_t max[MAX_CPUS];     /* at most DR_NUM each */
 	bool busy;                 /* perf_lock was taken: scan again */
 };
 
@@ -70,12 +70,10 @@ static void task_busiest(struct task *t, void *arg)
 		b->busy = true;
 		return;
 	}
-	for (unsigned c = 0; c < MAX_CPUS; c++) {
-		if (!(b->cpus >> c & 1))
-			continue;
+	for_each_cpu(c, &b->cpus) {
 		int n = ctx_bps(&t->perf_events, c);
 		if (n > b->max[c])
-			b->max[c] = n;
+			b->max[c] = (uint8_t)n;
 	}
 	spin_unlock(&perf_lock);
 }
@@ -94,16 +92,14 @@ static void scan_tasks(struct busiest *b)
 
 int bp_reserve(const struct perf_event *e)
 {
-	struct busiest b = { .cpus = sched_online_mask() };
+	struct busiest b = { .cpus = *sched_online_mask() };
 	if (e->cpu >= 0)
-		b.cpus = 1ULL << e->cpu;
+		b.cpus = cpumask_of((unsigned)e->cpu);
 	if (!e->task)
 		scan_tasks(&b);
 	int worst = 0;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	for (unsigned c = 0; c < MAX_CPUS; c++) {
-		if (!(b.cpus >> c & 1))
-			continue;
+	for_each_cpu(c, &b.cpus) {
 		int n = ctx_bps(perf_cpu_events(c), c) +
 			(e->task ? ctx_bps(&e->task->perf_events, c) : b.max[c]);
 		if (n > worst)

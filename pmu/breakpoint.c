@@ -296,10 +296,8 @@ static void reload_here(void *arg)
 
 void bp_reload_all(void)
 {
-	uint64_t online = sched_online_mask();
-	for (unsigned c = 0; c < MAX_CPUS; c++)
-		if (online >> c & 1)
-			perf_xcall(c, reload_here, NULL);
+	for_each_cpu(c, sched_online_mask())
+		perf_xcall(c, reload_here, NULL);
 }
 
 static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)

@@ -581,7 +581,7 @@ static int open_target(int pid, int cpu, uint64_t flags, struct task **task)
 	}
 	/* Every possible CPU is online here (no hotplug): anything else is
 	 * past nr_cpu_ids, EINVAL as on Linux. */
-	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !(sched_online_mask() >> cpu & 1)))
+	if (cpu < -1 || cpu >= (int)MAX_CPUS || (cpu >= 0 && !sched_cpu_online((unsigned)cpu)))
 		return -EINVAL;
 	if (!*task && cpu == -1)
 		return -EINVAL;

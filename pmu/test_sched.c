@@ -203,7 +203,7 @@ SELFTEST(perf_rotation_remote_idle)
 	unsigned me = this_cpu_id();
 	int other = -1;
 	for (unsigned c = 0; c < MAX_CPUS && other < 0; c++)
-		if (c != me && (sched_online_mask() >> c & 1))
+		if (c != me && sched_cpu_online(c))
 			other = (int)c;
 	if (other < 0)
 		return; /* one CPU: nothing to test */

@@ -44,7 +44,7 @@ static uint64_t *user_locked(uint32_t uid)
 
 static unsigned online_cpus(void)
 {
-	return popcount64(sched_online_mask());
+	return cpumask_weight(sched_online_mask());
 }
 
 /* Charge `pages` for a new buffer to the caller: 0 or -EPERM. Under

@@ -140,6 +140,8 @@ static void madt_cpu(uint32_t apic_id, uint32_t uid, uint32_t flags)
 {
 	if (!(flags & 3)) /* neither enabled nor online capable */
 		return;
+	if (apic_id > acpi.max_apic_id)
+		acpi.max_apic_id = apic_id;
 	if (acpi.ncpus == ACPI_MAX_CPUS) {
 		acpi.ncpus_dropped++;
 		return;
@@ -171,9 +173,28 @@ static void madt_entry(uint8_t type, const uint8_t *e)
 		o->irq = e[3];
 		memcpy(&o->gsi, e + 4, 4);
 		memcpy(&o->flags, e + 8, 2);
+	} else if ((type == 4 || type == 10) && acpi.nlapic_nmis < ACPI_MAX_LAPIC_NMIS) {
+		struct acpi_lapic_nmi *n = &acpi.lapic_nmis[acpi.nlapic_nmis++];
+		if (type == 4) { /* local APIC NMI: one-byte UID, 0xff = all */
+			n->uid = e[2] == 0xff ? ACPI_UID_ALL : e[2];
+			memcpy(&n->flags, e + 3, 2);
+			n->lint = e[5];
+		} else {         /* local x2APIC NMI: four-byte UID */
+			memcpy(&n->flags, e + 2, 2);
+			memcpy(&n->uid, e + 4, 4);
+			n->lint = e[8];
+		}
 	} else if (type == 5) { /* 64-bit LAPIC address override */
 		memcpy(&acpi.lapic_phys, e + 4, 8);
 	}
+}
+
+const struct acpi_cpu *acpi_cpu_by_apic_id(uint32_t apic_id)
+{
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		if (acpi.cpus[i].apic_id == apic_id)
+			return &acpi.cpus[i];
+	return 0;
 }
 
 static void parse_madt(void)
@@ -279,6 +300,8 @@ void acpi_init(uint64_t rsdp_phys)
 	klog("acpi: rev %u oem '%s', %u tables, %u cpus, %u ioapics, lapic %#llx",
 	     acpi.revision, acpi.oem, ntables, acpi.ncpus + acpi.ncpus_dropped,
 	     acpi.nioapics, (unsigned long long)acpi.lapic_phys);
+	klog("acpi: highest apic id %u, %u local apic nmi entr%s", acpi.max_apic_id,
+	     acpi.nlapic_nmis, acpi.nlapic_nmis == 1 ? "y" : "ies");
 	if (acpi.ncpus_dropped)
 		klog("acpi: %u more MADT cpus than the %u kept are ignored",
 		     acpi.ncpus_dropped, ACPI_MAX_CPUS);

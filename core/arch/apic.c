@@ -4,6 +4,7 @@
  */
 #include "apic.h"
 #include "acpi.h"
+#include "cmdline.h"
 #include "cpu.h"
 #include "kernel.h"
 #include "mm/mm.h"
@@ -84,32 +85,78 @@ static void mask_legacy_pic(void)
 	outb(0xa1, 0xff);
 }
 
-void apic_init_cpu(void)
+/*
+ * x2APIC when CPUID.1:ECX[21] offers it, unless `nox2apic` asks for
+ * xAPIC (for comparison) and no CPU needs x2APIC: an APIC ID above 254
+ * cannot be named in xAPIC's 8-bit destination (255 is broadcast).
+ */
+static bool choose_x2apic(void)
+{
+	if (!cpu.x2apic)
+		return false;
+	if (!cmdline_has("nox2apic"))
+		return true;
+	if (acpi.max_apic_id > 254) {
+		klog("apic: nox2apic ignored: apic id %u needs x2apic", acpi.max_apic_id);
+		return true;
+	}
+	return false;
+}
+
+/* Enable this CPU's APIC in the chosen mode. From x2APIC (the firmware
+ * may leave it on) back to xAPIC the APIC must pass through disabled:
+ * EXTD cannot be cleared while EN stays set (SDM 10.12.5). */
+static void enable_mode(void)
 {
 	uint64_t base = rdmsr(MSR_IA32_APICBASE);
-	if (this_cpu_id() == 0) {
-		x2apic = cpu.x2apic;
-		if (acpi.pic_present || !acpi.present)
-			mask_legacy_pic();
-		if (!x2apic) {
-			uint64_t phys = acpi.lapic_phys ? acpi.lapic_phys
-							: (base & ~0xfffULL);
-			mmio = vm_map_mmio(phys, PAGE_SIZE);
-		}
-		trap_set_handler(VEC_SPURIOUS, spurious);
-		trap_set_handler(VEC_ERROR, apic_error);
+	if (!x2apic && (base & APIC_BASE_X2APIC)) {
+		base &= ~(APIC_BASE_ENABLE | APIC_BASE_X2APIC);
+		wrmsr(MSR_IA32_APICBASE, base);
 	}
 	base |= APIC_BASE_ENABLE;
 	if (x2apic)
 		base |= APIC_BASE_X2APIC;
 	wrmsr(MSR_IA32_APICBASE, base);
+}
+
+/* LINT0/LINT1 as the MADT's local APIC NMI entries (types 4 and 10) say
+ * for this CPU's ACPI UID (or for all CPUs); masked otherwise. */
+static void program_lint(uint32_t apic_id)
+{
+	const struct acpi_cpu *me = acpi_cpu_by_apic_id(apic_id);
+	uint32_t lvt[2] = { LVT_MASKED, LVT_MASKED };
+	for (unsigned i = 0; i < acpi.nlapic_nmis; i++) {
+		const struct acpi_lapic_nmi *n = &acpi.lapic_nmis[i];
+		if (n->lint > 1 || (n->uid != ACPI_UID_ALL && (!me || me->acpi_uid != n->uid)))
+			continue;
+		lvt[n->lint] = LVT_DELIVERY_NMI |
+			       ((n->flags & 3) == 3 ? LVT_ACTIVE_LOW : 0);
+	}
+	apic_write(APIC_LVT_LINT0, lvt[0]);
+	apic_write(APIC_LVT_LINT1, lvt[1]);
+}
+
+void apic_init_cpu(void)
+{
+	if (this_cpu_id() == 0) {
+		x2apic = choose_x2apic();
+		if (acpi.pic_present || !acpi.present)
+			mask_legacy_pic();
+		if (!x2apic) {
+			uint64_t phys = acpi.lapic_phys ? acpi.lapic_phys
+				: (rdmsr(MSR_IA32_APICBASE) & ~0xfffULL);
+			mmio = vm_map_mmio(phys, PAGE_SIZE);
+		}
+		trap_set_handler(VEC_SPURIOUS, spurious);
+		trap_set_handler(VEC_ERROR, apic_error);
+	}
+	enable_mode();
 
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_LVT_TIMER, LVT_MASKED);
 	apic_write(APIC_LVT_THERMAL, LVT_MASKED);
 	apic_write(APIC_LVT_PMC, LVT_MASKED);
-	apic_write(APIC_LVT_LINT0, LVT_MASKED);
-	apic_write(APIC_LVT_LINT1, LVT_MASKED);
+	program_lint(apic_current_id());
 	apic_write(APIC_LVT_ERROR, VEC_ERROR);
 	apic_write(APIC_ESR, 0);
 	apic_write(APIC_SVR, SVR_ENABLE | VEC_SPURIOUS);

@@ -27,10 +27,13 @@
 
 #define LVT_MASKED     (1u << 16)
 #define LVT_DELIVERY_NMI (4u << 8)
+#define LVT_ACTIVE_LOW (1u << 13)
 #define LVT_TIMER_PERIODIC (1u << 17)
 #define LVT_TIMER_TSC_DEADLINE (2u << 17)
 
-/* Enable this CPU's APIC (x2APIC mode when available) and mask all LVTs. */
+/* Enable this CPU's APIC (x2APIC mode when available, unless nox2apic
+ * and no APIC ID needs it), mask the LVTs, LINT0/1 as the MADT's NMI
+ * entries say. */
 void apic_init_cpu(void);
 bool apic_x2apic_mode(void);
 uint32_t apic_read(uint32_t reg);

@@ -1,5 +1,7 @@
 /*
- * GDT and TSS, one pair per CPU (static arrays, indexed by CPU number).
+ * GDT and TSS, one pair per CPU (a static array, indexed by CPU number);
+ * interrupt stacks static for the boot CPU, allocated by smp.c for the
+ * others (gdt_alloc_ist) before they start.
  * A CPU writes only its own entries, at bring-up, before it takes
  * interrupts; nothing else changes them afterwards except tss_set_rsp0,
  * which each CPU calls for itself. No lock is needed.
@@ -29,15 +31,36 @@ struct cpu_segments {
 	struct tss tss;
 } __attribute__((aligned(64)));
 
-/* Each IST stack has a guard page below it (gdt_guard_ist_stacks). */
+/* Each IST stack has a guard page below it: the boot CPU's are static
+ * (guarded by gdt_guard_ist_stacks), the others' come from kstack_alloc
+ * (gdt_alloc_ist). ist_base holds each stack's lowest address, NULL for
+ * a CPU that has none. */
 struct ist_stack {
 	uint8_t guard[PAGE_SIZE];
 	uint8_t stack[IST_STACK_SIZE];
 };
 
 static struct cpu_segments segs[MAX_CPUS];
-static struct ist_stack ist_stacks[MAX_CPUS][IST_COUNT]
-	__attribute__((aligned(4096)));
+static struct ist_stack boot_ist[IST_COUNT] __attribute__((aligned(4096)));
+static uint8_t *ist_base[MAX_CPUS][IST_COUNT] = {
+	{ boot_ist[0].stack, boot_ist[1].stack, boot_ist[2].stack },
+};
+
+bool gdt_alloc_ist(unsigned cpu)
+{
+	for (unsigned i = 0; i < IST_COUNT; i++) {
+		uint64_t base = kstack_alloc(IST_STACK_SIZE);
+		if (!base) {
+			while (i--) {
+				kstack_free((uint64_t)ist_base[cpu][i], IST_STACK_SIZE);
+				ist_base[cpu][i] = NULL;
+			}
+			return false;
+		}
+		ist_base[cpu][i] = (uint8_t *)base;
+	}
+	return true;
+}
 
 #define SEG_CODE64_KERNEL 0x00af9a000000ffffULL /* L, P, DPL0, exec/read */
 #define SEG_DATA_KERNEL   0x00cf92000000ffffULL /* P, DPL0, read/write */
@@ -55,14 +78,13 @@ static void set_tss_descriptor(uint64_t *slot, const struct tss *tss)
 
 uint64_t ist_stack_top(unsigned cpu, unsigned ist)
 {
-	return (uint64_t)&ist_stacks[cpu][ist - 1].stack[IST_STACK_SIZE];
+	return (uint64_t)ist_base[cpu][ist - 1] + IST_STACK_SIZE;
 }
 
 void gdt_guard_ist_stacks(void)
 {
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
-		for (unsigned i = 0; i < IST_COUNT; i++)
-			kstack_guard_static((uint64_t)ist_stacks[cpu][i].stack);
+	for (unsigned i = 0; i < IST_COUNT; i++)
+		kstack_guard_static((uint64_t)boot_ist[i].stack);
 }
 
 static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
@@ -72,8 +94,14 @@ static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
 
 bool gdt_overlaps(uint64_t start, uint64_t end)
 {
-	return overlaps(start, end, segs, sizeof(segs)) ||
-	       overlaps(start, end, ist_stacks, sizeof(ist_stacks));
+	if (overlaps(start, end, segs, sizeof(segs)))
+		return true;
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		for (unsigned i = 0; i < IST_COUNT; i++)
+			if (ist_base[c][i] &&
+			    overlaps(start, end, ist_base[c][i], IST_STACK_SIZE))
+				return true;
+	return false;
 }
 
 /* Reload CS with a far return, then the data segments. */
@@ -98,7 +126,7 @@ static void load_segments(void)
 
 void gdt_init_cpu(unsigned cpu)
 {
-	BUG_ON(cpu >= MAX_CPUS);
+	BUG_ON(cpu >= MAX_CPUS || !ist_base[cpu][0]);
 	struct cpu_segments *s = &segs[cpu];
 	memset(s, 0, sizeof(*s));
 	s->gdt[1] = SEG_CODE64_KERNEL;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "cpumask.h" /* MAX_CPUS */
 
 /* Selector values; user ones fit SYSRET's layout (STAR base 0x10). */
 #define KERNEL_CS 0x08
@@ -19,10 +20,12 @@
 #define IST_COUNT        3
 #define IST_STACK_SIZE   (16 * 1024)
 
-#define MAX_CPUS 64
-
 /* Load GDT and TSS for CPU `cpu` (0 = the boot CPU). */
 void gdt_init_cpu(unsigned cpu);
+/* Allocate an AP's IST_COUNT interrupt stacks, each with its guard
+ * page, before it starts (smp.c); false when memory runs out. The boot
+ * CPU's are static. */
+bool gdt_alloc_ist(unsigned cpu);
 /* Ring-0 stack used on entry from user mode (TSS.rsp0). */
 void tss_set_rsp0(unsigned cpu, uint64_t rsp0);
 /* Bounds of an IST stack, for the panic report and self-tests. */

@@ -59,8 +59,10 @@ unsigned smp_cpu_count(void)
 	return online_count;
 }
 
-/* This CPU's APIC ID before its APIC is set up: what apic_current_id()
- * will say once it is (x2APIC mode exactly when CPUID offers it). */
+/* This CPU's APIC ID before its APIC is set up: the x2APIC ID from
+ * CPUID 0BH when the CPU has x2APIC (all 32 bits; the same number as
+ * the xAPIC ID below 255, so right in either mode), else the 8-bit
+ * initial APIC ID from CPUID 1. */
 static uint32_t initial_apic_id(void)
 {
 	if (cpu.x2apic && cpu.max_leaf >= 0xb)
@@ -133,6 +135,8 @@ static unsigned assign_cpu_numbers(unsigned limit)
 			c->cpu = 0;
 		} else if (!c->enabled) {
 			continue;
+		} else if (c->apic_id > 254 && !apic_x2apic_mode()) {
+			c->state = CPU_NEEDS_X2APIC;
 		} else if (n + 1 >= limit) {
 			c->state = CPU_OVER_LIMIT;
 		} else {
@@ -144,12 +148,17 @@ static unsigned assign_cpu_numbers(unsigned limit)
 	return n;
 }
 
-/* One stack per AP, with its guard page (mm/kstack.h); fewer APs are
- * started if memory runs out. */
+/* One kernel stack per AP (by ticket) and its interrupt stacks (by CPU
+ * number), each with its guard page (mm/kstack.h); fewer APs are started
+ * if memory runs out. */
 static unsigned alloc_stacks(unsigned n)
 {
 	for (unsigned t = 0; t < n; t++) {
 		uint64_t stack = kstack_alloc(KSTACK_SIZE);
+		if (stack && !gdt_alloc_ist(t + 1)) {
+			kstack_free(stack, KSTACK_SIZE);
+			stack = 0;
+		}
 		if (!stack) {
 			for (unsigned k = t + 1; k <= n; k++)
 				acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
@@ -235,6 +244,7 @@ static void record_results(void)
 			c->state = CPU_ONLINE;
 			c->cpu = (int)n;
 			online_count++;
+			cpu_ids = n + 1;
 		} else {
 			c->state = CPU_FAILED;
 			klog("smp: cpu with apic id %u (madt entry %d) did not start",
@@ -243,7 +253,8 @@ static void record_results(void)
 	}
 	for (unsigned i = 0; i < acpi.ncpus; i++) {
 		struct acpi_cpu *c = &acpi.cpus[i];
-		if (c->state == CPU_OVER_LIMIT || c->state == CPU_NO_MEMORY)
+		if (c->state == CPU_OVER_LIMIT || c->state == CPU_NO_MEMORY ||
+		    c->state == CPU_NEEDS_X2APIC)
 			klog("smp: cpu with apic id %u not started: %s", c->apic_id,
 			     smp_state_name(c->state));
 	}
@@ -254,16 +265,18 @@ const char *smp_state_name(unsigned state)
 	switch (state) {
 	case CPU_ONLINE: return "online";
 	case CPU_FAILED: return "did not start";
-	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus= or MAX_CPUS)";
+	case CPU_OVER_LIMIT: return "beyond the cpu limit (maxcpus=, or MAX_CPUS 1024)";
 	case CPU_NO_MEMORY: return "no memory for its stack";
+	case CPU_NEEDS_X2APIC: return "apic id above 254 needs x2apic, which this cpu lacks";
 	default: return "not started (disabled or nosmp)";
 	}
 }
 
 /* "1-3,5" -> bits 1, 2, 3, 5. Malformed parts are ignored. */
-static uint64_t parse_cpu_list(const char *s)
+static struct cpumask parse_cpu_list(const char *s)
 {
-	uint64_t mask = 0;
+	struct cpumask mask;
+	cpumask_clear(&mask);
 	while (*s) {
 		char *end;
 		unsigned long lo = strtoul(s, &end, 10), hi = lo;
@@ -272,12 +285,13 @@ static uint64_t parse_cpu_list(const char *s)
 		if (*end == '-')
 			hi = strtoul(end + 1, &end, 10);
 		for (unsigned long c = lo; c <= hi && c < MAX_CPUS; c++)
-			mask |= 1ULL << c;
+			cpumask_set(&mask, (unsigned)c);
 		s = *end == ',' ? end + 1 : end;
 		if (*end != ',' )
 			break;
 	}
-	return mask & ~1ULL; /* CPU 0 keeps the housekeeping */
+	cpumask_clear_cpu(&mask, 0); /* CPU 0 keeps the housekeeping */
+	return mask;
 }
 
 static unsigned count_state(unsigned state)
@@ -292,7 +306,8 @@ unsigned smp_init(void)
 {
 	const char *iso = cmdline_get("isolcpus");
 	if (iso) {
-		sched_set_isolated(parse_cpu_list(iso));
+		struct cpumask isolated = parse_cpu_list(iso);
+		sched_set_isolated(&isolated);
 		klog("smp: isolated cpus %s (tickless when running one task)", iso);
 	}
 	for (unsigned i = 0; i < acpi.ncpus; i++)
@@ -305,6 +320,7 @@ unsigned smp_init(void)
 	if (limit < 1 || limit > MAX_CPUS)
 		limit = MAX_CPUS;
 	ap_count = alloc_stacks(assign_cpu_numbers((unsigned)limit));
+	trap_size_counts(ap_count + 1);
 	uint64_t t0 = rdtsc();
 	size_t size = (size_t)(trampoline_end - trampoline_start);
 	vm_map_identity(TRAMPOLINE_PHYS, PAGE_SIZE);
@@ -316,5 +332,9 @@ unsigned smp_init(void)
 	     "%u disabled) in %llu us", online_count, acpi.ncpus + acpi.ncpus_dropped,
 	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), (unsigned)limit,
 	     count_state(CPU_NOT_TRIED), (unsigned long long)(tsc_to_ns(rdtsc() - t0) / 1000));
+	char list[128];
+	cpumask_format(list, sizeof(list), sched_online_mask());
+	klog("smp: online: cpus %s%s", list, count_state(CPU_NEEDS_X2APIC) ?
+	     "; some need x2apic (see above)" : "");
 	return online_count;
 }

@@ -2,12 +2,16 @@
  * The IDT and trap dispatch. The IDT is built once by the boot CPU and
  * then only read; handlers[] is written during single-threaded init (and
  * by drivers before they enable their interrupt source), read on every
- * trap. counts[] entries belong to their CPU.
+ * trap. counts[] rows belong to their CPU: the boot CPU's row is static,
+ * the table for all CPUs is allocated once by smp_init before the others
+ * start (trap_size_counts), then never moves.
  */
+#include <string.h>
 #include "trap.h"
 #include "nmi.h"
 #include "gdt.h"
 #include "kernel.h"
+#include "mm/mm.h"
 #include "panic.h"
 #include "percpu.h"
 #include "proc/task.h"
@@ -34,7 +38,9 @@ extern const char nmi_entry[]; /* nmi_entry.asm */
 
 static struct idt_entry idt[256] __attribute__((aligned(16)));
 static trap_handler handlers[256];
-static uint64_t counts[MAX_CPUS][256];
+static uint64_t boot_counts[1][256];
+static uint64_t (*counts)[256] = boot_counts;
+static unsigned count_rows = 1;   /* CPUs with a row in counts */
 static const char *irq_names[NR_IRQS];
 
 static const char *const exception_names[32] = {
@@ -125,7 +131,19 @@ trap_handler trap_get_handler(unsigned vector)
 
 uint64_t trap_count(unsigned cpu, unsigned vector)
 {
-	return counts[cpu][vector];
+	return cpu < count_rows ? counts[cpu][vector] : 0;
+}
+
+void trap_size_counts(unsigned ncpus)
+{
+	size_t bytes = (size_t)ncpus * sizeof(counts[0]);
+	uint64_t phys = ncpus > 1 ? pmm_alloc_pages((bytes + PAGE_SIZE - 1) / PAGE_SIZE) : 0;
+	if (!phys)
+		return; /* the other CPUs' traps go uncounted */
+	uint64_t (*rows)[256] = phys_to_virt(phys);
+	memcpy(rows[0], boot_counts[0], sizeof(boot_counts[0]));
+	counts = rows;
+	count_rows = ncpus;
 }
 
 static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
@@ -137,14 +155,16 @@ bool trap_tables_overlap(uint64_t start, uint64_t end)
 {
 	return overlaps(start, end, idt, sizeof(idt)) ||
 	       overlaps(start, end, handlers, sizeof(handlers)) ||
-	       overlaps(start, end, counts, sizeof(counts));
+	       overlaps(start, end, counts, count_rows * sizeof(counts[0]));
 }
 
 void trap_dispatch(struct trap_frame *f)
 {
 	unsigned v = (unsigned)f->vector;
 	bool user = (f->cs & 3) == 3;
-	counts[this_cpu_id()][v]++;
+	unsigned cpu = this_cpu_id();
+	if (cpu < count_rows)
+		counts[cpu][v]++;
 	if (user) {
 		current->frame = f;
 		account_user_to_kernel(current);

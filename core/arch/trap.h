@@ -53,6 +53,9 @@ trap_handler trap_get_handler(unsigned vector);
 void trap_set_irq_name(unsigned irq, const char *name);
 /* Per-CPU count of interrupts taken on `vector` (for /proc/interrupts). */
 uint64_t trap_count(unsigned cpu, unsigned vector);
+/* Room for ncpus CPUs' trap counts (smp_init, before the others start;
+ * until then only CPU 0 has a row). */
+void trap_size_counts(unsigned ncpus);
 const char *trap_name(unsigned vector);
 /* Does [start, end) overlap the IDT or the dispatch tables? Every trap
  * reads or writes them before its handler runs, so a data breakpoint

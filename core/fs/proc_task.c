@@ -33,23 +33,28 @@ static int ppid_of(const struct task *t)
 	return t->parent && t->parent != t->leader ? t->parent->tgid : 0;
 }
 
-static void cpu_list(struct seqbuf *out, uint64_t mask)
+/* Cpus_allowed as Linux prints a mask of nr_cpu_ids bits: 32-bit hex
+ * groups, highest first, comma-separated, the first as wide as its bits. */
+static void cpu_hex(struct seqbuf *out, const struct cpumask *m)
 {
-	const char *sep = "";
-	for (int i = 0; i < 64; i++) {
-		if (!(mask >> i & 1))
-			continue;
-		int j = i;
-		while (j < 63 && (mask >> (j + 1) & 1))
-			j++;
-		if (j > i)
-			sb_printf(out, "%s%d-%d", sep, i, j);
-		else
-			sb_printf(out, "%s%d", sep, i);
-		sep = ",";
-		i = j;
+	unsigned nbits = cpu_ids;
+	for (int g = (int)((nbits - 1) / 32); g >= 0; g--) {
+		unsigned bits = g == (int)((nbits - 1) / 32) ? nbits - (unsigned)g * 32 : 32;
+		uint32_t v = (uint32_t)(m->bits[g / 2] >> (g % 2 * 32));
+		if (bits < 32)
+			v &= (1u << bits) - 1;
+		sb_printf(out, "%s%0*x", g == (int)((nbits - 1) / 32) ? "" : ",",
+			  (int)((bits + 3) / 4), v);
 	}
-	sb_printf(out, "\n");
+}
+
+/* The task's allowed CPUs among those that exist. */
+static void allowed_cpus(struct cpumask *m, const struct task *t)
+{
+	cpumask_clear(m);
+	for_each_cpu(c, &t->affinity)
+		if (c < cpu_ids)
+			cpumask_set(m, c);
 }
 
 static void status_ids(struct seqbuf *out, struct task *t)
@@ -80,9 +85,13 @@ static int gen_status(struct seqbuf *out, struct task *t)
 		  "Seccomp:\t0\nSeccomp_filters:\t0\n",
 		  0ULL, (unsigned long long)caps, (unsigned long long)caps,
 		  0x1ffffffffffULL, 0ULL);
-	sb_printf(out, "Cpus_allowed:\t%llx\nCpus_allowed_list:\t",
-		  (unsigned long long)t->affinity);
-	cpu_list(out, t->affinity);
+	struct cpumask allowed;
+	char list[256];
+	allowed_cpus(&allowed, t);
+	cpumask_format(list, sizeof(list), &allowed);
+	sb_printf(out, "Cpus_allowed:\t");
+	cpu_hex(out, &allowed);
+	sb_printf(out, "\nCpus_allowed_list:\t%s\n", list);
 	sb_printf(out, "voluntary_ctxt_switches:\t%llu\n"
 		  "nonvoluntary_ctxt_switches:\t%llu\n",
 		  (unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);

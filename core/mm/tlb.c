@@ -28,16 +28,21 @@ static void flush_all_local(void)
 	write_cr4(cr4);
 }
 
+/* A request that arrives while this CPU flushes is kept: the word is
+ * cleared only if it still holds what was served, so a sender never sees
+ * its bits cleared by a flush that started before it asked. */
 void tlb_serve_pending(void)
 {
 	unsigned me = this_cpu_id();
 	int req = __atomic_load_n(&flush_request[me], __ATOMIC_ACQUIRE);
-	if (req) {
+	while (req) {
 		if (req & FLUSH_ALL)
 			flush_all_local();
 		else
 			write_cr3(read_cr3());
-		__atomic_store_n(&flush_request[me], 0, __ATOMIC_RELEASE);
+		if (__atomic_compare_exchange_n(&flush_request[me], &req, 0, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			break;
 	}
 }
 
@@ -54,19 +59,18 @@ void tlb_init_cpu(void)
 		trap_set_handler(VEC_IPI_CALL, flush_ipi);
 }
 
-static void flush_cpus(uint64_t cpus, uint64_t va, int req)
+static void flush_cpus(const struct cpumask *cpus, uint64_t va, int req)
 {
 	unsigned me = this_cpu_id();
 	invlpg(va);
-	cpus &= ~(1ULL << me);
-	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
-		if (!(cpus >> c & 1))
+	for_each_cpu(c, cpus) {
+		if (c == me)
 			continue;
 		__atomic_or_fetch(&flush_request[c], req, __ATOMIC_ACQ_REL);
 		apic_send_ipi(percpu_area[c].apic_id, VEC_IPI_CALL);
 	}
-	for (unsigned c = 0; c < MAX_CPUS && cpus; c++) {
-		if (!(cpus >> c & 1))
+	for_each_cpu(c, cpus) {
+		if (c == me)
 			continue;
 		while (__atomic_load_n(&flush_request[c], __ATOMIC_ACQUIRE)) {
 			tlb_serve_pending();
@@ -75,16 +79,17 @@ static void flush_cpus(uint64_t cpus, uint64_t va, int req)
 	}
 }
 
-void tlb_flush_others(uint64_t cpus, uint64_t va)
+void tlb_flush_others(const struct cpumask *cpus, uint64_t va)
 {
 	flush_cpus(cpus, va, FLUSH_USER);
 }
 
 void tlb_flush_kernel_page(uint64_t va)
 {
-	uint64_t online = 0;
-	for (unsigned c = 0; c < MAX_CPUS && c < 64; c++)
+	struct cpumask online;
+	cpumask_clear(&online);
+	for (unsigned c = 0; c < cpu_ids; c++)
 		if (__atomic_load_n(&percpu_area[c].online, __ATOMIC_ACQUIRE))
-			online |= 1ULL << c;
-	flush_cpus(online, va, FLUSH_ALL);
+			cpumask_set(&online, c);
+	flush_cpus(&online, va, FLUSH_ALL);
 }

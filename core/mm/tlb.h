@@ -6,11 +6,12 @@
 #define BAREMON_TLB_H
 
 #include <stdint.h>
+#include "cpumask.h"
 
 /* Flush va on this CPU and on every other CPU in `cpus` (a mask of CPUs
  * using the address space); returns once they all did. Safe with
  * interrupts off: a CPU waiting here serves other CPUs' requests. */
-void tlb_flush_others(uint64_t cpus, uint64_t va);
+void tlb_flush_others(const struct cpumask *cpus, uint64_t va);
 void tlb_init_cpu(void);
 /* Flush the kernel (global) page va on every online CPU; same rules. */
 void tlb_flush_kernel_page(uint64_t va);

@@ -148,12 +148,21 @@ static uint64_t page_flags(const struct vma *v, uint64_t page)
 	return f;
 }
 
+/* The CPUs other than this one with mm loaded, into *others; true if
+ * there are any. */
+static bool others_active(struct mm *mm, struct cpumask *others)
+{
+	cpumask_load_atomic(others, &mm->active_cpus);
+	cpumask_clear_cpu(others, this_cpu_id());
+	return !cpumask_empty(others);
+}
+
 /* Forget va on every CPU that runs this address space (tlb.c). */
 static void flush(struct mm *mm, uint64_t va)
 {
-	uint64_t others = __atomic_load_n(&mm->active_cpus, __ATOMIC_ACQUIRE);
-	if (others & ~(1ULL << this_cpu_id()))
-		tlb_flush_others(others, va);
+	struct cpumask others;
+	if (others_active(mm, &others))
+		tlb_flush_others(&others, va);
 	else
 		invlpg(va);
 }
@@ -161,9 +170,9 @@ static void flush(struct mm *mm, uint64_t va)
 /* Forget every user translation of mm on every CPU that runs it. */
 static void flush_all(struct mm *mm)
 {
-	uint64_t others = __atomic_load_n(&mm->active_cpus, __ATOMIC_ACQUIRE);
-	if (others & ~(1ULL << this_cpu_id()))
-		tlb_flush_others(others, 0); /* whole TLBs there (tlb.c) */
+	struct cpumask others;
+	if (others_active(mm, &others))
+		tlb_flush_others(&others, 0); /* whole TLBs there (tlb.c) */
 	if (read_cr3() == mm->pml4)
 		write_cr3(mm->pml4);
 }
@@ -549,15 +558,14 @@ void mm_activate(struct mm *mm)
 {
 	struct percpu *cpu = this_cpu();
 	struct mm *old = cpu->active_mm;
-	uint64_t bit = 1ULL << cpu->id;
 	if (mm)
-		__atomic_or_fetch(&mm->active_cpus, bit, __ATOMIC_ACQ_REL);
+		cpumask_set_atomic(&mm->active_cpus, cpu->id);
 	uint64_t pml4 = mm ? mm->pml4 : vm_kernel_pml4();
 	if (read_cr3() != pml4)
 		write_cr3(pml4);
 	cpu->active_mm = mm;
 	if (old && old != mm)
-		__atomic_and_fetch(&old->active_cpus, ~bit, __ATOMIC_ACQ_REL);
+		cpumask_clear_atomic(&old->active_cpus, cpu->id);
 }
 
 static struct vma *new_vma(uint64_t start, uint64_t end, int prot,

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "cpumask.h"
 #include "list.h"
 #include "spinlock.h"
 
@@ -63,7 +64,7 @@ struct mm {
 	uint64_t arg_start, arg_end, env_start, env_end;
 	char exe[256];
 	uint64_t rss_pages;
-	uint64_t active_cpus;     /* CPUs with this CR3 loaded (atomic bits) */
+	struct cpumask active_cpus; /* CPUs with this CR3 loaded (atomic bits) */
 	uint64_t pinned_vm;       /* pages pinned by perf buffers beyond the
 				   * user's allowance (RLIMIT_MEMLOCK) */
 	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a

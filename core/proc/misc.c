@@ -141,36 +141,50 @@ static struct task *target_task(int pid)
 	return pid == 0 ? current : task_find(pid);
 }
 
+/*
+ * Linux's rules: a user mask shorter than the kernel's (cpumask_user_size
+ * bytes) is read as is, the rest taken as clear; a longer one is read
+ * only that far. No allowed CPU online: EINVAL.
+ */
 SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned long, cpusetsize,
 		const void __user *, user_mask)
 {
 	struct task *t = target_task(pid);
 	if (!t)
 		return -ESRCH;
-	uint64_t mask = 0;
-	size_t len = cpusetsize < sizeof(mask) ? cpusetsize : sizeof(mask);
+	struct cpumask mask;
+	size_t len = cpumask_user_size();
+	cpumask_clear(&mask);
+	if (cpusetsize < len)
+		len = cpusetsize;
 	if (copy_from_user(&mask, user_mask, len))
 		return -EFAULT;
-	mask &= sched_online_mask();
-	if (!mask)
+	if (!cpumask_and(&mask, &mask, sched_online_mask()))
 		return -EINVAL;
 	t->affinity = mask;
 	sched_apply_affinity(t);
 	return 0;
 }
 
+/* Linux's rules: the buffer must hold nr_cpu_ids bits and be whole
+ * longs (else EINVAL); the kernel writes min(size, its mask's size)
+ * bytes, leaves the rest alone, and returns how many it wrote. */
 SYSCALL_DEFINE3(sched_getaffinity, pid_t, pid, unsigned long, cpusetsize,
 		void __user *, user_mask)
 {
 	struct task *t = target_task(pid);
 	if (!t)
 		return -ESRCH;
-	if (cpusetsize < sizeof(uint64_t) || (cpusetsize & 7))
+	if (cpusetsize * 8 < cpu_ids || (cpusetsize & (sizeof(long) - 1)))
 		return -EINVAL;
-	uint64_t mask = t->affinity & sched_online_mask();
-	if (clear_user(user_mask, cpusetsize) || copy_to_user(user_mask, &mask, sizeof(mask)))
+	struct cpumask mask;
+	cpumask_and(&mask, &t->affinity, sched_online_mask());
+	size_t len = cpumask_user_size();
+	if (cpusetsize < len)
+		len = cpusetsize;
+	if (copy_to_user(user_mask, &mask, len))
 		return -EFAULT;
-	return sizeof(uint64_t);
+	return (long)len;
 }
 
 SYSCALL_DEFINE3(getcpu, unsigned __user *, cpup, unsigned __user *, nodep, void __user *, unused)

@@ -34,18 +34,19 @@ struct runqueue {
 
 static struct runqueue rqs[MAX_CPUS];
 static uint64_t tick_tsc;       /* TICK_NS in TSC cycles */
-static uint64_t online_mask;
-static uint64_t isolated_mask;
+static struct cpumask online_mask;   /* bits set atomically as CPUs come up */
+static struct cpumask isolated_mask; /* set once by smp_init */
 
 static struct runqueue *rq_of(unsigned cpu) { return &rqs[cpu]; }
 
-uint64_t sched_online_mask(void) { return online_mask; }
-bool sched_cpu_isolated(unsigned cpu) { return isolated_mask >> cpu & 1; }
-void sched_set_isolated(uint64_t mask) { isolated_mask = mask; }
+const struct cpumask *sched_online_mask(void) { return &online_mask; }
+bool sched_cpu_online(unsigned cpu) { return cpumask_test(&online_mask, cpu); }
+bool sched_cpu_isolated(unsigned cpu) { return cpumask_test(&isolated_mask, cpu); }
+void sched_set_isolated(const struct cpumask *mask) { isolated_mask = *mask; }
 
 void sched_set_cpu_online(unsigned cpu)
 {
-	__atomic_or_fetch(&online_mask, 1ULL << cpu, __ATOMIC_SEQ_CST);
+	cpumask_set_atomic(&online_mask, cpu);
 }
 
 unsigned sched_nr_running(unsigned cpu)
@@ -97,18 +98,16 @@ static void enqueue(struct runqueue *rq, struct task *t)
  */
 static unsigned pick_cpu(struct task *t)
 {
-	uint64_t allowed = t->affinity & online_mask;
-	if (!allowed)
+	struct cpumask allowed, general;
+	if (!cpumask_and(&allowed, &t->affinity, &online_mask))
 		allowed = online_mask;
-	uint64_t general = allowed & ~isolated_mask;
-	if (general)
+	cpumask_andnot(&general, &allowed, &isolated_mask);
+	if (!cpumask_empty(&general))
 		allowed = general;
-	if ((unsigned)t->on_cpu < MAX_CPUS && (allowed >> t->on_cpu & 1))
+	if (t->on_cpu >= 0 && cpumask_test(&allowed, (unsigned)t->on_cpu))
 		return (unsigned)t->on_cpu;
 	unsigned best = 0, best_load = ~0u;
-	for (unsigned c = 0; c < MAX_CPUS; c++) {
-		if (!(allowed >> c & 1))
-			continue;
+	for_each_cpu(c, &allowed) {
 		unsigned load = sched_nr_running(c);
 		if (load < best_load)
 			best = c, best_load = load;
@@ -430,7 +429,7 @@ static void migrate_other(struct task *t, unsigned to)
 
 void sched_apply_affinity(struct task *t)
 {
-	if (t->affinity >> t->on_cpu & 1)
+	if (t->on_cpu >= 0 && cpumask_test(&t->affinity, (unsigned)t->on_cpu))
 		return;
 	unsigned to = pick_cpu(t);
 	if (t != current) {

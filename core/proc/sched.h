@@ -43,8 +43,10 @@ void sched_allow_tickless_idle(void);
 void sched_apply_affinity(struct task *t);
 unsigned sched_nr_running(unsigned cpu);
 bool sched_cpu_isolated(unsigned cpu);
-void sched_set_isolated(uint64_t mask);
-uint64_t sched_online_mask(void);
+void sched_set_isolated(const struct cpumask *mask);
+/* The CPUs online (bits only ever added, atomically, during boot). */
+const struct cpumask *sched_online_mask(void);
+bool sched_cpu_online(unsigned cpu);
 void sched_set_cpu_online(unsigned cpu);
 
 /* Where a new task starts in C (arch/switch.asm). */

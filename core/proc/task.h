@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <linux/resource.h>
+#include "cpumask.h"
 #include "list.h"
 #include "arch/percpu.h"
 #include "arch/trap.h"
@@ -44,7 +45,7 @@ struct task {
 	volatile int state;          /* enum task_state */
 	int on_cpu;                  /* CPU it runs on or is queued on */
 	int migrate_to;              /* -1, or the CPU to move to at switch-out */
-	uint64_t affinity;           /* allowed CPUs, one bit each */
+	struct cpumask affinity;     /* allowed CPUs */
 	struct list run_node;        /* on its CPU's run queue */
 	struct list all_node;        /* in the task list (task_lock) */
 	bool unlisted;               /* out of it for good (task_lock) */

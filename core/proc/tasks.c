@@ -80,7 +80,7 @@ struct task *task_alloc(const char *comm)
 	}
 	init_fields(t, stack, fpu, comm);
 	t->state = TASK_SLEEPING_UNINT; /* not runnable until sched_start */
-	t->affinity = ~0ULL;
+	cpumask_setall(&t->affinity);
 	t->on_cpu = -1;
 
 	uint64_t f = spin_lock_irqsave(&task_lock);
@@ -238,7 +238,7 @@ struct task *task_create_idle(unsigned cpu, uint64_t stack_base)
 	BUG_ON(!t || !fpu);
 	init_fields(t, stack_base, fpu, "swapper");
 	t->tid = t->tgid = 0; /* as on Linux, idle is pid 0 */
-	t->affinity = 1ULL << cpu;
+	t->affinity = cpumask_of(cpu);
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	list_add_tail(&t->all_node, &all_tasks);
 	spin_unlock_irqrestore(&task_lock, f);

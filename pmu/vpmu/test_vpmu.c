@@ -428,8 +428,9 @@ SELFTEST(vpmu_user_kernel_modes)
 			t->name);
 		return;
 	}
-	uint64_t v[3], after_call[3], calls[3], affinity = current->affinity;
-	current->affinity = 1ULL << this_cpu_id(); /* the children inherit it */
+	uint64_t v[3], after_call[3], calls[3];
+	struct cpumask affinity = current->affinity;
+	current->affinity = cpumask_of(this_cpu_id()); /* the children inherit it */
 	run_three(kernel_spin, v);
 	ST_CHECK(t, v[0] == 0 && v[1] > 0 && v[2] == v[1]);
 	run_prog(spin_prog, sizeof(spin_prog), v);
@@ -466,8 +467,8 @@ SELFTEST(vpmu_halted_not_counted)
 {
 	if (!usable(t))
 		return;
-	uint64_t affinity = current->affinity;
-	current->affinity = 1ULL << this_cpu_id();
+	struct cpumask affinity = current->affinity;
+	current->affinity = cpumask_of(this_cpu_id());
 	clear_all();
 	pmu_wrmsr(MSR_IA32_PERFEVTSEL0, CYCLES | EVTSEL_USR | EVTSEL_OS);
 	pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, (FIXED_CTRL_USR | FIXED_CTRL_OS) << 8);

@@ -61,6 +61,42 @@ static void test_prctl(void)
 	CHECK_ERR(prctl(0x7fff1234, 0, 0, 0, 0), EINVAL, "unknown option");
 }
 
+/* The raw system calls' size rules, as Linux has them: the kernel's
+ * mask is whole longs covering nr_cpu_ids bits. */
+static void test_affinity_sizes(void)
+{
+	unsigned char big[512], one[1] = { 1 };
+	long got;
+
+	memset(big, 0, sizeof(big));
+	got = syscall(SYS_sched_getaffinity, 0, sizeof(big), big);
+	CHECK(got > 0 && got % 8 == 0 && got <= (long)sizeof(big),
+	      "getaffinity returns the bytes it wrote (%ld)", got);
+	CHECK(big[0] & 1, "cpu 0 allowed");
+	CHECK_ERR(syscall(SYS_sched_getaffinity, 0, 4, big), EINVAL,
+		  "getaffinity: a size not in whole longs");
+	CHECK_ERR(syscall(SYS_sched_getaffinity, 0, sizeof(big), (void *)8), EFAULT,
+		  "getaffinity: a bad pointer");
+	CHECK_ERR(syscall(SYS_sched_getaffinity, 0x7ffffff0, sizeof(big), big), ESRCH,
+		  "getaffinity: no such task");
+	/* A mask shorter than the kernel's is zero-extended. */
+	CHECK(syscall(SYS_sched_setaffinity, 0, sizeof(one), one) == 0,
+	      "setaffinity with a one-byte mask");
+	unsigned cpu = 99;
+	CHECK(syscall(SYS_getcpu, &cpu, NULL, NULL) == 0 && cpu == 0, "now on cpu 0 (%u)", cpu);
+	memset(big, 0, sizeof(big));
+	CHECK_ERR(syscall(SYS_sched_setaffinity, 0, sizeof(big), big), EINVAL,
+		  "setaffinity: an empty mask");
+	big[sizeof(big) - 1] = 0x80; /* CPU 4095 only: not online */
+	CHECK_ERR(syscall(SYS_sched_setaffinity, 0, sizeof(big), big), EINVAL,
+		  "setaffinity: only a CPU that does not exist");
+	CHECK_ERR(syscall(SYS_sched_setaffinity, 0, sizeof(big), (void *)8), EFAULT,
+		  "setaffinity: a bad pointer");
+	memset(big, 0xff, sizeof(big));
+	CHECK(syscall(SYS_sched_setaffinity, 0, sizeof(big), big) == 0,
+	      "setaffinity: a mask longer than the kernel's");
+}
+
 static void test_affinity(void)
 {
 	cpu_set_t set;
@@ -73,6 +109,7 @@ static void test_affinity(void)
 	      "sched_setaffinity to the same set");
 	CHECK(sched_yield() == 0, "sched_yield");
 	CHECK(sysconf(_SC_NPROCESSORS_ONLN) >= 1, "sysconf: CPUs online");
+	test_affinity_sizes();
 }
 
 static void test_ids(void)
