@@ -29,7 +29,7 @@ KCFLAGS    += -DBAREMON_DEBUG
 endif
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
-NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/
+NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/ -I$(BUILD)/kernel/
 
 # Loader: a GNU-EFI application (PE32+ made from a PIC shared object).
 EFI_INC    := -I/usr/include/efi -I/usr/include/efi/x86_64
@@ -44,7 +44,8 @@ LLDFLAGS   := -nostdlib -shared -Bsymbolic -znocombreloc -L/usr/lib \
 LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
-CORE_SRCS  := $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c ringbuf/*.c) $(EXTRA_SRCS)
+CORE_SRCS  := $(filter-out core/arch/asm_offsets.c,\
+	      $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c ringbuf/*.c)) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*/*.asm pmu/*/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
@@ -160,10 +161,18 @@ $(BUILD)/kernel/%.o: %.c Makefile | $(DEPS_OK)
 	$(call say,CC,$<)
 	$(Q)gcc $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/kernel/%.o: %.asm Makefile | $(DEPS_OK)
+$(BUILD)/kernel/%.o: %.asm Makefile $(BUILD)/kernel/asm_offsets.inc | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,NASM,$<)
 	$(Q)nasm $(NASMFLAGS) $< -o $@
+
+# Offsets of C structures for the entry code (core/arch/asm_offsets.c).
+$(BUILD)/kernel/asm_offsets.inc: core/arch/asm_offsets.c Makefile | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)gcc $(KCFLAGS) -MT $@ -MF $(BUILD)/kernel/asm_offsets.d -S $< -o $@.s
+	$(Q)sed -n 's/^[[:space:]]*\.ascii "->\([A-Z_]*\) \$$\{0,1\}\([0-9]*\)"$$/%define \1 \2/p' $@.s > $@.tmp
+	$(Q)mv $@.tmp $@
 
 # The SMP trampoline is a flat binary for physical 0x8000, embedded as data.
 $(BUILD)/kernel/trampoline.bin: core/arch/trampoline.nasm | $(DEPS_OK)

@@ -33,6 +33,7 @@
 
 bits 64
 %include "frame.inc"
+%include "asm_offsets.inc"   ; TASK_WORK, TASK_PT_FLAGS (asm_offsets.c)
 section .text
 extern syscall_dispatch, trap_return, syscall_fast, vpmu_counting, tp_active
 
@@ -40,8 +41,6 @@ extern syscall_dispatch, trap_return, syscall_fast, vpmu_counting, tp_active
 %define PERCPU_KERNEL_RSP 16
 %define PERCPU_USER_RSP 24
 %define PERCPU_ID 32
-%define TASK_WORK 0x268
-%define TASK_PT_FLAGS 0x368
 %define PT_SYSCALL 2
 %define TP_SYS_ENTER 5          ; and TP_SYS_EXIT next to it
 %define RFLAGS_TF (1 << 8)

@@ -24,9 +24,7 @@ _Static_assert(offsetof(struct percpu, user_rsp) == 24, "syscall_entry.asm");
 /* The fast path's checks (syscall_entry.asm's %defines). */
 _Static_assert(offsetof(struct percpu, running) == 8, "syscall_entry.asm");
 _Static_assert(offsetof(struct percpu, id) == 32, "syscall_entry.asm");
-_Static_assert(offsetof(struct task, work) == 0x268, "syscall_entry.asm");
-_Static_assert(offsetof(struct task, pt.flags) == 0x368 && PT_SYSCALL == 2,
-	       "syscall_entry.asm");
+_Static_assert(PT_SYSCALL == 2, "syscall_entry.asm");
 _Static_assert(TP_SYS_EXIT == TP_SYS_ENTER + 1 && TP_SYS_ENTER == 5 &&
 	       sizeof(tp_active[0]) == 4, "syscall_entry.asm: one qword for both");
 _Static_assert(sizeof(vpmu_counting[0]) == 1, "syscall_entry.asm");

@@ -18,6 +18,8 @@
  * cpu_type[] and type_caps[] are written then and only read afterwards.
  */
 #include <stdio.h>
+#include <string.h>
+#include "cpumask.h"
 #include "arch/cpu.h"
 #include "arch/percpu.h"
 #include "intel.h"
@@ -37,8 +39,8 @@ enum { TYPE_CORE, TYPE_ATOM, NR_TYPES };
 static bool hybrid;
 static int8_t cpu_type[MAX_CPUS];          /* TYPE_*, -1: unknown */
 static struct intel_caps type_caps[NR_TYPES];
-static uint64_t type_cpus[NR_TYPES];
-static char cpus_text[NR_TYPES][128];
+static struct cpumask type_cpus[NR_TYPES];
+static char cpus_text[NR_TYPES][4096];
 static struct x86_sysfs type_sysfs[NR_TYPES];
 
 bool intel_is_hybrid(uint32_t cpuid_7_edx)
@@ -55,27 +57,15 @@ const char *intel_hybrid_pmu_name(uint32_t cpuid_1a_eax)
 	return NULL;
 }
 
-/* "0-3,8,10-11": runs of set bits, as Linux's cpumap lists. */
-int intel_cpus_list(uint64_t cpus, char *buf, size_t size)
+/* "0-3,8,10-11": runs of set CPUs, as Linux's cpumap lists; -1 if it
+ * does not fit in size bytes. */
+int intel_cpus_list(const struct cpumask *cpus, char *buf, size_t size)
 {
-	size_t n = 0;
-	buf[0] = 0;
-	for (unsigned c = 0; c < 64;) {
-		if (!(cpus >> c & 1)) {
-			c++;
-			continue;
-		}
-		unsigned end = c;
-		while (end + 1 < 64 && (cpus >> (end + 1) & 1))
-			end++;
-		int w = end > c ? snprintf(buf + n, size - n, "%s%u-%u", n ? "," : "", c, end)
-				: snprintf(buf + n, size - n, "%s%u", n ? "," : "", c);
-		if (w < 0 || (size_t)w >= size - n)
-			return -1;
-		n += (size_t)w;
-		c = end + 1;
-	}
-	return (int)n;
+	if (size < 2)
+		return -1;
+	cpumask_format(buf, size, cpus);
+	size_t n = strlen(buf);
+	return n + 1 >= size ? -1 : (int)n;
 }
 
 static int type_of(const struct pmu *pmu)
@@ -119,7 +109,7 @@ static void probe(void *arg)
 	if (!name)
 		return; /* neither type: no core PMU counts here */
 	int t = name[4] == 'a' ? TYPE_ATOM : TYPE_CORE;
-	if (!type_cpus[t]) {
+	if (cpumask_empty(&type_cpus[t])) {
 		struct cpuid_regs r = pmu_cpuid(CPUID_PERFMON, 0);
 		struct intel_caps c = intel_caps; /* full width, model: the package's */
 		if (!intel_parse_perfmon(&c, &r, !cpu.hypervisor[0]))
@@ -127,7 +117,7 @@ static void probe(void *arg)
 		type_caps[t] = c;
 	}
 	cpu_type[this_cpu_id()] = (int8_t)t;
-	type_cpus[t] |= 1ULL << this_cpu_id();
+	cpumask_set_atomic(&type_cpus[t], this_cpu_id());
 }
 
 static unsigned bits(uint32_t v)
@@ -141,9 +131,9 @@ static unsigned bits(uint32_t v)
 static void register_type(int t, struct pmu *pmu, int type)
 {
 	const struct intel_caps *c = &type_caps[t];
-	if (!type_cpus[t])
+	if (cpumask_empty(&type_cpus[t]))
 		return;
-	if (intel_cpus_list(type_cpus[t], cpus_text[t], sizeof(cpus_text[t])) < 0)
+	if (intel_cpus_list(&type_cpus[t], cpus_text[t], sizeof(cpus_text[t])) < 0)
 		return;
 	pmu->cpus = cpus_text[t];
 	intel_sysfs_build(&type_sysfs[t], c);
@@ -157,10 +147,11 @@ void perf_pmu_smp_init(void)
 {
 	if (!hybrid)
 		return;
-	for (unsigned c = 0; c < MAX_CPUS && c < 64; c++)
+	for (unsigned c = 0; c < cpu_ids; c++)
 		if (percpu_area[c].online)
 			perf_xcall(c, probe, NULL);
 	register_type(TYPE_CORE, &intel_pmu, PERF_TYPE_RAW);
 	register_type(TYPE_ATOM, &intel_atom_pmu, -1);
-	intel_caps.registered = type_cpus[TYPE_CORE] || type_cpus[TYPE_ATOM];
+	intel_caps.registered = !cpumask_empty(&type_cpus[TYPE_CORE]) ||
+			       !cpumask_empty(&type_cpus[TYPE_ATOM]);
 }

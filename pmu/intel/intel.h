@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arch/x86.h"
+#include "cpumask.h"
 #include "pmu/event.h"
 #include "pmu/perf.h"
 #include "pmu/x86_pmi.h"
@@ -75,7 +76,7 @@ uint64_t intel_event_config(const struct perf_event *e);
  * bitmap as a `cpus` list ("0-3,8"), its length or -1 if size is short. */
 bool intel_is_hybrid(uint32_t cpuid_7_edx);
 const char *intel_hybrid_pmu_name(uint32_t cpuid_1a_eax);
-int intel_cpus_list(uint64_t cpus, char *buf, size_t size);
+int intel_cpus_list(const struct cpumask *cpus, char *buf, size_t size);
 /* Boot, on a hybrid CPU: intel_pmu becomes "cpu_core". */
 void intel_hybrid_init(void);
 /* The capabilities of pmu's counters (its core type's), and of this

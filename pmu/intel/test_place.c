@@ -134,7 +134,16 @@ SELFTEST(intel_hybrid_core_types)
 	ST_CHECK(t, strcmp(intel_hybrid_pmu_name(0x20000000), "cpu_atom") == 0);
 	ST_CHECK(t, intel_hybrid_pmu_name(0) == NULL);
 	char buf[32];
-	ST_CHECK(t, intel_cpus_list(0xd0f, buf, sizeof(buf)) > 0 && strcmp(buf, "0-3,8,10-11") == 0);
-	ST_CHECK(t, intel_cpus_list(1ULL << 63, buf, sizeof(buf)) > 0 && strcmp(buf, "63") == 0);
-	ST_CHECK(t, intel_cpus_list(0x5555, buf, 4) == -1);
+	struct cpumask m;
+	cpumask_clear(&m);
+	for (unsigned c = 0; c < 12; c++)
+		if (0xd0f >> c & 1)
+			cpumask_set(&m, c);
+	ST_CHECK(t, intel_cpus_list(&m, buf, sizeof(buf)) > 0 && strcmp(buf, "0-3,8,10-11") == 0);
+	m = cpumask_of(1000); /* past the old 64-bit mask */
+	ST_CHECK(t, intel_cpus_list(&m, buf, sizeof(buf)) > 0 && strcmp(buf, "1000") == 0);
+	cpumask_clear(&m);
+	for (unsigned c = 0; c < 16; c += 2)
+		cpumask_set(&m, c);
+	ST_CHECK(t, intel_cpus_list(&m, buf, 4) == -1);
 }
