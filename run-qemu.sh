@@ -20,6 +20,7 @@ accel=auto
 icount=""
 cmdline=""
 timeout=""
+cpu_timeout=""
 gdb=0
 serial=stdio
 export_serial=""
@@ -58,6 +59,9 @@ usage: ./run-qemu.sh [options]
                      guest instructions exactly (implies TCG)
   --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
   --timeout S        kill the guest after S seconds (exit 124)
+  --cpu-timeout S    kill the guest once it has had S seconds of both wall
+                     time and QEMU CPU time, or after 8*S wall seconds
+                     (exit 124): a busy host stretches it, a hang still ends
   --gdb              wait for gdb on localhost:1234 before booting
   --serial stdio|pty|socket:PATH   where the console goes (default stdio)
   --export-serial pty|socket:PATH   a second UART (ttyS1) for the frame
@@ -116,6 +120,7 @@ while [ $# -gt 0 ]; do
 	--icount=*) icount=${1#--icount=} ;;
 	--cmdline) need_arg "$@"; cmdline="$cmdline $2"; shift ;;
 	--timeout) need_arg "$@"; timeout=$2; shift ;;
+	--cpu-timeout) need_arg "$@"; cpu_timeout=$2; shift ;;
 	--gdb) gdb=1 ;;
 	--serial) need_arg "$@"; serial=$2; shift ;;
 	--export-serial) need_arg "$@"; export_serial=$2; shift ;;
@@ -147,6 +152,7 @@ done
 [[ $smp =~ ^[0-9]+(,[a-z]+=[0-9]+)*$ ]] && [ "${smp%%,*}" -ge 1 ] ||
 	die "--smp wants a number >= 1, optionally with QEMU's ,sockets=N,cores=N,threads=N"
 [ -z "$timeout" ] || [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
+[ -z "$cpu_timeout" ] || [[ $cpu_timeout =~ ^[0-9]+$ ]] || die "--cpu-timeout wants whole seconds"
 [[ $numa =~ ^[0-9]+$ ]] || die "--numa wants a number of nodes"
 [ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
 [ -z "$session" ] || [ -r "$session" ] || die "session file '$session' not found"
@@ -316,6 +322,23 @@ if [ "$serial" = stdio ] && [ -t 0 ] && { [ -z "$session$run_cmd" ] || [ "$stay"
 	interactive=1
 fi
 
+# --cpu-timeout: has the guest had cpu_timeout seconds of both wall time
+# and QEMU CPU time (all its threads), or 8 times that of wall time? On an
+# idle host the CPU time keeps up with the wall clock, so this is the
+# plain timeout; on a busy one QEMU gets a share of a core and the guest
+# gets the same amount of running before it is called hung.
+clk_tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+qemu_cpu=0
+cpu_time_out() {
+	local wall=$((SECONDS - start)) stat cpu
+	[ "$wall" -ge "$cpu_timeout" ] || return 1
+	stat=$(cat "/proc/$qemu_pid/stat" 2>/dev/null) || return 1
+	stat=${stat##*") "} # the fields after the command name
+	read -r -a f <<< "$stat"
+	qemu_cpu=$(((f[11] + f[12]) / clk_tck)) # utime + stime
+	[ "$qemu_cpu" -ge "$cpu_timeout" ] || [ "$wall" -ge $((cpu_timeout * 8)) ]
+}
+
 start=$SECONDS
 reason=""
 if [ "$interactive" = 1 ]; then
@@ -341,6 +364,11 @@ else
 			kill "$qemu_pid" 2>/dev/null
 			break
 		fi
+		if [ -n "$cpu_timeout" ] && cpu_time_out; then
+			reason=cpu-timeout
+			kill "$qemu_pid" 2>/dev/null
+			break
+		fi
 		if grep -q 'baremon-loader: error' "$serial_log" 2>/dev/null; then
 			sleep 0.3 # let the rest of the message arrive
 			reason=loader
@@ -363,6 +391,10 @@ clean() { tr -d '\r' < "$serial_log" 2>/dev/null; }
 
 if [ "$reason" = timeout ]; then
 	say "timeout after ${timeout}s"
+	exit 124
+fi
+if [ "$reason" = cpu-timeout ]; then
+	say "timeout after ${cpu_timeout}s of QEMU CPU time (${elapsed}s wall, ${qemu_cpu}s CPU; --cpu-timeout)"
 	exit 124
 fi
 if [ "$reason" = loader ]; then

@@ -10,7 +10,8 @@
 # Logs go to $QEMU_TEST_LOGS/<test>/ (run-all.sh sets it and cleans up) or,
 # when a test runs alone, to a fresh build/qemu-tests.XXXXXX removed when
 # every check passed. A private directory per run lets runs overlap.
-# GUEST_TIMEOUT (seconds, default 30) bounds every boot; BAREMON_BUILD
+# GUEST_TIMEOUT (seconds, default 90) bounds every boot, counted as
+# run-qemu.sh --cpu-timeout does (a busy host stretches it); BAREMON_BUILD
 # (default build/) is where the kernel and ESP are, as for run-qemu.sh.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -41,7 +42,7 @@ guest() {
 	log=$logs/$name.log
 	err=$logs/$name.err
 	local start=$SECONDS
-	"$top/run-qemu.sh" --quiet --timeout "$guest_timeout" \
+	"$top/run-qemu.sh" --quiet --cpu-timeout "$guest_timeout" \
 		--log "$log.raw" "$@" 2>"$err"
 	rc=$?
 	secs=$((SECONDS - start))
