@@ -10,10 +10,10 @@
  * give a page every time. To find a page's blocks and count its live
  * ones, each page frame has a count of live blocks (live[], allocated
  * with the first carved page); free blocks are on a doubly linked list
- * per class, the blocks of pages in use at the front (taken first, so
- * pages fill up and empty pages stay empty) and those of empty pages at
- * the back, but for the block freed last, which is always at the front
- * (its cache lines are the warm ones).
+ * per class, so a page's blocks can be taken off it when the page goes.
+ * The list is last in, first out: the block freed last is handed out
+ * first (its cache lines are the warm ones). Keeping an empty page costs
+ * nothing; giving one back costs a pass over its blocks.
  *
  * A debug build (make DEBUG=1, BAREMON_DEBUG) also checks its callers
  * (heap_debug.c): the header names the allocation site, a red zone
@@ -84,9 +84,10 @@ static void *block_of(struct free_block *link)
 	return (char *)link - FREE_LINK;
 }
 
+/* Heap pages are in the direct map: the frame is an offset from it. */
 static uint8_t *live_count(const void *block)
 {
-	size_t pfn = virt_to_phys(block) / PAGE_SIZE;
+	size_t pfn = ((uintptr_t)block - PHYSMAP_BASE) / PAGE_SIZE;
 	BUG_ON(pfn >= live_limit);
 	return &live[pfn];
 }
@@ -105,14 +106,6 @@ static void push_front(struct size_class *c, struct free_block *b)
 	c->free.next = b;
 }
 
-static void push_back(struct size_class *c, struct free_block *b)
-{
-	b->prev = c->free.prev;
-	b->next = &c->free;
-	c->free.prev->next = b;
-	c->free.prev = b;
-}
-
 /* The live counts, one byte per page frame. Caller holds heap_lock. */
 static bool live_table(void)
 {
@@ -127,8 +120,8 @@ static bool live_table(void)
 	return true;
 }
 
-/* Split a fresh page into free blocks of class `shift`: an empty page,
- * its blocks at the back of the list. Caller holds heap_lock. */
+/* Split a fresh page into free blocks of class `shift`: an empty page.
+ * Caller holds heap_lock. */
 static bool refill(int shift)
 {
 	if (!live_table())
@@ -141,7 +134,7 @@ static bool refill(int shift)
 	size_t size = 1ULL << shift;
 	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
 		heap_debug_fresh(p + off, size);
-		push_back(c, link_of(p + off));
+		push_front(c, link_of(p + off));
 	}
 	*live_count(p) = 0;
 	c->empty_pages++;
@@ -175,21 +168,17 @@ static uint64_t give(int shift, struct free_block *b)
 		push_front(c, b);
 		return 0;
 	}
-	char *page = (char *)((uintptr_t)block_of(b) & ~(uintptr_t)(PAGE_SIZE - 1));
-	size_t size = 1ULL << shift;
-	bool keep = c->empty_pages < KEEP_EMPTY;
-	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
-		struct free_block *o = link_of(page + off);
-		if (o == b)
-			continue;
-		list_unlink(o);   /* every other block of the page is free */
-		if (keep)
-			push_back(c, o);
-	}
-	if (keep) {
-		push_front(c, b); /* still the block freed last is reused first */
+	if (c->empty_pages < KEEP_EMPTY) {
+		push_front(c, b);
 		c->empty_pages++;
 		return 0;
+	}
+	char *page = (char *)((uintptr_t)block_of(b) & ~(uintptr_t)(PAGE_SIZE - 1));
+	size_t size = 1ULL << shift;
+	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
+		struct free_block *o = link_of(page + off);
+		if (o != b)
+			list_unlink(o);   /* every other block of the page is free */
 	}
 	pages_carved--;
 	return virt_to_phys(page);
