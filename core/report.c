@@ -118,8 +118,10 @@ static int fault_write(const char *data, size_t len, void *arg)
 }
 
 /* One "name value" line each; read without locks (a moment's snapshot).
- * Heap pages carved into small blocks stay the heap's: free_pages plus
- * heap_pages is what returns when everything is freed. */
+ * heap_pages: pages carved into small blocks; one goes back to the page
+ * allocator when its blocks are all free (but one empty page per size
+ * class), so free_pages plus heap_pages is what returns when everything
+ * is freed. */
 static int objects_read(struct seqbuf *out, void *arg)
 {
 	(void)arg;

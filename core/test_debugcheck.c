@@ -56,9 +56,10 @@ SELFTEST(debug_heap_poison)
 		return;
 	memset(p, 0, 100);
 	kfree(p);
-	/* Freed bytes read as poison (past the free-list link). Another CPU
-	 * could take the block meanwhile: the test runs on an idle kernel. */
-	ST_CHECK(t, p[8] == 0x6b && p[99] == 0x6b);
+	/* Freed bytes read as poison (past the 16-byte free-list link).
+	 * Another CPU could take the block meanwhile: the test runs on an
+	 * idle kernel. */
+	ST_CHECK(t, p[16] == 0x6b && p[99] == 0x6b);
 }
 
 SELFTEST(debug_spinlock_owner)

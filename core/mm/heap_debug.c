@@ -31,7 +31,7 @@ void heap_debug_fresh(void *block, size_t size)
 void heap_debug_reuse(struct header *h, size_t size)
 {
 	uint8_t *p = data_of(h);
-	for (size_t i = sizeof(void *); i < size - HEADER; i++) {
+	for (size_t i = FREE_LINK_SIZE; i < size - HEADER; i++) {
 		if (p[i] == POISON_BYTE)
 			continue;
 		char a[64], f[64];

@@ -6,7 +6,8 @@
  * Debug layout of a block: header (magic, size class, allocation site,
  * requested size), the caller's bytes, RED_ZONE bytes of RED_BYTE. A
  * freed block: magic MAGIC_FREED, the allocation site kept, `req` holds
- * where it was freed, the rest POISON_BYTE but for the free-list link.
+ * where it was freed, the rest POISON_BYTE but for the free-list link
+ * (FREE_LINK_SIZE bytes right after the header).
  */
 #ifndef BAREMON_HEAP_DEBUG_H
 #define BAREMON_HEAP_DEBUG_H
@@ -14,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A free block's list link (next and prev), FREE_LINK bytes in. */
+#define FREE_LINK_SIZE 16
 
 #ifdef BAREMON_DEBUG
 

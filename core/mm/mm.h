@@ -79,6 +79,6 @@ void *kzalloc(size_t size);
 void kfree(void *p);
 size_t heap_in_use(void);
 size_t heap_blocks_in_use(void);     /* live blocks */
-size_t heap_pages_carved(void);      /* pages held as small blocks, for good */
+size_t heap_pages_carved(void);      /* pages now split into small blocks */
 
 #endif

@@ -42,7 +42,14 @@ static void *maps[MAX_FDS];
 static size_t map_len[MAX_FDS];
 static pid_t kids[MAX_KIDS];
 static int ncpu = 1;
-static char *page_end;      /* a mapped page followed by an unmapped one */
+/* A mapped page followed by a PROT_NONE one: a pointer near its end
+ * straddles into a page no access may touch. The guard stays mapped
+ * (PROT_NONE, not unmapped) so that no later mmap or mremap can fill
+ * the hole: once one did (a ring buffer, soak seed 20261163), a
+ * straddling struct sigaction was read half from the ring and installed
+ * SIG_DFL, and the next kill(self, SIGUSR2) killed the worker - as Linux
+ * does too. */
+static char *page_end;
 static volatile long usr1_seen;
 
 static void remember(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -115,9 +122,11 @@ static void do_open(void)
 	fz_random_attr(&a);
 	void *p = any_pointer(&a, sizeof(a));
 	long r = syscall(__NR_perf_event_open, p, pid, cpu, group, flags);
-	remember("perf_event_open(%p type %u cfg %#llx st %#llx, %d, %d, %d, %#lx) = %ld",
-	         p, a.type, (unsigned long long)a.config,
-	         (unsigned long long)a.sample_type, pid, cpu, group, flags, r);
+	/* With a bad pointer the kernel reads whatever lies at p, not the
+	 * attr drawn: the line says so. */
+	remember("perf_event_open(%p type %u cfg %#llx st %#llx%s, %d, %d, %d, %#lx) = %ld",
+	         p, a.type, (unsigned long long)a.config, (unsigned long long)a.sample_type,
+	         p == (void *)&a ? "" : " not at p", pid, cpu, group, flags, r);
 	outcome(r);
 	if (planted && a.type == 99)
 		bad("planted");
@@ -495,7 +504,7 @@ void fuzz_calls_init(void)
 	for (int s = 34; s <= 64; s++)
 		signal(s, SIG_IGN);
 	page_end = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	munmap(page_end + 4096, 4096);
+	mprotect(page_end + 4096, 4096, PROT_NONE);
 	me->first_bad = -1;
 }
 

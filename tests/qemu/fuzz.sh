@@ -8,7 +8,8 @@
 # fuzzer prints the reduced sequence and its `fuzz --replay` line).
 # About 400 calls a worker take 30-60 s on a busy 2-core host.
 # Then the reducer itself: with --plant, opens of type 99 count as
-# failures, and the sequence must reduce to that one call.
+# failures, and the sequence must reduce to that one call; and the
+# replay of the soak's failure (below).
 # FUZZ_SEEDS and FUZZ_CALLS (per worker) change the budget.
 . "$(dirname "$0")/lib.sh"
 
@@ -28,7 +29,22 @@ for s in $seeds; do
 	expect_no_line '^PANIC' "seed $s: no panic"
 done
 
-guest fuzz-plant --smp 2 --add "$build/fuzz/fuzz" --run "fuzz --plant 3 300 1 20"
+# In the same boot, the soak's one failure (seed 20261163, 4 calls): a
+# pointer meant to straddle into an unmapped page pointed into a ring
+# buffer that a later mmap had put in the hole, so rt_sigaction read a
+# struct half from the ring and installed SIG_DFL for SIGUSR2, and
+# kill(self, SIGUSR2) ended the worker, as it would on Linux. The guard
+# page is kept PROT_NONE now: the replay must pass.
+session=$logs/plant.session
+cat > "$session" <<'SESSION'
+fuzz --plant 3 300 1 20
+fuzz --replay 1058,1060-1061,1098 20261163 2000 1 60
+echo "replay status $?"
+SESSION
+guest fuzz-plant --smp 2 --add "$build/fuzz/fuzz" --session "$session"
+expect_line '^ok - worker 0 \(seed 20261163\): 4 calls, every failure an errno$' \
+	"the soak's failure (seed 20261163) replays without the worker dying"
+expect_line '^replay status 0$' "the replay passes"
 expect_line '^not ok - worker 0 \(seed 3\): [0-9]+ calls, a failure without an errno$' \
 	"a planted failure is reported with its seed"
 expect_line '^# reduced to 1 call in [0-9]+ replays; it fails again: yes$' \
