@@ -11,6 +11,9 @@
  * copied into the data section as it is. Features: BUILD_ID, HOSTNAME,
  * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  * EVENT_DESC.
+ *
+ * With -o - the stream stays in pipe format, and the same features go
+ * into it as records (perfdata_pipe).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,8 +26,11 @@
 /* perf's user-space record types and feature numbers (tools/perf:
  * lib/perf/include/perf/event.h, util/header.h); not in the uapi. */
 enum {
+	REC_USER_FIRST = 64,   /* types below are the kernel's */
 	REC_HEADER_ATTR = 64,
+	REC_HEADER_BUILD_ID = 67,
 	REC_EVENT_UPDATE = 78,
+	REC_HEADER_FEATURE = 80,
 	EVENT_UPDATE_NAME = 2,
 };
 #define MISC_BUILD_ID_SIZE (1 << 15)   /* the entry's size byte is valid */
@@ -377,6 +383,83 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 		return -1;
 	}
 	return 0;
+}
+
+/* The features as pipe-mode records: each BUILD_ID entry becomes a
+ * HEADER_BUILD_ID record (the same bytes with that type), every other
+ * feature a HEADER_FEATURE record { header, u64 feature, contents },
+ * as perf record writes them to a pipe. */
+static void write_feature_records(FILE *out, struct buf *feat, const int *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct buf *b = &feat[i];
+		if (ids[i] == FEAT_BUILD_ID) {
+			for (size_t off = 0; off + 8 <= b->len; off += get_le16(b->p + off + 6))
+				put_le32(b->p + off, REC_HEADER_BUILD_ID);
+			fwrite(b->p, 1, b->len, out);
+			continue;
+		}
+		size_t size = sizeof(struct perf_event_header) + 8 + b->len;
+		if (size > 0xffff)
+			continue;   /* too big for one record: left out */
+		struct perf_event_header h = { .type = REC_HEADER_FEATURE, .size = (uint16_t)size };
+		uint64_t feat_id = (uint64_t)ids[i];
+		fwrite(&h, sizeof(h), 1, out);
+		fwrite(&feat_id, 8, 1, out);
+		fwrite(b->p, 1, b->len, out);
+	}
+}
+
+/* Copy the pipe stream, the feature records placed before the first
+ * of the kernel's records (after the attrs and event names). */
+static int copy_with_features(FILE *in, FILE *out, struct buf *feat, const int *ids, int n)
+{
+	static uint8_t r[65536];
+	bool placed = false;
+	if (fread(r, 1, 16, in) != 16)
+		return -1;
+	fwrite(r, 1, 16, out);
+	while (fread(r, 1, 8, in) == 8) {
+		uint16_t size = get_le16(r + 6);
+		if (size < 8 || fread(r + 8, 1, size - 8u, in) != size - 8u)
+			return -1;
+		if (!placed && get_le32(r) < REC_USER_FIRST) {
+			write_feature_records(out, feat, ids, n);
+			placed = true;
+		}
+		fwrite(r, 1, size, out);
+	}
+	if (!placed)
+		write_feature_records(out, feat, ids, n);
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+int perfdata_pipe(const char *pipe_file, FILE *out,
+		  const struct program *programs, int nprograms,
+		  const char *kernel_elf, const char *bin_dir,
+		  const struct machine_info *m, const char *cmdline)
+{
+	static struct input in;
+	memset(&in, 0, sizeof(in));
+	FILE *f = NULL;
+	if (read_pipe(pipe_file, &in) != 0 || (f = fopen(pipe_file, "rb")) == NULL) {
+		fprintf(stderr, "baremon: record: the guest's data is not perf pipe format: %s\n",
+			strerror(errno));
+		free(in.data.p);
+		return -1;
+	}
+	struct buf feat[FEAT_BITS] = { 0 };
+	int fids[FEAT_BITS];
+	int nfeat = build_features(feat, fids, &in, programs, nprograms, kernel_elf, bin_dir,
+				   m, cmdline);
+	int r = copy_with_features(f, out, feat, fids, nfeat);
+	fclose(f);
+	for (int i = 0; i < nfeat; i++)
+		free(feat[i].p);
+	free(in.data.p);
+	if (r != 0)
+		fprintf(stderr, "baremon: record: cannot write the pipe data: %s\n", strerror(errno));
+	return r;
 }
 
 /* "key\t: value" from /proc/cpuinfo or "Key: value" from /proc/meminfo. */

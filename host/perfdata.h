@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "ringbuf/frame.h"
 
 #define BUILD_ID_MAX 20
@@ -44,6 +45,15 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 		     const struct program *programs, int nprograms,
 		     const char *kernel_elf, const char *bin_dir,
 		     const struct machine_info *m, const char *cmdline);
+
+/* Copy the pipe-format pipe_file to out, still in pipe format, with the
+ * same build ids and features as perfdata_convert's as HEADER_BUILD_ID
+ * and HEADER_FEATURE records ahead of the kernel's records. 0, or -1
+ * with a message on stderr. */
+int perfdata_pipe(const char *pipe_file, FILE *out,
+		  const struct program *programs, int nprograms,
+		  const char *kernel_elf, const char *bin_dir,
+		  const struct machine_info *m, const char *cmdline);
 
 /* Fill m from "hostname\nosrelease\n" + /proc/cpuinfo + /proc/meminfo. */
 void machine_info_parse(struct machine_info *m, const char *text);

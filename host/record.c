@@ -4,7 +4,8 @@
  * the arguments is pushed to /tmp first and named there. stat's output
  * is relayed as it is; record writes pipe format in the guest, which is
  * pulled and turned into a seekable perf.data with feature sections
- * (perfdata.c), or written as it is with -o -.
+ * (perfdata.c), or kept in pipe format with -o -, the same build ids
+ * and features added as records.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,21 +179,17 @@ int cmd_record(struct conn *c, int argc, char **argv)
 		unlink(local);
 		return EXIT_IOERR;
 	}
-	if (strcmp(out, "-") != 0 && cmd_pull_facts(c, &facts) != 0)
+	if (cmd_pull_facts(c, &facts) != 0) {
+		unlink(local);
 		return EXIT_IOERR;
-	if (strcmp(out, "-") == 0) {
-		FILE *f = fopen(local, "rb");
-		char buf[65536];
-		size_t k;
-		while (f && (k = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, k, stdout);
-		if (f)
-			fclose(f);
-		r = 0;
+	}
+	struct program progs[64];
+	for (int i = 0; i < np; i++)
+		progs[i] = (struct program){ guest_names[i], programs[i] };
+	if (to_stdout) {
+		r = perfdata_pipe(local, stdout, progs, np, kernel_elf(), apps_dir(), &facts,
+				  cmdline);
 	} else {
-		struct program progs[64];
-		for (int i = 0; i < np; i++)
-			progs[i] = (struct program){ guest_names[i], programs[i] };
 		r = perfdata_convert(local, out, progs, np, kernel_elf(), apps_dir(), &facts,
 				     cmdline);
 		if (r == 0)

@@ -1,32 +1,37 @@
 #!/usr/bin/env bash
 # export-bench.sh: the export path's figures (docs/export.md, "Measured";
 # a benchmark, not a test: nothing is asserted). `make export-bench`
-# builds what it needs and runs it; about 10 minutes on a busy 2-CPU host.
+# builds what it needs and runs it: four QEMU boots, about 15 to 25
+# minutes on a busy 2-CPU host (the -icount boot alone took 5 minutes
+# at load 30). It prints what each run said, then one table of the
+# figures with the date, the load and the commit.
 #
-#   host/bench/export-bench.sh [rate|icount|all]    (default all)
+#   host/bench/export-bench.sh [rate|knee|cost|all]    (default all)
 #
 # rate (plain TCG, wall time):
 #   - exporter throughput, payload bytes/s from the first frame to the
-#     last: record --export of a page-fault burst (8192 samples with call
-#     chains, a 256-page buffer so nothing is lost) on the console line
-#     (no export UART) and on an export UART (export=ttyS1), each over
-#     QEMU's socket and over a pty (tests/qemu/faultrelay.c --pty, the
-#     tool's --serial path); then the export UART paced at 115200 baud
-#     (export_pace) with 2048 samples;
-#   - upload time of a 1 MiB static program (push): console line over
-#     the socket and the pty, export UART over the socket.
-# icount (--icount: shift 0, a guest ns is an instruction; --smp 1, so
-# the export thread's time is its CPU's instructions; export_pace):
-#   - kernel instructions per exported byte: the export thread's busy
-#     time during a stream over the bytes it sent (the kernel logs both
-#     when the stream ends);
-#   - the highest sample rate exported without LOST records: instructions
-#     sampled every N (1e9/N samples a guest second), a 4 KiB buffer
-#     (-m 1), 2 guest seconds, over the 115200-baud line.
+#     last: record --export of a page-fault burst (SAMPLES, default 4096
+#     samples with call chains, about 300 KB; a 256-page buffer so
+#     nothing is lost) on the console line (no export UART) and on an
+#     export UART (export=ttyS1), each over QEMU's socket and over a pty
+#     (tests/qemu/faultrelay.c --pty, the tool's --serial path);
+#   - upload time of a 1 MiB static program (push of build/musl/big1m)
+#     on the console line, over the socket and over the pty.
+# knee (plain TCG, --smp 1): the highest sample rate exported without
+#   LOST records over the export UART paced at 115200 baud in guest time
+#   (export_pace): cpu-clock sampled every N ns (1e9/N samples a guest
+#   second), a 4 KiB buffer (-m 1), a 2 s spin.
+# cost (--icount shift 0: a guest ns is an instruction; --smp 1, so the
+#   export thread's time is its CPU's instructions): kernel instructions
+#   per exported byte, the export thread's busy time during a stream
+#   over the bytes it sent (the kernel logs both when the stream ends),
+#   on an unpaced export UART, where the line drains after the burst
+#   with the CPU otherwise idle.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$top/build/baremon
 what=${1:-all}
+samples=${SAMPLES:-4096}
 work=$(mktemp -d)
 qpid=""
 rpid=""
@@ -43,6 +48,11 @@ prog=$top/build/musl/recwork
 big=$top/build/musl/big1m   # the 1 MiB static program (tests/musl/big1m.c)
 # A loaded host stretches everything: give the tool room.
 bm() { timeout 1200 "$tool" --timeout 300 "$@"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# The table's rows, "figure|line|value|conditions", in order.
+rows=()
+row() { rows+=("$1|$2|$3|$4"); }
 
 # boot NAME RUN-QEMU-OPTIONS...: a QEMU booting, console on
 # $work/NAME.sock (the tool waits for the shell's prompt before it types).
@@ -80,79 +90,133 @@ unpty() {
 }
 # exported ERRFILE: the tool's exporter summary, shortened
 exported() { grep -o 'exported by the kernel: .*' "$1" | sed 's/exported by the kernel: //'; }
-throughput() { # ERRFILE: payload bytes/s
-	exported "$1" | awk '{ for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes,") b = $i;
-		if ($(i+1) == "s" && $(i+2) == "first") s = $i } }
-		END { if (s > 0) printf "%d bytes/s (%d bytes in %.2f s)\n", b / s, b, s; else print "no timing" }'
-}
-# record NAME ARGS...: record --export, its throughput line
+# summary_field ERRFILE WORDS: the number before WORDS in the summary
+# ("bytes,", "samples,", "LOST", "s first").
+summary_field() { exported "$1" | grep -Eo "[0-9.]+ $2" | head -n 1 | cut -d' ' -f1; }
+
+# record NAME LINE ARGS...: record --export of the burst; its line and a row.
 record() {
-	local name=$1
-	shift
+	local name=$1 line=$2
+	shift 2
 	bm "$@" "${rec[@]}" >/dev/null 2>"$work/$name.rec"
 	local rc=$?
-	echo "$(throughput "$work/$name.rec") [exit $rc;$(exported "$work/$name.rec" | cut -d, -f4-6)]"
+	echo "$line: exporter [exit $rc] $(exported "$work/$name.rec")"
+	local b s lost
+	b=$(summary_field "$work/$name.rec" 'bytes,')
+	s=$(summary_field "$work/$name.rec" 's first')
+	lost=$(summary_field "$work/$name.rec" 'LOST')
+	if [ "$rc" = 0 ] && [ -n "$b" ] && [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s > 0) }'; then
+		row "exporter throughput (payload bytes/s)" "$line" \
+			"$(awk -v b="$b" -v s="$s" 'BEGIN { printf "%d", b / s }')" \
+			"$b bytes in $s s, $lost LOST; load $(load)"
+	else
+		row "exporter throughput (payload bytes/s)" "$line" "failed (exit $rc)" "load $(load)"
+	fi
 }
-# upload NAME ARGS...: push the 1 MiB program, its rate line
+# upload NAME LINE ARGS...: push the 1 MiB program; its line and a row.
 upload() {
-	local name=$1
-	shift
-	bm "$@" push "$big" "/tmp/big-$(echo "$name" | tr -c 'a-z0-9\n' -)" 2>&1 |
-		grep -Eo '[0-9]+ bytes in .*|line damage: .*' | tr '\n' ' ' 
-	echo
-}
-# both NAME TOOL-ARGS...: a line's throughput and upload
-both() {
-	local name=$1
-	shift
-	echo "$name: exporter $(record "$name" "$@")"
-	echo "$name: upload $(upload "$name" "$@")"
+	local name=$1 line=$2
+	shift 2
+	bm "$@" push "$big" "/tmp/big-$name" >/dev/null 2>"$work/$name.push"
+	local rc=$?
+	local said
+	said=$(grep -Eo '[0-9]+ bytes in [0-9.]+ s \([0-9]+ bytes/s\)' "$work/$name.push")
+	local damage
+	damage=$(grep -Eo 'line damage: .*' "$work/$name.push" | sed 's/line damage: //')
+	echo "$line: upload [exit $rc] $said ${damage:+($damage)}"
+	if [ "$rc" = 0 ] && [ -n "$said" ]; then
+		row "upload of a 1 MiB static program (push)" "$line" \
+			"$(echo "$said" | awk '{ printf "%s s (%s bytes/s)", $4, substr($6, 2) }')" \
+			"$(echo "$said" | cut -d' ' -f1) bytes; ${damage:-no line damage}; load $(load)"
+	else
+		row "upload of a 1 MiB static program (push)" "$line" "failed (exit $rc)" "load $(load)"
+	fi
 }
 
 rate() {
 	gcc -O2 -o "$work/relay" "$top/tests/qemu/faultrelay.c"
-	echo "== rate (plain TCG; $(nproc) host CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); program $(stat -c %s "$big") bytes)"
-	rec=(record --export -e page-faults -c 1 -g -m 256 -o "$work/x.data" -- "$prog" 10 8192)
+	echo "== rate (plain TCG; $(nproc) host CPUs, load $(load); program $(stat -c %s "$big") bytes)"
+	rec=(record --export -e page-faults -c 1 -g -m 256 -o "$work/x.data" -- "$prog" 10 "$samples")
 	# The console line, on a guest without an export UART (with one, the
 	# exporter would send there, and a line nobody reads holds frames).
 	boot con || return
-	both "console line, QEMU socket" --connect "unix:$work/con.sock"
+	local c=(--connect "unix:$work/con.sock")
+	record con "console UART, QEMU socket" "${c[@]}"
+	upload con "console UART, QEMU socket" "${c[@]}"
 	pty "$work/con.sock" con.pty
-	both "console line, pty" --serial "$ptydev:115200"
+	record con-pty "console UART, pty (--serial)" --serial "$ptydev:115200"
+	upload con-pty "console UART, pty (--serial)" --serial "$ptydev:115200"
 	unpty
-	stop --connect "unix:$work/con.sock"
+	stop "${c[@]}"
 	boot ex --export-serial "socket:$work/exp.sock" || return
-	both "export UART, QEMU socket" --connect "unix:$work/ex.sock" --export-connect "unix:$work/exp.sock"
+	record ex "export UART, QEMU socket" --connect "unix:$work/ex.sock" \
+		--export-connect "unix:$work/exp.sock"
 	pty "$work/exp.sock" exp.pty
-	echo "export UART, pty: exporter $(record ex-pty --connect "unix:$work/ex.sock" \
-		--export-connect "$ptydev:115200")"
+	record ex-pty "export UART, pty" --connect "unix:$work/ex.sock" \
+		--export-connect "$ptydev:115200"
 	unpty
 	stop --connect "unix:$work/ex.sock" --export-connect "unix:$work/exp.sock"
-	boot pace --export-serial "socket:$work/pexp.sock" --cmdline export_pace || return
-	rec=(record --export -e page-faults -c 1 -g -m 256 -o "$work/x.data" -- "$prog" 10 2048)
-	echo "export UART paced at 115200, QEMU socket: exporter $(record pace \
-		--connect "unix:$work/pace.sock" --export-connect "unix:$work/pexp.sock")"
-	pty "$work/pexp.sock" pexp.pty
-	echo "export UART paced at 115200, pty: exporter $(record pace-pty \
-		--connect "unix:$work/pace.sock" --export-connect "$ptydev:115200")"
-	unpty
-	stop --connect "unix:$work/pace.sock" --export-connect "unix:$work/pexp.sock"
 }
 
+# per_byte LOG: each ended stream's export-thread ns a byte and bytes.
+per_byte() {
+	grep -o 'export: channel.*' "$1" | awk '{
+		for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes") b = $i; if ($(i+1) == "ns") n = $i }
+		if (b) printf "%.0f %d\n", n / b, b }'
+}
+
+# One -icount boot (slow to boot on a loaded host: one is enough).
 icount() {
-	echo "== icount (--icount shift 0, --smp 1, export_pace: 115200 baud in guest time; load $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "== icount (--icount shift 0, --smp 1, export_pace; load $(load))"
 	boot ic --icount --smp 1 --export-serial "socket:$work/iexp.sock" --cmdline export_pace || return
-	e=(--connect "unix:$work/ic.sock" --export-connect "unix:$work/iexp.sock")
-	for n in 5000000 3000000 2000000 1000000; do
+	local e=(--connect "unix:$work/ic.sock" --export-connect "unix:$work/iexp.sock")
+	bm "${e[@]}" push "$prog" /tmp/bench-recwork >/dev/null 2>&1
+	# The cost: a burst that ends at once; the line drains it while the
+	# CPU is otherwise idle, so the export thread's busy ns are its
+	# instructions (rounds of up to 16 bytes, as the pacing lets out).
+	bm "${e[@]}" record --export -e page-faults -c 1 -g -m 256 -o "$work/b.data" \
+		-- /tmp/bench-recwork 10 512 >/dev/null 2>"$work/b.err"
+	echo "page-fault burst of 512 samples: $(exported "$work/b.err")"
+	# The knee: instructions every N, 1e9/N samples a guest second.
+	local best="" first_lost="" kept=""
+	for n in 3000000 2000000 1500000 1000000; do
 		bm "${e[@]}" record --export -e instructions -c "$n" -m 1 -o "$work/i.data" \
-			-- "$prog" 2000 >/dev/null 2>"$work/i$n.err"
-		echo "instructions every $n ($((1000000000 / n)) samples a guest second): $(exported "$work/i$n.err" | cut -d, -f2-6)"
+			-- /tmp/bench-recwork 2000 >/dev/null 2>"$work/i$n.err"
+		local rc=$? per_s=$((1000000000 / n))
+		echo "instructions every $n ($per_s samples a guest second) [exit $rc]: $(exported "$work/i$n.err")"
+		local lost samp
+		lost=$(summary_field "$work/i$n.err" 'LOST')
+		samp=$(summary_field "$work/i$n.err" 'samples,')
+		if [ "$rc" = 0 ] && [ "$lost" = 0 ] && [ -z "$first_lost" ]; then
+			best=$per_s kept=$samp
+		elif [ -z "$first_lost" ]; then
+			first_lost="$per_s/s gave ${lost:-?} LOST records (${samp:-?} samples kept) [exit $rc]"
+		fi
 	done
 	stop "${e[@]}"
-	echo "kernel instructions per exported byte (the export thread's, per stream):"
-	grep -o 'export: channel.*' "$work/ic.log" | awk '{
-		for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes") b = $i; if ($(i+1) == "ns") n = $i }
-		printf "  %s: %.1f instructions a byte\n", $0, b ? n / b : 0 }'
+	row "highest sample rate exported without LOST records" "export UART, paced at 115200" \
+		"${best:-none} samples a guest second" \
+		"$best/s lost nothing (${kept:-?} samples kept); ${first_lost:-every rate lost nothing}; instructions every N, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, one CPU; load $(load)"
+	per_byte "$work/ic.log" | head -n 1 >"$work/perbyte"
+	sed 's/^/  the burst: instructions a byte, bytes: /' "$work/perbyte"
+	if [ -s "$work/perbyte" ]; then
+		row "kernel instructions per exported byte" "export UART, paced at 115200" \
+			"$(cut -d' ' -f1 "$work/perbyte")" \
+			"the burst's stream, $(cut -d' ' -f2 "$work/perbyte") bytes: the export thread's busy ns under -icount shift=0, one CPU otherwise idle; load $(load)"
+	else
+		row "kernel instructions per exported byte" "export UART, paced at 115200" "failed" "no stream ended in the log; load $(load)"
+	fi
+}
+
+# The figures in one table (Markdown, as docs/export.md quotes it).
+table() {
+	echo
+	echo "== export figures: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) host CPUs, load $(load), QEMU $(qemu-system-x86_64 --version | head -n 1 | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)"
+	echo "| figure | line | measured | conditions |"
+	echo "|---|---|---|---|"
+	for r in "${rows[@]}"; do
+		echo "| ${r//|/ | } |"
+	done
 }
 
 case $what in
@@ -161,3 +225,4 @@ icount) icount ;;
 all) rate; icount ;;
 *) echo "usage: $0 [rate|icount|all]" >&2; exit 2 ;;
 esac
+table
