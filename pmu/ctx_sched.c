@@ -34,6 +34,7 @@
 #include "records/records.h"
 #include "proc/sched.h"
 #include "proc/task.h"
+#include "hit.h"
 #include "throttle.h"
 #include "arch/tsc.h"
 
@@ -114,9 +115,9 @@ static bool group_scarce(struct perf_event *l)
 	return false;
 }
 
-static int event_on(struct perf_event *e, uint64_t now)
+/* e onto this CPU's counters, its times already brought up to now. */
+static int event_start_here(struct perf_event *e, uint64_t now)
 {
-	event_update(e, now);
 	perf_throttle_sched_in(e); /* throttled while away: runs again */
 	if (e->pmu->add(e, now))
 		return -1;
@@ -125,6 +126,12 @@ static int event_on(struct perf_event *e, uint64_t now)
 	if (e->rb)
 		perf_event_update_userpage(e, now);
 	return 0;
+}
+
+static int event_on(struct perf_event *e, uint64_t now)
+{
+	event_update(e, now);
+	return event_start_here(e, now);
 }
 
 static void event_off(struct perf_event *e, uint64_t now)
@@ -203,14 +210,17 @@ void perf_soft_group_on_here(struct perf_event *l, uint64_t now)
 
 /* ---- contexts ---- */
 
+static void group_update(struct perf_event *l, uint64_t now)
+{
+	event_update(l, now);
+	list_for_each(m, &l->siblings)
+		event_update(list_entry(m, struct perf_event, sibling_node), now);
+}
+
 static void update_all(struct list *ctx, uint64_t now)
 {
-	list_for_each(n, ctx) {
-		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
-		event_update(l, now);
-		list_for_each(m, &l->siblings)
-			event_update(list_entry(m, struct perf_event, sibling_node), now);
-	}
+	list_for_each(n, ctx)
+		group_update(list_entry(n, struct perf_event, ctx_node), now);
 }
 
 static void ctx_out(struct perf_cpu *pc, struct list *ctx, bool flexible_only,
@@ -292,6 +302,57 @@ void perf_cpu_sched_out(uint64_t now)
 		ctx_out(pc, tctx, false, now);
 }
 
+/* ---- a task context's switch-in, software groups first ---- */
+
+/* Every member of l's group is a software event: the group never waits
+ * for a counter (its place in the priority order changes no other
+ * group's) and its members' add() cannot fail. */
+static bool group_soft(struct perf_event *l)
+{
+	if (l->pmu != &perf_sw_pmu)
+		return false;
+	list_for_each(n, &l->siblings)
+		if (list_entry(n, struct perf_event, sibling_node)->pmu != &perf_sw_pmu)
+			return false;
+	return true;
+}
+
+/* group_on for a software group whose times are up to date: the leader
+ * and its enabled members for this CPU, nothing to undo. */
+static void soft_group_start(struct perf_event *l, uint64_t now)
+{
+	if (l->state != EVENT_INACTIVE || !cpu_matches(l))
+		return;
+	event_start_here(l, now);
+	list_for_each(n, &l->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		if (s->state == EVENT_INACTIVE && cpu_matches(s))
+			event_start_here(s, now);
+	}
+}
+
+/*
+ * t's context comes in at now (it was out: its time away is nobody's),
+ * in one walk: every group's times skip the time away, and each
+ * software group goes on the counters at once. Returns whether a group
+ * with scarce members is left for the priority passes
+ * (perf_cpu_sched_in), which skip the groups already on.
+ */
+static bool task_ctx_in_soft(struct task *t, uint64_t now)
+{
+	bool scarce = false;
+	list_for_each(n, &t->perf_events) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		group_update(l, now);
+		if (group_soft(l))
+			soft_group_start(l, now);
+		else
+			scarce = true;
+	}
+	t->perf_ctx_in = true;
+	return scarce;
+}
+
 /* ---- rotation ---- */
 
 /* Move the first flexible group to the end: round robin. */
@@ -353,17 +414,18 @@ void perf_sched_out(struct task *prev, struct task *next)
 	pc->switched_from = prev;
 	if (!list_empty(&prev->perf_events) || !list_empty(&pc->events)) {
 		perf_record_switch(prev, next, false); /* records/context_switch.c */
+		uint64_t now = time_since_boot_ns();
+		spin_lock(&perf_lock);
 		/* Count the switch while prev's events still count. The
 		 * idle task's switches are not context switches. */
 		if (prev->tid)
-			perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_KERNEL);
+			perf_sw_event_locked(prev, PERF_COUNT_SW_CONTEXT_SWITCHES, 1,
+					     PERF_SW_KERNEL);
 		if (prev->perf_ctx_in) {
-			uint64_t now = time_since_boot_ns();
-			spin_lock(&perf_lock);
 			ctx_out(pc, &prev->perf_events, false, now);
 			prev->perf_ctx_in = false;
-			spin_unlock(&perf_lock);
 		}
+		spin_unlock(&perf_lock);
 	}
 	pc->task = NULL;
 	__atomic_store_n(&prev->perf_cpu, -1, __ATOMIC_SEQ_CST);
@@ -383,9 +445,16 @@ void perf_sched_in(struct task *next)
 	if (!list_empty(&next->perf_events) || pc->rotate_cpu) {
 		uint64_t now = time_since_boot_ns();
 		spin_lock(&perf_lock);
-		/* Task pinned groups come before CPU flexible ones. */
-		ctx_out(pc, &pc->events, true, now);
-		perf_cpu_sched_in(now);
+		/* Software groups need no pass: the CPU's groups stay as they
+		 * are unless one waits for counters or next brings scarce
+		 * ones. */
+		if (pc->rotate_cpu || next->perf_ctx_in || task_ctx_in_soft(next, now)) {
+			/* Task pinned groups come before CPU flexible ones. */
+			ctx_out(pc, &pc->events, true, now);
+			perf_cpu_sched_in(now);
+		} else {
+			pc->rotate_task = false; /* none of next's groups waits */
+		}
 		spin_unlock(&perf_lock);
 	}
 	if (migrated)

@@ -112,3 +112,13 @@ void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,
 	count_in(cpu_list, config, n, where, hit);
 	spin_unlock_irqrestore(&perf_lock, f);
 }
+
+void perf_sw_event_locked(struct task *t, unsigned config, uint64_t n,
+			  enum perf_sw_where where)
+{
+	if (!list_empty(&t->perf_events))
+		count_in(&t->perf_events, config, n, where, NULL);
+	struct list *cpu_list = perf_cpu_events(this_cpu_id());
+	if (!list_empty(cpu_list))
+		count_in(cpu_list, config, n, where, NULL);
+}
