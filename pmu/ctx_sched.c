@@ -18,6 +18,14 @@
  * group runs in turn: round robin in creation order. The tick keeps
  * running for this, on idle and isolated CPUs too.
  *
+ * Switches: a task's software groups go on and off in one walk of its
+ * context (task_ctx_in_soft, task_ctx_out): they always fit and their
+ * place in the order changes nothing, so the priority passes run at a
+ * switch-in only for a context with scarce groups or when a CPU group
+ * waits (rotate_cpu). Times stay exact: the switch-out stops every
+ * event at one instant, and the switch-in starts next's at the same
+ * one (perf_cpu.switch_ns).
+ *
  * Locking: everything here runs under perf_lock on the CPU it programs.
  * task->perf_cpu is the exception: its CPU writes it at switch-in
  * (before looking at the task's event list) and switch-out, without
@@ -34,6 +42,8 @@
 #include "records/records.h"
 #include "proc/sched.h"
 #include "proc/task.h"
+#include "hit.h"
+#include "sw.h"
 #include "throttle.h"
 #include "arch/tsc.h"
 
@@ -43,6 +53,7 @@ struct perf_cpu {
 	struct list events;       /* CPU events' leaders, rotated */
 	struct task *task;        /* task switched in here (own CPU only) */
 	struct task *switched_from; /* prev, from perf_sched_out to _in */
+	uint64_t switch_ns;       /* perf_sched_out's instant for _in, or 0 */
 	int scarce_on;            /* groups on scarce counters */
 	bool exclusive;           /* an exclusive group holds them */
 	bool scarce_full;         /* this pass: a flexible group waited */
@@ -76,7 +87,7 @@ int event_ctx_cpu(const struct perf_event *e)
 
 /* ---- one event, one group ---- */
 
-void event_update(struct perf_event *e, uint64_t now)
+static inline void update_times(struct perf_event *e, uint64_t now)
 {
 	if (!e->tstamp) { /* just attached: its times start now */
 		e->tstamp = now;
@@ -93,6 +104,11 @@ void event_update(struct perf_event *e, uint64_t now)
 		e->enabled_ns += delta;
 	if (state == EVENT_ACTIVE)
 		e->running_ns += delta;
+}
+
+void event_update(struct perf_event *e, uint64_t now)
+{
+	update_times(e, now);
 }
 
 /* e may count here: its CPU, and one its PMU counts on (hybrid). */
@@ -114,9 +130,9 @@ static bool group_scarce(struct perf_event *l)
 	return false;
 }
 
-static int event_on(struct perf_event *e, uint64_t now)
+/* e onto this CPU's counters, its times already brought up to now. */
+static int event_start_here(struct perf_event *e, uint64_t now)
 {
-	event_update(e, now);
 	perf_throttle_sched_in(e); /* throttled while away: runs again */
 	if (e->pmu->add(e, now))
 		return -1;
@@ -125,6 +141,12 @@ static int event_on(struct perf_event *e, uint64_t now)
 	if (e->rb)
 		perf_event_update_userpage(e, now);
 	return 0;
+}
+
+static int event_on(struct perf_event *e, uint64_t now)
+{
+	event_update(e, now);
+	return event_start_here(e, now);
 }
 
 static void event_off(struct perf_event *e, uint64_t now)
@@ -203,14 +225,17 @@ void perf_soft_group_on_here(struct perf_event *l, uint64_t now)
 
 /* ---- contexts ---- */
 
+static void group_update(struct perf_event *l, uint64_t now)
+{
+	update_times(l, now);
+	list_for_each(m, &l->siblings)
+		update_times(list_entry(m, struct perf_event, sibling_node), now);
+}
+
 static void update_all(struct list *ctx, uint64_t now)
 {
-	list_for_each(n, ctx) {
-		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
-		event_update(l, now);
-		list_for_each(m, &l->siblings)
-			event_update(list_entry(m, struct perf_event, sibling_node), now);
-	}
+	list_for_each(n, ctx)
+		group_update(list_entry(n, struct perf_event, ctx_node), now);
 }
 
 static void ctx_out(struct perf_cpu *pc, struct list *ctx, bool flexible_only,
@@ -292,6 +317,124 @@ void perf_cpu_sched_out(uint64_t now)
 		ctx_out(pc, tctx, false, now);
 }
 
+/* ---- a task context's switch-in, software groups first ---- */
+
+/* Every member of l's group is a software event: the group never waits
+ * for a counter (its place in the priority order changes no other
+ * group's) and its members' add() cannot fail. */
+static bool group_soft(struct perf_event *l)
+{
+	if (l->pmu != &perf_sw_pmu)
+		return false;
+	list_for_each(n, &l->siblings)
+		if (list_entry(n, struct perf_event, sibling_node)->pmu != &perf_sw_pmu)
+			return false;
+	return true;
+}
+
+/* event_start_here for a software event (its times up to date): the
+ * same steps without the PMU's indirection; nothing can fail. */
+static inline void soft_event_start(struct perf_event *e, uint64_t now, int cpu)
+{
+	if (perf_throttled(e))
+		perf_throttle_sched_in(e);
+	perf_sw_start(e, now);
+	e->state = EVENT_ACTIVE;
+	e->oncpu = cpu;
+	if (e->rb)
+		perf_event_update_userpage(e, now);
+}
+
+/* event_off for a software event. */
+static inline void soft_event_stop(struct perf_event *e, uint64_t now)
+{
+	update_times(e, now);
+	if (e->state != EVENT_ACTIVE)
+		return;
+	perf_sw_stop(e, now);
+	e->state = EVENT_INACTIVE;
+	e->oncpu = -1;
+	if (e->rb)
+		perf_event_update_userpage(e, now);
+}
+
+static inline bool soft_matches(const struct perf_event *e, int cpu)
+{
+	return e->cpu < 0 || e->cpu == cpu; /* the software PMU has no filter */
+}
+
+/* A task event as its context comes in: the time away is nobody's.
+ * (update_times with the context out adds nothing - no event of it is
+ * ACTIVE, and enabled time needs the context in - it only moves the
+ * stamp.) */
+static inline void skip_time_away(struct perf_event *e, uint64_t now)
+{
+	if (now > e->tstamp)
+		e->tstamp = now;
+}
+
+/* A software group as its context comes in: every member's time away
+ * skipped, and group_on: the leader and its enabled members for this
+ * CPU on the counters. */
+static void soft_group_in(struct perf_event *l, uint64_t now, int cpu)
+{
+	bool on = l->state == EVENT_INACTIVE && soft_matches(l, cpu);
+	skip_time_away(l, now);
+	if (on)
+		soft_event_start(l, now, cpu);
+	list_for_each(n, &l->siblings) {
+		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
+		skip_time_away(s, now);
+		if (on && s->state == EVENT_INACTIVE && soft_matches(s, cpu))
+			soft_event_start(s, now, cpu);
+	}
+}
+
+static void soft_group_stop(struct perf_event *l, uint64_t now)
+{
+	soft_event_stop(l, now);
+	list_for_each(n, &l->siblings)
+		soft_event_stop(list_entry(n, struct perf_event, sibling_node), now);
+}
+
+/*
+ * t's context comes in at now (it was out: its time away is nobody's),
+ * in one walk: every group's times skip the time away, and each
+ * software group goes on the counters at once. Returns whether a group
+ * with scarce members is left for the priority passes
+ * (perf_cpu_sched_in), which skip the groups already on.
+ */
+static bool task_ctx_in_soft(struct task *t, uint64_t now)
+{
+	int cpu = (int)this_cpu_id();
+	bool scarce = false;
+	list_for_each(n, &t->perf_events) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (group_soft(l)) {
+			soft_group_in(l, now, cpu);
+		} else {
+			group_update(l, now); /* the time away */
+			scarce = true;
+		}
+	}
+	t->perf_ctx_in = true;
+	return scarce;
+}
+
+/* t's context leaves this CPU's counters at now: ctx_out, with software
+ * groups stopped without the scarce bookkeeping they never take part in. */
+static void task_ctx_out(struct perf_cpu *pc, struct task *t, uint64_t now)
+{
+	list_for_each(n, &t->perf_events) {
+		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
+		if (group_soft(l))
+			soft_group_stop(l, now);
+		else
+			group_off(pc, l, now);
+	}
+	t->perf_ctx_in = false;
+}
+
 /* ---- rotation ---- */
 
 /* Move the first flexible group to the end: round robin. */
@@ -353,17 +496,16 @@ void perf_sched_out(struct task *prev, struct task *next)
 	pc->switched_from = prev;
 	if (!list_empty(&prev->perf_events) || !list_empty(&pc->events)) {
 		perf_record_switch(prev, next, false); /* records/context_switch.c */
+		uint64_t now = pc->switch_ns = time_since_boot_ns();
+		spin_lock(&perf_lock);
 		/* Count the switch while prev's events still count. The
 		 * idle task's switches are not context switches. */
 		if (prev->tid)
-			perf_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SW_KERNEL);
-		if (prev->perf_ctx_in) {
-			uint64_t now = time_since_boot_ns();
-			spin_lock(&perf_lock);
-			ctx_out(pc, &prev->perf_events, false, now);
-			prev->perf_ctx_in = false;
-			spin_unlock(&perf_lock);
-		}
+			perf_sw_event_locked(prev, PERF_COUNT_SW_CONTEXT_SWITCHES, 1,
+					     PERF_SW_KERNEL);
+		if (prev->perf_ctx_in)
+			task_ctx_out(pc, prev, now);
+		spin_unlock(&perf_lock);
 	}
 	pc->task = NULL;
 	__atomic_store_n(&prev->perf_cpu, -1, __ATOMIC_SEQ_CST);
@@ -381,11 +523,20 @@ void perf_sched_in(struct task *next)
 	vpmu_hook(VPMU_KERNEL);    /* the model's own interrupt ends here */
 	__atomic_store_n(&next->perf_cpu, (int)cpu, __ATOMIC_SEQ_CST);
 	if (!list_empty(&next->perf_events) || pc->rotate_cpu) {
-		uint64_t now = time_since_boot_ns();
+		/* next's events start at the instant prev's stopped: the
+		 * switch between is nobody's time either way. */
+		uint64_t now = pc->switch_ns ? pc->switch_ns : time_since_boot_ns();
 		spin_lock(&perf_lock);
-		/* Task pinned groups come before CPU flexible ones. */
-		ctx_out(pc, &pc->events, true, now);
-		perf_cpu_sched_in(now);
+		/* Software groups need no pass: the CPU's groups stay as they
+		 * are unless one waits for counters or next brings scarce
+		 * ones. */
+		if (pc->rotate_cpu || next->perf_ctx_in || task_ctx_in_soft(next, now)) {
+			/* Task pinned groups come before CPU flexible ones. */
+			ctx_out(pc, &pc->events, true, now);
+			perf_cpu_sched_in(now);
+		} else {
+			pc->rotate_task = false; /* none of next's groups waits */
+		}
 		spin_unlock(&perf_lock);
 	}
 	if (migrated)
@@ -393,4 +544,5 @@ void perf_sched_in(struct task *next)
 	if (pc->switched_from)
 		perf_record_switch(pc->switched_from, next, true); /* records/context_switch.c */
 	pc->switched_from = NULL;
+	pc->switch_ns = 0;
 }

@@ -20,6 +20,14 @@ struct perf_event;
 /* e saw n more occurrences. */
 void perf_event_hit(struct perf_event *e, uint64_t n, const struct perf_hit *hit);
 
+/* sw.c: perf_sw_event (no sample registers) for a caller that holds
+ * perf_lock already, t being current: counts into t's context and this
+ * CPU's (the scheduler's switch-out counts context switches so, in the
+ * same critical section as it takes t's events off the counters). */
+struct task;
+void perf_sw_event_locked(struct task *t, unsigned config, uint64_t n,
+			  enum perf_sw_where where);
+
 /* e's period ran out: one sample standing for `period` occurrences
  * (overflow.c). True when the event must stop taking samples now
  * (throttled, or its REFRESH limit reached): the caller stops counting

@@ -11,14 +11,9 @@
 #include "arch/percpu.h"
 #include "perf.h"
 #include "hit.h"
+#include "sw.h"
 #include "proc/task.h"
 #include "arch/tsc.h"
-
-static bool is_clock(const struct perf_event *e)
-{
-	return e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-	       e->attr.config == PERF_COUNT_SW_TASK_CLOCK;
-}
 
 static int sw_init(struct perf_event *e)
 {
@@ -29,42 +24,25 @@ static int sw_init(struct perf_event *e)
 	return 0;
 }
 
-/* A clock counts TSC time from start to stop; a sampling one has its
- * hrtimer armed in between (clock_sample.c). */
-static void sw_start(struct perf_event *e, uint64_t now)
-{
-	e->start_value = now;
-	if (is_clock(e))
-		perf_clock_sample_start(e);
-}
-
-static void sw_stop(struct perf_event *e, uint64_t now)
-{
-	if (!is_clock(e))
-		return;
-	perf_clock_sample_stop(e);
-	e->count += now - e->start_value;
-}
-
 /* Software events need no counter: there is always room. */
 static int sw_add(struct perf_event *e, uint64_t now)
 {
-	sw_start(e, now);
+	perf_sw_start(e, now);
 	return 0;
 }
 
 static uint64_t sw_read(struct perf_event *e, uint64_t now)
 {
-	return is_clock(e) ? e->count + (now - e->start_value) : e->count;
+	return perf_sw_is_clock(e) ? e->count + (now - e->start_value) : e->count;
 }
 
 struct pmu perf_sw_pmu = {
 	.name = "software",
 	.event_init = sw_init,
 	.add = sw_add,
-	.del = sw_stop,
-	.start = sw_start,
-	.stop = sw_stop,
+	.del = perf_sw_stop,
+	.start = perf_sw_start,
+	.stop = perf_sw_stop,
 	.read = sw_read,
 };
 
@@ -111,4 +89,14 @@ void perf_sw_event_at(unsigned config, uint64_t n, enum perf_sw_where where,
 		count_in(&t->perf_events, config, n, where, hit);
 	count_in(cpu_list, config, n, where, hit);
 	spin_unlock_irqrestore(&perf_lock, f);
+}
+
+void perf_sw_event_locked(struct task *t, unsigned config, uint64_t n,
+			  enum perf_sw_where where)
+{
+	if (!list_empty(&t->perf_events))
+		count_in(&t->perf_events, config, n, where, NULL);
+	struct list *cpu_list = perf_cpu_events(this_cpu_id());
+	if (!list_empty(cpu_list))
+		count_in(cpu_list, config, n, where, NULL);
 }

@@ -13,7 +13,8 @@
  * Processes: fork+exit+wait, and fork+exec of a 1 MiB static program
  * (big1m, in the initrd). Self-monitoring: an RDPMC read through the
  * control page. `bench CPU calls` skips the sampling figures, `bench
- * CPU sample` runs them alone, `bench CPU pmi` the PMI sample alone.
+ * CPU sample` runs them alone, `bench CPU pmi` the PMI sample alone,
+ * `bench CPU switch` the two context-switch figures alone.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -679,6 +680,11 @@ int main(int argc, char **argv)
 	pin(cpu);
 	printf("bench on cpu %d\n", sched_getcpu());
 	int calls_only = argc > 2 && !strcmp(argv[2], "calls");
+	if (argc > 2 && !strcmp(argv[2], "switch")) { /* bench CPU switch: those alone */
+		bench_switch(0);
+		bench_switch(4);
+		return 0;
+	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */
 		bench_pmi_sample();
 		return 0;

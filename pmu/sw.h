@@ -1,0 +1,38 @@
+/*
+ * The software PMU's start and stop (pmu/sw.c), inline so that the
+ * scheduler's switch of a context of software groups (pmu/ctx_sched.c)
+ * runs them without the PMU's indirection. A clock (cpu-clock,
+ * task-clock) counts TSC time from start to stop; a sampling one has
+ * its hrtimer armed in between (clock_sample.c); other software events
+ * are counted where the kernel sees them and need nothing here.
+ *
+ * Locking: under perf_lock, interrupts off, on the event's CPU.
+ */
+#ifndef BAREMON_PMU_SW_H
+#define BAREMON_PMU_SW_H
+
+#include "event.h"
+
+static inline bool perf_sw_is_clock(const struct perf_event *e)
+{
+	return e->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       e->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static inline void perf_sw_start(struct perf_event *e, uint64_t now)
+{
+	e->start_value = now;
+	if (e->attr.sample_period && perf_sw_is_clock(e))
+		perf_clock_sample_start(e);
+}
+
+static inline void perf_sw_stop(struct perf_event *e, uint64_t now)
+{
+	if (!perf_sw_is_clock(e))
+		return;
+	if (e->attr.sample_period)
+		perf_clock_sample_stop(e);
+	e->count += now - e->start_value;
+}
+
+#endif
