@@ -36,6 +36,7 @@
 #include "proc/task.h"
 #include "throttle.h"
 #include "arch/tsc.h"
+#include "arch/percpu_table.h"
 
 #define TICK_NS 10000000ULL
 
@@ -50,12 +51,12 @@ struct perf_cpu {
 	uint64_t mux_ns, next_rotate;
 };
 
-static struct perf_cpu cpus[MAX_CPUS];
+PERCPU_TABLE(struct perf_cpu, cpus);
 static bool ready;  /* the lists exist: the tick may look at them */
 
 void perf_sched_init(void)
 {
-	for (unsigned c = 0; c < MAX_CPUS; c++)
+	for (unsigned c = 0; c < percpu_slots(); c++)
 		list_init(&cpus[c].events);
 	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }
