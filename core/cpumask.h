@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 /* CPU numbers the kernel can give: a compile-time bound on masks and on
- * the small per-CPU tables; the large per-CPU data is sized at boot from
- * the CPUs found (cpu_ids). */
+ * the small per-CPU tables; the large per-CPU data is sized at boot for
+ * the CPUs numbered (arch/percpu_table.h's percpu_slots, >= cpu_ids). */
 #define MAX_CPUS 1024
 #define CPUMASK_WORDS (MAX_CPUS / 64)
 

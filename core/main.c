@@ -31,6 +31,7 @@
 #include "arch/smp.h"
 #include "arch/topology.h"
 #include "arch/numa.h"
+#include "arch/percpu_table.h"
 #include "fbcon.h"
 #include "kbd.h"
 #include "mm/tlb.h"
@@ -108,6 +109,7 @@ static void platform_init(struct boot_info *bi)
 	tsc_calibrate();
 	apic_init_cpu();
 	this_cpu()->apic_id = apic_current_id();
+	percpu_tables_init(smp_plan_cpus(), numa_node_of_cpu);
 	this_cpu()->online = 1;
 	sched_tick_start();
 	irq_enable();

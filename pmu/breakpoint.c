@@ -30,6 +30,7 @@
 #include "hit.h"
 #include "proc/sched.h"
 #include "arch/trap.h"
+#include "arch/percpu_table.h"
 
 #define RFLAGS_IF (1ULL << 9)
 
@@ -51,7 +52,7 @@ struct bp_cpu {
 	bool in_trap;              /* in the #DB handler: DR7 stays off */
 };
 
-static struct bp_cpu bp_cpus[MAX_CPUS];
+PERCPU_TABLE(struct bp_cpu, bp_cpus);
 static trap_handler next_debug_handler;  /* #DB's handler before ours */
 
 static struct bp_cpu *this_bp_cpu(void)
@@ -321,7 +322,7 @@ bool bp_unsafe_range(uint64_t start, uint64_t end)
 	    end > (uint64_t)__kernel_end)
 		return true;
 	return overlaps(start, end, percpu_area, sizeof(percpu_area)) ||
-	       overlaps(start, end, bp_cpus, sizeof(bp_cpus)) ||
+	       overlaps(start, end, bp_cpus, sizeof(*bp_cpus) * percpu_slots()) ||
 	       gdt_overlaps(start, end) || trap_tables_overlap(start, end);
 }
 

@@ -46,6 +46,7 @@
 #include "sw.h"
 #include "throttle.h"
 #include "arch/tsc.h"
+#include "arch/percpu_table.h"
 
 #define TICK_NS 10000000ULL
 
@@ -61,12 +62,12 @@ struct perf_cpu {
 	uint64_t mux_ns, next_rotate;
 };
 
-static struct perf_cpu cpus[MAX_CPUS];
+PERCPU_TABLE(struct perf_cpu, cpus);
 static bool ready;  /* the lists exist: the tick may look at them */
 
 void perf_sched_init(void)
 {
-	for (unsigned c = 0; c < MAX_CPUS; c++)
+	for (unsigned c = 0; c < percpu_slots(); c++)
 		list_init(&cpus[c].events);
 	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }

@@ -16,6 +16,7 @@
 #include "mm/tlb.h"
 #include "arch/trap.h"
 #include "arch/x86.h"
+#include "arch/percpu_table.h"
 
 struct mailbox {
 	int busy;                  /* claimed by a sender */
@@ -24,7 +25,7 @@ struct mailbox {
 	int pending;               /* set by the sender, cleared when done */
 };
 
-static struct mailbox boxes[MAX_CPUS];
+PERCPU_TABLE(struct mailbox, boxes);
 
 /* Run this CPU's pending call. Interrupts off, so the IPI handler and
  * a spinning sender on this CPU never both run it. */

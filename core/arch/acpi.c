@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "acpi.h"
+#include "cmdline.h"
 #include "kernel.h"
 #include "mm/mm.h"
 #include "x86.h"
@@ -260,6 +261,12 @@ static void parse_fadt(void)
 	    f->x_pm_tmr_blk.space == 1 && f->x_pm_tmr_blk.address)
 		acpi.pm_timer_port = (uint32_t)f->x_pm_tmr_blk.address;
 	acpi.pm_timer_32bit = f->flags & FADT_TMR_VAL_EXT;
+	/* nopmtimer: behave as on a machine whose FADT has no PM timer (a
+	 * test aid: QEMU's q35 always has one). */
+	if (acpi.pm_timer_port && cmdline_has("nopmtimer")) {
+		klog("acpi: pm timer %#x ignored (nopmtimer)", acpi.pm_timer_port);
+		acpi.pm_timer_port = 0;
+	}
 	acpi.pm1a_cnt = f->pm1a_cnt_blk;
 	acpi.pm1b_cnt = f->pm1b_cnt_blk;
 	acpi.smi_cmd = f->smi_cmd;

@@ -1,7 +1,8 @@
 /*
- * GDT and TSS, one pair per CPU (a static array, indexed by CPU number);
- * interrupt stacks static for the boot CPU, allocated by smp.c for the
- * others (gdt_alloc_ist) before they start.
+ * GDT and TSS, one pair per CPU: static for the boot CPU (set up before
+ * memory is), a per-CPU table for the others (percpu_table.h);
+ * interrupt stacks static for the boot CPU, allocated on the CPU's NUMA
+ * node by smp.c for the others (gdt_alloc_ist) before they start.
  * A CPU writes only its own entries, at bring-up, before it takes
  * interrupts; nothing else changes them afterwards except tss_set_rsp0,
  * which each CPU calls for itself. No lock is needed.
@@ -9,6 +10,7 @@
 #include <string.h>
 #include "gdt.h"
 #include "kernel.h"
+#include "percpu_table.h"
 #include "mm/kstack.h"
 
 struct tss {
@@ -40,16 +42,22 @@ struct ist_stack {
 	uint8_t stack[IST_STACK_SIZE];
 };
 
-static struct cpu_segments segs[MAX_CPUS];
+static struct cpu_segments boot_segs;
+PERCPU_TABLE(struct cpu_segments, segs); /* entry 0 unused: boot_segs */
 static struct ist_stack boot_ist[IST_COUNT] __attribute__((aligned(4096)));
 static uint8_t *ist_base[MAX_CPUS][IST_COUNT] = {
 	{ boot_ist[0].stack, boot_ist[1].stack, boot_ist[2].stack },
 };
 
-bool gdt_alloc_ist(unsigned cpu)
+static struct cpu_segments *segs_of(unsigned cpu)
+{
+	return cpu ? &segs[cpu] : &boot_segs;
+}
+
+bool gdt_alloc_ist(unsigned cpu, unsigned node)
 {
 	for (unsigned i = 0; i < IST_COUNT; i++) {
-		uint64_t base = kstack_alloc(IST_STACK_SIZE);
+		uint64_t base = kstack_alloc_node(IST_STACK_SIZE, node);
 		if (!base) {
 			while (i--) {
 				kstack_free((uint64_t)ist_base[cpu][i], IST_STACK_SIZE);
@@ -94,7 +102,8 @@ static bool overlaps(uint64_t start, uint64_t end, const void *p, uint64_t size)
 
 bool gdt_overlaps(uint64_t start, uint64_t end)
 {
-	if (overlaps(start, end, segs, sizeof(segs)))
+	if (overlaps(start, end, &boot_segs, sizeof(boot_segs)) ||
+	    (segs && overlaps(start, end, segs, sizeof(*segs) * percpu_slots())))
 		return true;
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		for (unsigned i = 0; i < IST_COUNT; i++)
@@ -126,8 +135,8 @@ static void load_segments(void)
 
 void gdt_init_cpu(unsigned cpu)
 {
-	BUG_ON(cpu >= MAX_CPUS || !ist_base[cpu][0]);
-	struct cpu_segments *s = &segs[cpu];
+	BUG_ON(cpu >= percpu_slots() || !ist_base[cpu][0]);
+	struct cpu_segments *s = segs_of(cpu);
 	memset(s, 0, sizeof(*s));
 	s->gdt[1] = SEG_CODE64_KERNEL;
 	s->gdt[2] = SEG_DATA_KERNEL;
@@ -146,5 +155,5 @@ void gdt_init_cpu(unsigned cpu)
 
 void tss_set_rsp0(unsigned cpu, uint64_t rsp0)
 {
-	segs[cpu].tss.rsp[0] = rsp0;
+	segs_of(cpu)->tss.rsp[0] = rsp0;
 }

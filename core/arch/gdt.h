@@ -23,9 +23,9 @@
 /* Load GDT and TSS for CPU `cpu` (0 = the boot CPU). */
 void gdt_init_cpu(unsigned cpu);
 /* Allocate an AP's IST_COUNT interrupt stacks, each with its guard
- * page, before it starts (smp.c); false when memory runs out. The boot
- * CPU's are static. */
-bool gdt_alloc_ist(unsigned cpu);
+ * page, on NUMA node `node` when it has room, before it starts (smp.c);
+ * false when memory runs out. The boot CPU's are static. */
+bool gdt_alloc_ist(unsigned cpu, unsigned node);
 /* Ring-0 stack used on entry from user mode (TSS.rsp0). */
 void tss_set_rsp0(unsigned cpu, uint64_t rsp0);
 /* Bounds of an IST stack, for the panic report and self-tests. */

@@ -20,6 +20,7 @@
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
+#include "percpu_table.h"
 
 struct hrtimer_cpu {
 	struct list queue;     /* armed timers, sorted by expires */
@@ -27,7 +28,7 @@ struct hrtimer_cpu {
 	uint64_t armed;        /* the expiry the hardware holds, 0: none */
 };
 
-static struct hrtimer_cpu hcpus[MAX_CPUS];
+PERCPU_TABLE(struct hrtimer_cpu, hcpus);
 static uint64_t ns_mult;   /* TSC cycles per ns, fixed point 40.24 */
 
 uint64_t hrtimer_ns_to_tsc(uint64_t ns)

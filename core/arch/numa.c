@@ -8,6 +8,7 @@
 #include "acpi.h"
 #include "kernel.h"
 #include "numa.h"
+#include "percpu.h"
 
 #define SRAT_HEAD 48
 #define SRAT_ENABLED 1u
@@ -19,6 +20,11 @@ static struct {
 	uint16_t node;
 } cpu_nodes[ACPI_MAX_CPUS];
 static unsigned ncpu_nodes;
+static struct {
+	uint64_t base, end;
+	uint16_t node;
+} ranges[NUMA_MAX_RANGES];
+static unsigned nranges;
 
 /* The node index of a proximity domain, added on first sight; -1 when
  * there are more domains than NUMA_MAX_NODES. */
@@ -43,13 +49,18 @@ static void add_cpu(uint32_t domain, uint32_t apic_id)
 	cpu_nodes[ncpu_nodes++].node = (uint16_t)n;
 }
 
-static void add_memory(uint32_t domain, uint64_t length)
+static void add_memory(uint32_t domain, uint64_t base, uint64_t length)
 {
 	int n = node_index(domain);
 	if (n < 0)
 		return;
 	nodes[n].mem_bytes += length;
 	nodes[n].mem_ranges++;
+	if (nranges < NUMA_MAX_RANGES && length) {
+		ranges[nranges].base = base;
+		ranges[nranges].end = base + length;
+		ranges[nranges++].node = (uint16_t)n;
+	}
 }
 
 static uint32_t u32_at(const uint8_t *e, unsigned off)
@@ -67,9 +78,10 @@ static void srat_entry(const uint8_t *e)
 				  (uint32_t)e[11] << 24;
 		add_cpu(domain, e[3]);
 	} else if (e[0] == 1 && e[1] >= 40 && (u32_at(e, 28) & SRAT_ENABLED)) {
-		uint64_t length;
+		uint64_t base, length;
+		memcpy(&base, e + 8, 8);
 		memcpy(&length, e + 16, 8);
-		add_memory(u32_at(e, 2), length);
+		add_memory(u32_at(e, 2), base, length);
 	} else if (e[0] == 2 && e[1] >= 24 && (u32_at(e, 12) & SRAT_ENABLED)) {
 		add_cpu(u32_at(e, 4), u32_at(e, 8));
 	}
@@ -113,4 +125,34 @@ unsigned numa_node_of_apic(uint32_t apic_id)
 		if (cpu_nodes[i].apic_id == apic_id)
 			return cpu_nodes[i].node;
 	return 0;
+}
+
+bool numa_known(void)
+{
+	return ncpu_nodes || nranges;
+}
+
+bool numa_node_range(unsigned n, unsigned i, uint64_t *base, uint64_t *end)
+{
+	for (unsigned r = 0; r < nranges; r++) {
+		if (ranges[r].node != n || i--)
+			continue;
+		*base = ranges[r].base;
+		*end = ranges[r].end;
+		return true;
+	}
+	return false;
+}
+
+int numa_node_of_phys(uint64_t phys)
+{
+	for (unsigned r = 0; r < nranges; r++)
+		if (phys >= ranges[r].base && phys < ranges[r].end)
+			return ranges[r].node;
+	return -1;
+}
+
+unsigned numa_node_of_cpu(unsigned cpu)
+{
+	return cpu < MAX_CPUS ? numa_node_of_apic(percpu_area[cpu].apic_id) : 0;
 }

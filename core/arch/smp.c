@@ -35,6 +35,7 @@
 #include "tsc.h"
 #include "x86.h"
 #include "mm/uaccess.h"
+#include "numa.h"
 
 #define TRAMPOLINE_PHYS 0x8000ULL
 #define ICR_INIT   0x00004500u
@@ -53,6 +54,12 @@ static unsigned ap_count;                  /* APs asked to start: cpus 1..ap_cou
 static uint8_t ap_state[MAX_CPUS];          /* AP_*, by CPU number */
 static int ap_madt_index[MAX_CPUS];         /* its acpi.cpus[] entry */
 static uint64_t ap_stack_top[MAX_CPUS];     /* by ticket (trampoline reads) */
+static uint64_t cpu_stack_top[MAX_CPUS];    /* by CPU number: its idle stack */
+
+uint64_t smp_cpu_stack_top(unsigned n)
+{
+	return n < MAX_CPUS ? cpu_stack_top[n] : 0;
+}
 
 unsigned smp_cpu_count(void)
 {
@@ -91,12 +98,10 @@ static void __attribute__((noreturn)) park(void)
 		__asm__ volatile("cli; hlt");
 }
 
-/* The same per-CPU set-up the boot CPU did in kmain. */
-static void __attribute__((noreturn)) ap_entry(uint64_t ticket)
+/* The same per-CPU set-up the boot CPU did in kmain, on CPU n's own
+ * stack (on its node), which becomes its idle task's. */
+static void __attribute__((noreturn, used)) ap_start(unsigned n)
 {
-	unsigned n = claim_cpu_number(initial_apic_id());
-	if (!n)
-		park(); /* abandoned, or not a CPU we asked for */
 	gdt_init_cpu(n);
 	percpu_init(n, percpu_area[n].apic_id);
 	idt_load();
@@ -110,10 +115,27 @@ static void __attribute__((noreturn)) ap_entry(uint64_t ticket)
 	syscall_init_cpu();
 	apic_init_cpu();
 	this_cpu()->apic_id = apic_current_id();
-	sched_init_cpu(task_create_idle(n, ap_stack_top[ticket] - KSTACK_SIZE));
+	sched_init_cpu(task_create_idle(n, cpu_stack_top[n] - KSTACK_SIZE));
 	sched_tick_start();
 	__atomic_store_n(&this_cpu()->online, 1, __ATOMIC_RELEASE);
 	sched_idle_loop();
+}
+
+/* The trampoline's jump target, on the small stack its ticket picked
+ * (an AP cannot know its number before it runs C): claim the number,
+ * then move to that CPU's stack for good. */
+static void __attribute__((noreturn)) ap_entry(uint64_t ticket)
+{
+	(void)ticket;
+	unsigned n = claim_cpu_number(initial_apic_id());
+	if (!n)
+		park(); /* abandoned, or not a CPU we asked for */
+	/* call, not jmp: ap_start sees the stack as after any call */
+	__asm__ volatile("mov %0, %%rsp\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "call ap_start"
+			 : : "r"(cpu_stack_top[n]), "D"((uint64_t)n) : "memory");
+	__builtin_unreachable();
 }
 
 static struct trampoline_params *params(void)
@@ -148,25 +170,50 @@ static unsigned assign_cpu_numbers(unsigned limit)
 	return n;
 }
 
-/* One kernel stack per AP (by ticket) and its interrupt stacks (by CPU
- * number), each with its guard page (mm/kstack.h); fewer APs are started
- * if memory runs out. */
+/* Per AP: a one-page start-up stack (by ticket), and its kernel stack
+ * and interrupt stacks (by CPU number) on the CPU's NUMA node, each with
+ * its guard page (mm/kstack.h); fewer APs are started if memory runs
+ * out. */
+static bool alloc_ap_stacks(unsigned t)
+{
+	unsigned n = t + 1, node = numa_node_of_cpu(n);
+	uint64_t ticket = kstack_alloc(PAGE_SIZE);
+	uint64_t stack = kstack_alloc_node(KSTACK_SIZE, node);
+	if (ticket && stack && gdt_alloc_ist(n, node)) {
+		ap_stack_top[t] = ticket + PAGE_SIZE;
+		cpu_stack_top[n] = stack + KSTACK_SIZE;
+		return true;
+	}
+	if (ticket)
+		kstack_free(ticket, PAGE_SIZE);
+	if (stack)
+		kstack_free(stack, KSTACK_SIZE);
+	return false;
+}
+
 static unsigned alloc_stacks(unsigned n)
 {
 	for (unsigned t = 0; t < n; t++) {
-		uint64_t stack = kstack_alloc(KSTACK_SIZE);
-		if (stack && !gdt_alloc_ist(t + 1)) {
-			kstack_free(stack, KSTACK_SIZE);
-			stack = 0;
-		}
-		if (!stack) {
-			for (unsigned k = t + 1; k <= n; k++)
-				acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
-			return t;
-		}
-		ap_stack_top[t] = stack + KSTACK_SIZE;
+		if (alloc_ap_stacks(t))
+			continue;
+		for (unsigned k = t + 1; k <= n; k++)
+			acpi.cpus[ap_madt_index[k]].state = CPU_NO_MEMORY;
+		return t;
 	}
 	return n;
+}
+
+/* The start-up stacks, once no AP can be on one: every AP asked is
+ * online (so has left it). A late AP may still be parked on one
+ * otherwise, and they stay. */
+static void free_ticket_stacks(bool all_online)
+{
+	if (!all_online)
+		return;
+	for (unsigned t = 0; t < ap_count; t++) {
+		kstack_free(ap_stack_top[t] - PAGE_SIZE, PAGE_SIZE);
+		ap_stack_top[t] = 0;
+	}
 }
 
 static bool claimed(unsigned n)
@@ -223,8 +270,10 @@ static void start_all(void)
 	udelay(200);
 	send_startup(true);
 	uint64_t budget_us = 2000000 + 200000ULL * ap_count;
-	if (wait_online(budget_us))
+	if (wait_online(budget_us)) {
+		free_ticket_stacks(true);
 		return;
+	}
 	/* Abandon the silent ones; a claimed one is running our code and
 	 * gets one more second to finish. */
 	for (unsigned n = 1; n <= ap_count; n++) {
@@ -302,6 +351,22 @@ static unsigned count_state(unsigned state)
 	return k;
 }
 
+static unsigned planned;                 /* APs numbered by smp_plan_cpus */
+static unsigned limit = MAX_CPUS;        /* maxcpus= */
+
+unsigned smp_plan_cpus(void)
+{
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		if (acpi.cpus[i].apic_id == this_cpu()->apic_id)
+			acpi.cpus[i].state = CPU_ONLINE, acpi.cpus[i].cpu = 0;
+	if (cmdline_has("nosmp") || acpi.ncpus <= 1)
+		return 1;
+	uint64_t asked = cmdline_get_u64("maxcpus", MAX_CPUS);
+	limit = asked < 1 || asked > MAX_CPUS ? MAX_CPUS : (unsigned)asked;
+	planned = assign_cpu_numbers(limit);
+	return planned + 1;
+}
+
 unsigned smp_init(void)
 {
 	const char *iso = cmdline_get("isolcpus");
@@ -310,16 +375,10 @@ unsigned smp_init(void)
 		sched_set_isolated(&isolated);
 		klog("smp: isolated cpus %s (tickless when running one task)", iso);
 	}
-	for (unsigned i = 0; i < acpi.ncpus; i++)
-		if (acpi.cpus[i].apic_id == this_cpu()->apic_id)
-			acpi.cpus[i].state = CPU_ONLINE, acpi.cpus[i].cpu = 0;
-	if (cmdline_has("nosmp") || acpi.ncpus <= 1)
+	if (!planned)
 		return online_count;
 	BUG_ON(vm_kernel_pml4() >= GiB(4)); /* the trampoline loads it in 32-bit mode */
-	uint64_t limit = cmdline_get_u64("maxcpus", MAX_CPUS);
-	if (limit < 1 || limit > MAX_CPUS)
-		limit = MAX_CPUS;
-	ap_count = alloc_stacks(assign_cpu_numbers((unsigned)limit));
+	ap_count = alloc_stacks(planned);
 	trap_size_counts(ap_count + 1);
 	uint64_t t0 = rdtsc();
 	size_t size = (size_t)(trampoline_end - trampoline_start);
@@ -330,7 +389,7 @@ unsigned smp_init(void)
 	record_results();
 	klog("smp: %u cpus online of %u in the MADT (%u failed, %u beyond the limit of %u, "
 	     "%u disabled) in %llu us", online_count, acpi.ncpus + acpi.ncpus_dropped,
-	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), (unsigned)limit,
+	     count_state(CPU_FAILED), count_state(CPU_OVER_LIMIT), limit,
 	     count_state(CPU_NOT_TRIED), (unsigned long long)(tsc_to_ns(rdtsc() - t0) / 1000));
 	char list[128];
 	cpumask_format(list, sizeof(list), sched_online_mask());

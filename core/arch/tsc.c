@@ -1,7 +1,7 @@
 /*
  * TSC frequency. Sources in order of trust: CPUID 15H (crystal ratio),
- * CPUID 16H (base MHz), then calibration over 20 ms against the HPET, the
- * ACPI PM timer, or PIT channel 2. Under QEMU -icount the TSC counts
+ * CPUID 16H (base MHz), then calibration (the median of 5 samples of
+ * 10 ms) against the HPET, the ACPI PM timer, or PIT channel 2. Under QEMU -icount the TSC counts
  * instructions, so the "frequency" is instructions per virtual second.
  * Written once at boot; read-only afterwards.
  */
@@ -130,19 +130,36 @@ static bool from_cpuid(void)
 	return false;
 }
 
-/* PIT channel 2, gated through port 0x61, one-shot countdown. */
+/* PIT channel 2 as a free-running 16-bit up counter: mode 2 (rate
+ * generator) with the full count, gate on through port 0x61, speaker
+ * off; each read latches the count. */
+static void pit_start(void)
+{
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01);
+	outb(0x43, 0xb4); /* ch2, lo/hi, mode 2, binary */
+	outb(0x42, 0);
+	outb(0x42, 0);    /* 0 = 65536 */
+}
+
+static uint64_t read_pit(void)
+{
+	outb(0x43, 0x80); /* latch ch2 */
+	uint8_t lo = inb(0x42), hi = inb(0x42);
+	return (0x10000u - ((unsigned)hi << 8 | lo)) & 0xffff; /* counts down */
+}
+
+/* Calibrated like the other references (bracketed samples, median), so
+ * a vCPU descheduled while the PIT runs does not stretch the result; 0
+ * when there is no PIT (the counter never moves). */
 static uint64_t calibrate_pit(void)
 {
-	uint16_t count = (uint16_t)(PIT_HZ * CALIBRATE_MS / 1000);
-	outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
-	outb(0x43, 0xb0);                        /* ch2, lo/hi, mode 0 */
-	outb(0x42, count & 0xff);
-	outb(0x42, count >> 8);
-	uint64_t t0 = rdtsc();
-	for (uint64_t spins = 0; !(inb(0x61) & 0x20); spins++)
-		if (spins > 100000000ULL)
-			return 0; /* no PIT */
-	return (rdtsc() - t0) * 1000 / CALIBRATE_MS;
+	pit_start();
+	uint64_t first = read_pit();
+	unsigned spins = 0;
+	while (read_pit() == first)
+		if (++spins > 1000000)
+			return 0;
+	return measure(read_pit, 0xffff, PIT_HZ);
 }
 
 static void calibrate_hpet(void)

@@ -10,10 +10,9 @@
 #include "kstack.h"
 #include "mm.h"
 
-uint64_t kstack_alloc(size_t size)
+/* Guard the lowest of `pages` pages at phys; the stack's base. */
+static uint64_t guard_stack(uint64_t phys, size_t pages)
 {
-	size_t pages = size / PAGE_SIZE + 1;
-	uint64_t phys = pmm_alloc_pages(pages);
 	if (!phys)
 		return 0;
 	uint64_t guard = (uint64_t)phys_to_virt(phys);
@@ -22,6 +21,18 @@ uint64_t kstack_alloc(size_t size)
 		return 0;
 	}
 	return guard + PAGE_SIZE;
+}
+
+uint64_t kstack_alloc(size_t size)
+{
+	size_t pages = size / PAGE_SIZE + 1;
+	return guard_stack(pmm_alloc_pages(pages), pages);
+}
+
+uint64_t kstack_alloc_node(size_t size, unsigned node)
+{
+	size_t pages = size / PAGE_SIZE + 1;
+	return guard_stack(pmm_alloc_pages_node(pages, node), pages);
 }
 
 void kstack_free(uint64_t base, size_t size)

@@ -16,6 +16,9 @@
  * page below it: returns its lowest usable address (direct map), or 0
  * when memory runs out. */
 uint64_t kstack_alloc(size_t size);
+/* The same, from NUMA node `node`'s memory when it has room (a CPU's
+ * own stacks, placed at boot). */
+uint64_t kstack_alloc_node(size_t size, unsigned node);
 void kstack_free(uint64_t base, size_t size);
 
 /* Make the page below a static stack (boot, IST) its guard; `base` is

@@ -3,7 +3,8 @@
  * tables (vm.c) and the kernel heap (heap.c).
  *
  * Address space: all RAM (and MMIO mapped with vm_map_mmio) appears at
- * PHYSMAP_BASE + phys; the kernel image at KERNEL_VMA_BASE.
+ * PHYSMAP_BASE + phys; the kernel image at KERNEL_VMA_BASE; per-CPU
+ * tables at VM_TABLES_BASE.
  */
 #ifndef BAREMON_MM_H
 #define BAREMON_MM_H
@@ -28,6 +29,11 @@ static inline uint64_t pmm_alloc_page(void) { return pmm_alloc_pages(1); }
 /* One page whose old content is left in it: for a caller that overwrites
  * all of it at once (a copy-on-write copy). */
 uint64_t pmm_alloc_page_dirty(void);
+/* n contiguous zeroed pages inside physical [lo, hi); 0 if none there. */
+uint64_t pmm_alloc_pages_in(size_t n, uint64_t lo, uint64_t hi);
+/* n contiguous zeroed pages on NUMA node `node` (arch/numa.h) when the
+ * SRAT describes its memory and it has room, else anywhere (node.c). */
+uint64_t pmm_alloc_pages_node(size_t n, unsigned node);
 void pmm_free_pages(uint64_t phys, size_t n);
 size_t pmm_free_count(void);
 size_t pmm_total_count(void);           /* usable pages at boot */
@@ -49,6 +55,16 @@ void *vm_map_mmio(uint64_t phys, size_t size);
 /* The page-table entry flags for a kernel virtual address (0 if unmapped). */
 uint64_t vm_lookup_flags(uint64_t virt);
 uint64_t vm_kernel_pml4(void);
+/* The physical address a kernel virtual address maps to; 0 if none. */
+uint64_t vm_lookup_phys(uint64_t virt);
+
+/* Boot-time tables outside the direct map (arch/percpu_table.h): their
+ * pages are mapped one by one (4 KiB, RW, NX) so each page can come from
+ * another NUMA node. Mapped before any user address space exists (whose
+ * top level copies the kernel's), never unmapped. */
+#define VM_TABLES_BASE 0xffffc00000000000ULL
+#define VM_TABLES_END  0xffffc08000000000ULL
+void vm_map_table_page(uint64_t virt, uint64_t phys);
 /* Map/unmap [phys, phys+size) at the same virtual address (SMP start-up);
  * unmapping drops the whole lower half of the kernel's tables. */
 void vm_map_identity(uint64_t phys, size_t size);

@@ -74,12 +74,14 @@ void pmm_init(const struct boot_info *bi)
 		     (unsigned)BOOT_MMAP_MAX);
 }
 
-/* First index of a run of n free pages at or after `from`, or npages.
+/* First index of a run of n free pages in [from, to), or npages.
  * A word of the bitmap with every page used is passed over whole. */
-static size_t find_run(size_t from, size_t n)
+static size_t find_run(size_t from, size_t to, size_t n)
 {
 	size_t run = 0;
-	for (size_t i = from; i < npages; i++) {
+	if (to > npages)
+		to = npages;
+	for (size_t i = from; i < to; i++) {
 		if (!run && i % 64 == 0 && bitmap[i / 64] == ~0ULL) {
 			i += 63;
 			continue;
@@ -94,24 +96,46 @@ static size_t find_run(size_t from, size_t n)
 	return npages;
 }
 
+/* Mark [at, at+n) used; pmm_lock held. */
+static void claim_run(size_t at, size_t n)
+{
+	for (size_t i = at; i < at + n; i++)
+		mark_used(i);
+	nfree -= n;
+}
+
 /* n contiguous pages, their content left as it was; 0 if none. */
 static uint64_t take_pages(size_t n)
 {
 	if (n == 0)
 		return 0;
 	uint64_t f = spin_lock_irqsave(&pmm_lock);
-	size_t at = find_run(hint, n);
+	size_t at = find_run(hint, npages, n);
 	if (at == npages)
-		at = find_run(0, n);
+		at = find_run(0, npages, n);
 	if (at == npages) {
 		spin_unlock_irqrestore(&pmm_lock, f);
 		return 0;
 	}
-	for (size_t i = at; i < at + n; i++)
-		mark_used(i);
-	nfree -= n;
+	claim_run(at, n);
 	hint = at + n;
 	spin_unlock_irqrestore(&pmm_lock, f);
+	return at * PAGE_SIZE;
+}
+
+uint64_t pmm_alloc_pages_in(size_t n, uint64_t lo, uint64_t hi)
+{
+	if (n == 0)
+		return 0;
+	size_t from = ALIGN_UP(lo, PAGE_SIZE) / PAGE_SIZE, to = hi / PAGE_SIZE;
+	uint64_t f = spin_lock_irqsave(&pmm_lock);
+	size_t at = find_run(from, to, n);
+	if (at != npages)
+		claim_run(at, n);
+	spin_unlock_irqrestore(&pmm_lock, f);
+	if (at == npages)
+		return 0;
+	memset(phys_to_virt(at * PAGE_SIZE), 0, n * PAGE_SIZE);
 	return at * PAGE_SIZE;
 }
 

@@ -41,6 +41,8 @@ uint64_t virt_to_phys(const void *virt)
 	uint64_t v = (uint64_t)virt;
 	if (v >= KERNEL_VMA_BASE)
 		return v - (uint64_t)__kernel_start + kernel_phys_base;
+	if (v >= VM_TABLES_BASE && v < VM_TABLES_END)
+		return vm_lookup_phys(v);
 	return v - PHYSMAP_BASE;
 }
 
@@ -263,6 +265,30 @@ uint64_t vm_lookup_flags(uint64_t virt)
 		t = table_at(e);
 	}
 	return 0;
+}
+
+uint64_t vm_lookup_phys(uint64_t virt)
+{
+	uint64_t *t = table_at(kernel_pml4);
+	for (int level = 3; level >= 0; level--) {
+		uint64_t e = t[pt_index(virt, level)];
+		if (!(e & PTE_PRESENT))
+			return 0;
+		if (level == 0 || (e & PTE_HUGE)) {
+			uint64_t span = PAGE_SIZE << (9 * level);
+			return (e & PTE_ADDR & ~(span - 1)) | (virt & (span - 1));
+		}
+		t = table_at(e);
+	}
+	return 0;
+}
+
+void vm_map_table_page(uint64_t virt, uint64_t phys)
+{
+	BUG_ON(virt < VM_TABLES_BASE || virt >= VM_TABLES_END);
+	uint64_t f = spin_lock_irqsave(&vm_lock);
+	map_one(virt, phys, PTE_WRITE | PTE_NX | PTE_GLOBAL, 0);
+	spin_unlock_irqrestore(&vm_lock, f);
 }
 
 uint64_t vm_kernel_pml4(void)

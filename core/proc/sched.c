@@ -18,6 +18,7 @@
 #include "timekeeping.h"
 #include "userret.h"
 #include "arch/x86.h"
+#include "arch/percpu_table.h"
 
 struct runqueue {
 	struct spinlock lock;
@@ -32,7 +33,7 @@ struct runqueue {
 	struct hrtimer tick;    /* the scheduler tick, every TICK_NS */
 };
 
-static struct runqueue rqs[MAX_CPUS];
+PERCPU_TABLE(struct runqueue, rqs);
 static uint64_t tick_tsc;       /* TICK_NS in TSC cycles */
 static struct cpumask online_mask;   /* bits set atomically as CPUs come up */
 static struct cpumask isolated_mask; /* set once by smp_init */

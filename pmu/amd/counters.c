@@ -49,6 +49,7 @@
 #include "pmu/x86_counters.h"
 #include "pmu/x86_pmi.h"
 #include "lbr.h"
+#include "arch/percpu_table.h"
 
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
 #define WIDTH_MASK ((1ULL << AMD_WIDTH) - 1)
@@ -61,7 +62,7 @@ struct cpu_counters {
 	bool ready;
 };
 
-static struct cpu_counters counters[MAX_CPUS];
+PERCPU_TABLE(struct cpu_counters, counters);
 static uint64_t spurious_counts[MAX_CPUS], unknown_counts[MAX_CPUS];
 static bool test_stuck[MAX_CPUS]; /* self-test: status comes back each round */
 

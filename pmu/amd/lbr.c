@@ -34,6 +34,7 @@
 #include "pmu/vpmu/lbr.h"
 #include "amd.h"
 #include "lbr.h"
+#include "arch/percpu_table.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 #define MAX_DEPTH 64
@@ -42,7 +43,7 @@
 
 static unsigned depth;
 static unsigned users[MAX_CPUS];
-static struct perf_branch_entry entries[MAX_CPUS][MAX_DEPTH];
+PERCPU_TABLE(struct perf_branch_entry[MAX_DEPTH], entries);
 
 void amd_lbr_init(void)
 {

@@ -31,6 +31,7 @@
 #include "arch/tsc.h"
 #include "pmu/x86_common.h"
 #include "pmu/x86_counters.h"
+#include "arch/percpu_table.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 _Static_assert(NR_IDX <= X86_MAX_IDX, "x86_counters holds every counter");
@@ -41,7 +42,7 @@ struct cpu_counters {
 	bool ready;            /* registers cleared, LVTPC set, on this CPU */
 };
 
-static struct cpu_counters counters[MAX_CPUS];
+PERCPU_TABLE(struct cpu_counters, counters);
 
 /* This CPU's counters (a hybrid CPU's core types differ). */
 static const struct intel_caps *caps(void)

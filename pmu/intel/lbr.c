@@ -30,6 +30,7 @@
 #include "pmu/vpmu/lbr.h"
 #include "intel.h"
 #include "lbr.h"
+#include "arch/percpu_table.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 #define PRIV (BR(USER) | BR(KERNEL) | BR(HV))
@@ -41,7 +42,7 @@ struct lbr_cpu {
 	struct perf_branch_entry entries[ARCH_LBR_MAX_DEPTH];
 };
 
-static struct lbr_cpu lbr_cpus[MAX_CPUS];
+PERCPU_TABLE(struct lbr_cpu, lbr_cpus);
 static const struct intel_lbr_face *face;   /* NULL: no branch stacks */
 
 void intel_lbr_init(void)

@@ -58,13 +58,14 @@
 #include "kernel.h"
 #include "pmu/msr.h"
 #include "pmu/perf.h"
+#include "arch/percpu_table.h"
 
 static const struct x86_pmi_ops *ops; /* the driver's */
 static bool nmi_mode = true;
 static uint64_t pmi_counts[MAX_CPUS], deferred_counts[MAX_CPUS];
 #define CHAIN_MAX 64
-static struct trap_frame frames[MAX_CPUS]; /* the NMI's registers, owed */
-static uint64_t chains[MAX_CPUS][CHAIN_MAX]; /* and its kernel callchain */
+PERCPU_TABLE(struct trap_frame, frames); /* the NMI's registers, owed */
+PERCPU_TABLE(uint64_t[CHAIN_MAX], chains); /* and its kernel callchain */
 static uint32_t chain_nr[MAX_CPUS];
 static bool owed[MAX_CPUS];                /* frames[c] waits for VEC_PMI */
 static bool direct_for_test[MAX_CPUS];

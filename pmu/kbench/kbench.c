@@ -33,6 +33,7 @@
 #include "kernel.h"
 #include "mm/uaccess.h"
 #include "pmu/msr.h"
+#include "arch/percpu_table.h"
 
 uint64_t kbench_enter(void (*fn)(void), uint64_t *saved_rsp);
 void kbench_recover(void);
@@ -45,7 +46,7 @@ struct kbench_cpu {
 	struct kbench_msrs *msrs;/* this run's MSR operations (ioctl stack) */
 };
 
-static struct kbench_cpu kcpu[MAX_CPUS];
+PERCPU_TABLE(struct kbench_cpu, kcpu);
 static trap_handler chained[32];
 
 static const uint32_t lvts[] = {

@@ -23,6 +23,7 @@
 #include "mm/uaccess.h"
 #include "mm/usermm.h"
 #include "fs/vfs.h"
+#include "arch/percpu_table.h"
 
 #define MAX_CHAIN 256        /* entries, markers included */
 #define MAX_STACK_USER 65528 /* Linux caps sample_stack_user below 64 KiB */
@@ -313,9 +314,10 @@ static void put_fields(struct rb_output *o, struct sample *s)
 	if (t & PERF_SAMPLE_AUX) put_u64(o, 0); /* no AUX data */
 }
 
+PERCPU_TABLE(struct sample, samples); /* too big for the stack */
+
 void perf_output_sample(struct perf_event *e, const struct perf_hit *hit, uint64_t period)
 {
-	static struct sample samples[MAX_CPUS]; /* too big for the stack */
 	struct sample *s = &samples[this_cpu_id()];
 	struct task *cur = current;
 	s->e = e;

@@ -33,6 +33,7 @@
 #include "lbr.h"
 #include "mode.h"
 #include "vpmu.h"
+#include "arch/percpu_table.h"
 
 #define DEPTHS_BITMAP 0x0bu  /* CPUID 1CH.EAX: depths 8, 16, 32 */
 #define CAP_CPL_FILTER    (1u << 0)
@@ -56,7 +57,7 @@ struct lbr_cpu {
 	struct lbr_record rec[MAX_DEPTH];
 };
 
-static struct lbr_cpu lbrs[MAX_CPUS];
+PERCPU_TABLE(struct lbr_cpu, lbrs);
 
 /* Which face the mode's CPU has (lbr.h's table). */
 static enum face face(void)

@@ -29,6 +29,7 @@
 #include "proc/syscall.h"
 #include "lbr.h"
 #include "vpmu.h"
+#include "arch/percpu_table.h"
 
 #define RFLAGS_TF (1ULL << 8)
 #define X86_MAX_INSN 15
@@ -40,7 +41,7 @@ struct step_cpu {
 	bool user_tf;      /* the frame had the trap flag before the model */
 };
 
-static struct step_cpu steps[MAX_CPUS];
+PERCPU_TABLE(struct step_cpu, steps);
 volatile uint8_t vpmu_stepping[MAX_CPUS];
 static trap_handler next_debug_handler;
 

@@ -55,6 +55,7 @@
 #include "proc/task.h"
 #include "lbr.h"
 #include "mode.h"
+#include "arch/percpu_table.h"
 
 struct vpmu_cpu {
 	struct vpmu_regs r;      /* the mode's registers */
@@ -75,7 +76,7 @@ struct vpmu_cpu {
 	bool ready;
 };
 
-static struct vpmu_cpu cpus[MAX_CPUS];
+PERCPU_TABLE(struct vpmu_cpu, cpus);
 volatile uint8_t vpmu_counting[MAX_CPUS];
 
 static void wrap_timer_fire(struct hrtimer *t, struct trap_frame *f);

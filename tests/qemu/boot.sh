@@ -2,8 +2,9 @@
 # boot.sh: the kernel boots on 1 and 2 CPUs, finds them all, reports its
 # init time and exits 0; on 2 packages x 2 cores x 2 threads, 2 NUMA
 # nodes and 8 GiB it reports the topology, the nodes and the memory, and
-# names the CPUs a limit kept out; unknown command-line
-# words get a line; each TSC reference works.
+# names the CPUs a limit kept out and places per-CPU memory by node;
+# unknown command-line words get a line; each TSC reference works, and
+# the PIT when there is neither HPET nor PM timer.
 . "$(dirname "$0")/lib.sh"
 
 for n in 1 2; do
@@ -21,9 +22,11 @@ done
 
 # 2 packages x 2 cores x 2 threads, one NUMA node each, 8 GiB; maxcpus=6
 # leaves two CPUs out, and both the log and `cpus` say so. APIC IDs are
-# [package|core|thread].
+# [package|core|thread]. Each AP's stacks and per-CPU table entries lie
+# in its node's memory (the self-test).
 cat > "$logs/topology.session" <<'EOS'
 cpus
+selftest percpu_node_placement
 echo =cpu5-package
 cat /sys/devices/system/cpu/cpu5/topology/physical_package_id
 echo =cpu5-core
@@ -43,6 +46,9 @@ expect_line '^  cpu5 apic-id 5 node 1 package 1 core 0 thread 1$' "cpus shows no
 expect_line '^\[ *[0-9.]+\] numa: node 1 \(domain 1\): 4096 MiB in 1 range, 4 cpus$' "the SRAT's second node"
 expect_line '^\[ *[0-9.]+\] pmm: (8[0-9]{3}) MiB usable' "8 GiB of RAM found"
 expect_line '^  --- apic-id 7: beyond the cpu limit' "cpus names a CPU beyond maxcpus"
+expect_line '^\[ *[0-9.]+\] percpu: [0-9]+ tables for 6 cpus: [0-9]+ KiB$' \
+	"per-CPU tables sized for the CPUs numbered, not MAX_CPUS"
+expect_line '^selftest: percpu_node_placement: PASS$' "per-CPU memory on its CPU's node"
 check "cpus lists 6 online CPUs" [ "$(count '^  cpu[0-9]+ apic-id ')" = 6 ]
 # after MARK: the first output line after the session's "echo =MARK"
 # (the prompt's echo of the next command skipped).
@@ -77,5 +83,23 @@ expect_rc 0
 expect_line '^\[ *[0-9.]+\] tsc: tsc_ref=cpuid is not available here; choosing another$' \
 	"no CPUID frequency leaves: said so"
 expect_line '^tsc: [0-9]+ Hz from acpi pm timer$' "PM timer used when there is no HPET"
+
+# Neither HPET nor PM timer (nopmtimer hides q35's, which QEMU cannot
+# remove): the PIT calibrates the TSC. Under TCG the guest's TSC is the
+# host's, so the result must be near the host's clock.
+guest no-pmtimer --machine q35,hpet=off --cmdline nopmtimer --run cpus
+expect_rc 0
+expect_line '^\[ *[0-9.]+\] acpi: pm timer 0x[0-9a-f]+ ignored \(nopmtimer\)$' "the PM timer is ignored"
+expect_line '^\[ *[0-9.]+\] acpi: pm timer 0 \(' "and reported absent"
+expect_line '^tsc: [0-9]+ Hz from pit$' "the PIT used without HPET and PM timer"
+mhz=$(sed -n 's/^tsc: \([0-9]*\)[0-9]\{6\} Hz from pit$/\1/p' "$log" | head -n 1)
+host_mhz=$(awk -F: '/^cpu MHz/ { printf "%d", $2; exit }' /proc/cpuinfo)
+in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+if [ -n "$host_mhz" ] && [ "$host_mhz" -gt 0 ]; then
+	check "PIT-calibrated TSC ${mhz:-?} MHz within 10% of the host's $host_mhz MHz" \
+		in_range "$mhz" $((host_mhz * 9 / 10)) $((host_mhz * 11 / 10))
+else
+	check "PIT-calibrated TSC ${mhz:-?} MHz between 500 and 10000" in_range "$mhz" 500 10000
+fi
 
 finish
