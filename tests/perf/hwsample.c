@@ -27,6 +27,13 @@
 #include "ring.h"
 
 #define PAGES 64
+/*
+ * The fixed sampling period, in cycles (the vpmu's cycles are TSC ticks,
+ * a few ms of them). Short, so that the runs can be: tests/qemu/perf.sh
+ * runs this program under -icount, where the guest's clocks advance with
+ * the instructions it runs and a second of guest time costs seconds.
+ */
+#define PERIOD 2000000ULL
 #define TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 
 struct sample {
@@ -185,7 +192,7 @@ static uint64_t median_gap(struct stats *st)
 
 static void test_fixed_period(void)
 {
-	const uint64_t period = 20000000;
+	const uint64_t period = PERIOD;
 	static struct stats st;
 	struct ring r;
 	int fd = cycles_sampler(period, 0, 1);
@@ -197,7 +204,7 @@ static void test_fixed_period(void)
 		return;
 	}
 	memset(&st, 0, sizeof(st));
-	run(fd, &r, &st, period, 400000000);
+	run(fd, &r, &st, period, 40000000);  /* 40 ms: some 14 periods of user time */
 	count = perf_value(fd);
 	whole = count / period;
 	abi_note("fixed period: %llu cycles, %llu samples of %llu; longest stall %llu us",
@@ -273,11 +280,11 @@ static void test_long_period(uint64_t period, uint64_t ns, const char *what)
 }
 
 /* freq mode: the period settles to give about sample_freq samples a
- * second; the median time between samples of the second second is
+ * second; the median time between samples of the second run is
  * checked (a median, so a host stall does not move it). */
 static void test_freq(void)
 {
-	const uint64_t freq = 50;
+	const uint64_t freq = 200;
 	static struct stats first, second;
 	struct ring r;
 	int fd = cycles_sampler(freq, 1, 1);
@@ -290,8 +297,8 @@ static void test_freq(void)
 	}
 	memset(&first, 0, sizeof(first));
 	memset(&second, 0, sizeof(second));
-	run(fd, &r, &first, 0, 600000000);    /* settling */
-	run(fd, &r, &second, 0, 1000000000);
+	run(fd, &r, &first, 0, 150000000);    /* settling: ~30 samples */
+	run(fd, &r, &second, 0, 250000000);   /* ~50 samples */
 	gap = median_gap(&second);
 	rate = gap ? 1000000000 / gap : 0;
 	abi_note("freq %llu: %llu samples while settling, then %llu, median %llu us apart",
@@ -326,7 +333,7 @@ static __attribute__((noinline)) uint64_t plain_loop(uint64_t cycles, uint64_t *
 
 static void test_no_syscalls(void)
 {
-	const uint64_t period = 20000000;
+	const uint64_t period = PERIOD;
 	static struct stats st;
 	struct ring r;
 	int fd = cycles_sampler(period, 0, 1);
@@ -340,7 +347,7 @@ static void test_no_syscalls(void)
 	}
 	memset(&st, 0, sizeof(st));
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	plain_loop(1500000000, &stalls, period);
+	plain_loop(75 * PERIOD, &stalls, period);  /* 75 periods of TSC */
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	count = perf_value(fd);
 	whole = count / period;
@@ -440,7 +447,7 @@ int main(void)
 	test_fixed_period();
 	test_no_syscalls();
 	test_long_period((1ULL << 31) + (1ULL << 20), 4000000000ULL, "period 2^31 + 2^20");
-	test_long_period((1ULL << 48) + 1, 300000000, "period 2^48 + 1");
+	test_long_period((1ULL << 48) + 1, 50000000, "period 2^48 + 1");
 	test_freq();
 	return abi_done("hwsample");
 }

@@ -39,7 +39,9 @@
 #include "perf.h"
 
 #define FMT_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define RUN   300000000   /* ns of busy time per scenario */
+/* ns of busy time per scenario: ten turns of the rotation, which runs
+ * on the 10 ms tick on baremon (Linux: perf_event_mux_interval_ms, 4) */
+#define RUN   100000000
 #define MAXEV 32
 #define MUX "/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms"
 
