@@ -46,6 +46,7 @@ void perf_init(void)
 {
 	perf_sched_init();
 	perf_xcall_init();
+	perf_fops_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_tracefs_init();
@@ -207,6 +208,38 @@ void event_enable(struct perf_event *e, bool group)
 {
 	if (!enable_here(e))
 		perf_ctx_call(e, enable_fn, group ? e : NULL);
+}
+
+/* RESET of a lone software event in place: off the counters, the count
+ * cleared, back on at the same instant (an active clock's count runs
+ * from the instant it went on). */
+static void reset_in_place(struct perf_event *e, uint64_t now)
+{
+	bool on = e->state == EVENT_ACTIVE;
+	if (on)
+		perf_event_off_here(e, now);
+	reset_one(e, now);
+	if (on)
+		perf_soft_group_on_here(e, now);
+}
+
+bool event_control_here(struct perf_event *e, enum event_control op)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool here = soft_alone_here(e) && !perf_is_sampling(e);
+	if (here) {
+		uint64_t now = time_since_boot_ns();
+		if (op == EVENT_CONTROL_ENABLE) {
+			enable_one(e, now);
+			perf_soft_group_on_here(e, now);
+		} else if (op == EVENT_CONTROL_DISABLE) {
+			disable_one(e, now);
+		} else {
+			reset_in_place(e, now);
+		}
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return here;
 }
 void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
