@@ -5,7 +5,8 @@
  * results either way, as on Linux. Reads in each layout and buffer size,
  * into a page not yet touched, a read-only page, a page's end, NULL and a
  * kernel address; bad descriptors, descriptors of another kind, and the
- * upper halves of unsigned int arguments; every register but RAX, RCX and
+ * upper halves of unsigned int arguments; one inode for all event files
+ * (Linux's anon inode); every register but RAX, RCX and
  * R11 kept; calls from a signal handler, signals delivered to a loop of
  * such calls, and a descriptor table shared with another process.
  */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <linux/sched.h>
 #include <unistd.h>
@@ -116,6 +118,12 @@ static void test_descriptors(void)
 	      "ENABLE with bits above the unsigned int fd");
 	work_ns(1000000);
 	CHECK(perf_value(fd) > a, "and it counts again");
+	/* Every event's file is on one anonymous inode, as Linux's. */
+	struct stat s1, s2;
+	CHECK(fstat(fd, &s1) == 0 && fstat(closed = open_clock(0, 0), &s2) == 0 &&
+	      s1.st_ino == s2.st_ino && s1.st_dev == s2.st_dev,
+	      "two events' files share one inode (%llu)", (unsigned long long)s1.st_ino);
+	close(closed);
 #ifdef O_PATH
 	int path = open("/", O_PATH);
 	CHECK_ERR(read(path, &v, 8), EBADF, "read of an O_PATH descriptor");
