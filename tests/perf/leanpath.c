@@ -59,6 +59,15 @@ static void test_layouts(void)
 	CHECK(read(tfd, v, 24) == 24 && v[0] > 0 && v[1] > 0 && v[1] == v[2],
 	      "with both times: 24 bytes, enabled = running (%llu, %llu)",
 	      (unsigned long long)v[1], (unsigned long long)v[2]);
+	/* RESET of a running clock: what it reads next is time since the
+	 * RESET, never the time since it was enabled. */
+	work_ns(5000000);
+	uint64_t t0 = now_ns();
+	CHECK(ioctl(fd, PERF_EVENT_IOC_RESET, 0) == 0 && read(fd, w, 8) == 8,
+	      "RESET, read");
+	uint64_t t1 = now_ns();
+	CHECK(w[0] <= t1 - t0, "after RESET it counts from the RESET (%llu ns of %llu)",
+	      (unsigned long long)w[0], (unsigned long long)(t1 - t0));
 	CHECK_ERR(read(fd, v, 4), ENOSPC, "read of 4 bytes");
 	CHECK_ERR(read(fd, v, 0), ENOSPC, "read of 0 bytes");
 	CHECK_ERR(read(tfd, v, 16), ENOSPC, "read of 16 bytes with both times");
