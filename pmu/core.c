@@ -23,6 +23,7 @@
 #include "arch/tsc.h"
 #include "mm/uaccess.h"
 #include "fs/vfs.h"
+#include "fs/fs.h"
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");
 static uint64_t next_id = 1;     /* atomic: ids are taken without perf_lock */
@@ -39,6 +40,8 @@ void perf_callchain_put(struct perf_event *e)
 		__atomic_fetch_sub(&callchain_events, 1, __ATOMIC_RELAXED);
 }
 
+static void event_inode_init(void);
+
 #define PERF_FLAG_ALL (PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
 
@@ -46,6 +49,8 @@ void perf_init(void)
 {
 	perf_sched_init();
 	perf_xcall_init();
+	perf_fops_init();
+	event_inode_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_tracefs_init();
@@ -208,6 +213,38 @@ void event_enable(struct perf_event *e, bool group)
 	if (!enable_here(e))
 		perf_ctx_call(e, enable_fn, group ? e : NULL);
 }
+
+/* RESET of a lone software event in place: off the counters, the count
+ * cleared, back on at the same instant (an active clock's count runs
+ * from the instant it went on). */
+static void reset_in_place(struct perf_event *e, uint64_t now)
+{
+	bool on = e->state == EVENT_ACTIVE;
+	if (on)
+		perf_event_off_here(e, now);
+	reset_one(e, now);
+	if (on)
+		perf_soft_group_on_here(e, now);
+}
+
+bool event_control_here(struct perf_event *e, enum event_control op)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool here = soft_alone_here(e) && !perf_is_sampling(e);
+	if (here) {
+		uint64_t now = time_since_boot_ns();
+		if (op == EVENT_CONTROL_ENABLE) {
+			enable_one(e, now);
+			perf_soft_group_on_here(e, now);
+		} else if (op == EVENT_CONTROL_DISABLE) {
+			disable_one(e, now);
+		} else {
+			reset_in_place(e, now);
+		}
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return here;
+}
 void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
 
@@ -295,7 +332,6 @@ void event_sync_remote(struct perf_event *e)
 static int copy_attr(uint64_t uattr, struct perf_event_attr *attr)
 {
 	uint32_t size;
-	memset(attr, 0, sizeof(*attr));
 	if (get_user(size, (uint32_t *)(uattr + offsetof(struct perf_event_attr, size))))
 		return -EFAULT;
 	if (size > PAGE_SIZE)
@@ -307,6 +343,8 @@ static int copy_attr(uint64_t uattr, struct perf_event_attr *attr)
 	size_t known = size < sizeof(*attr) ? size : sizeof(*attr);
 	if (copy_from_user(attr, (void *)uattr, known))
 		return -EFAULT;
+	/* An older, shorter attr: the fields it lacks are 0. */
+	memset((char *)attr + known, 0, sizeof(*attr) - known);
 	/* Bytes past what we know must be zero. */
 	for (size_t off = sizeof(*attr); off < size; off++) {
 		uint8_t b;
@@ -713,6 +751,29 @@ static void publish_event(struct perf_event *e, struct perf_event *leader)
 		event_attach(e, leader);
 }
 
+/* One inode for every event's file, as Linux's anon_inode: made at
+ * boot, never freed (a file holds a reference). */
+static struct inode *event_inode;
+
+static void event_inode_init(void)
+{
+	event_inode = anon_inode_new(0600);
+	BUG_ON(!event_inode);
+	event_inode->fops = &perf_fops;
+}
+
+/* e's file, read-write, holding e: its release frees e. */
+static struct file *event_file(struct perf_event *e)
+{
+	struct path p = { NULL, event_inode };
+	struct file *f = file_alloc(&p, FMODE_READ | FMODE_WRITE, O_RDWR);
+	if (!f)
+		return NULL;
+	f->priv = e;
+	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
+	return f;
+}
+
 /* The arguments alone, in Linux's order: the attr, the target, the
  * caller's rights. Takes nothing. */
 static int check_open(uint64_t uattr, uint64_t flags, struct perf_event_attr *attr)
@@ -774,10 +835,9 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 
 	count_callchain(e);
 	r = -ENOMEM;
-	f = file_new_anon(&perf_fops, e, O_RDWR, 0600);
+	f = event_file(e);
 	if (!f)
 		goto err_callchain;
-	f->fmode |= FMODE_ZERO_IO; /* a 0-byte read is ENOSPC */
 	fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
 	if (fd < 0) {
 		file_put(f); /* releases e, its buffer and its callchain count */

@@ -146,6 +146,15 @@ void event_attach(struct perf_event *e, struct perf_event *leader);
 void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
 void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
 void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
+/* ENABLE, DISABLE or RESET done in place, as the functions above would
+ * do it, when that needs no other CPU and can leave nothing owed for the
+ * return to user mode: e a lone counting (not sampling) software event
+ * whose context is on this CPU's counters. Returns false, having done
+ * nothing, otherwise. Takes perf_lock; safe with interrupts off (the
+ * ioctls' lean path, fops.c). With no siblings, the group flag changes
+ * nothing. */
+enum event_control { EVENT_CONTROL_ENABLE, EVENT_CONTROL_DISABLE, EVENT_CONTROL_RESET };
+bool event_control_here(struct perf_event *e, enum event_control op);
 /* Value, enabled and running times including inherited children. */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
@@ -205,6 +214,8 @@ int perf_event_set_period(struct perf_event *e, uint64_t v);
 
 /* fops.c */
 extern const struct file_ops perf_fops;
+/* Register the event file's lean read and ioctl (boot, once). */
+void perf_fops_init(void);
 int perf_read_size(const struct perf_event *e);
 /* The read_format layout of e (perf_read_size bytes) under perf_lock. */
 void perf_format_read(struct perf_event *e, uint64_t *out);

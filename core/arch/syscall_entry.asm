@@ -15,6 +15,10 @@
 ; the MSR (nmi_entry.asm) and the task's frame as its last full entry
 ; left it. No RIP check: RCX is the address after this SYSCALL, in a
 ; user page, so canonical (mm/uaccess.h's USER_TOP is below 2^47 - 4096).
+; A lean handler (syscall_lean[nr], proc/syscall.h) takes the same path
+; with the call's arguments, and may decline (SYSCALL_LEAN_DECLINE,
+; having changed nothing): the registers are restored and the call
+; goes the full way.
 ; The full path is taken instead while: the vpmu counts on this CPU (it
 ; must see every boundary; checked first, so the instructions before
 ; the full path's entry stamp are always the same 34, pmu/vpmu/icount.c),
@@ -35,7 +39,7 @@ bits 64
 %include "frame.inc"
 %include "asm_offsets.inc"   ; TASK_WORK, TASK_PT_FLAGS (asm_offsets.c)
 section .text
-extern syscall_dispatch, trap_return, syscall_fast, vpmu_counting, tp_active
+extern syscall_dispatch, trap_return, syscall_fast, syscall_lean, vpmu_counting, tp_active
 
 %define PERCPU_RUNNING 8
 %define PERCPU_KERNEL_RSP 16
@@ -45,6 +49,7 @@ extern syscall_dispatch, trap_return, syscall_fast, vpmu_counting, tp_active
 %define TP_SYS_ENTER 5          ; and TP_SYS_EXIT next to it
 %define RFLAGS_TF (1 << 8)
 %define MAX_SYSCALL 512
+%define SYSCALL_LEAN_DECLINE -515  ; -ENOIOCTLCMD
 %define USER_DS 0x1b
 %define USER_CS 0x23
 %define SYSCALL_VECTOR 0x100
@@ -75,7 +80,7 @@ syscall_entry:
 	jne .full
 	mov r11, [syscall_fast + rax * 8]
 	test r11, r11
-	jz .full
+	jz .lean_handler
 	; The lean path: RSP is 16-aligned here (kernel_rsp is, 8 pushes).
 	push rdi
 	push rsi
@@ -95,6 +100,47 @@ syscall_entry:
 	mov rsp, [gs:PERCPU_USER_RSP]
 	swapgs
 	o64 sysret
+
+; A lean handler (syscall_lean[nr]) with the call's six arguments; RAX
+; is saved too, for the full path when the handler declines. Ten pushes
+; in all: RSP is 16-aligned at the call.
+.lean_handler:
+	mov r11, [syscall_lean + rax * 8]
+	test r11, r11
+	jz .full
+	push rdi
+	push rsi
+	push rdx
+	push r10
+	push r8
+	push r9
+	push rax
+	push rax                ; alignment
+	mov rcx, r10            ; the fourth argument, in the C convention
+	call r11
+	cmp rax, SYSCALL_LEAN_DECLINE
+	je .declined
+	add rsp, 16
+	pop r9
+	pop r8
+	pop r10
+	pop rdx
+	pop rsi
+	pop rdi
+	pop rcx
+	pop r11
+	mov rsp, [gs:PERCPU_USER_RSP]
+	swapgs
+	o64 sysret
+.declined:                      ; nothing changed: the full path
+	pop rax
+	pop rax
+	pop r9
+	pop r8
+	pop r10
+	pop rdx
+	pop rsi
+	pop rdi
 
 .full:
 	pop rcx

@@ -12,6 +12,7 @@
 #include "ptrace.h"
 #include "arch/msr-index.h"
 #include "arch/x86.h"
+#include "fs/vfs.h"
 
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)
@@ -28,11 +29,13 @@ _Static_assert(PT_SYSCALL == 2, "syscall_entry.asm");
 _Static_assert(TP_SYS_EXIT == TP_SYS_ENTER + 1 && TP_SYS_ENTER == 5 &&
 	       sizeof(tp_active[0]) == 4, "syscall_entry.asm: one qword for both");
 _Static_assert(sizeof(vpmu_counting[0]) == 1, "syscall_entry.asm");
+_Static_assert(SYSCALL_LEAN_DECLINE == -ENOIOCTLCMD, "syscall_entry.asm");
 
 extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
 
 static const struct syscall_entry *table[MAX_SYSCALL];
 syscall_fast_fn syscall_fast[MAX_SYSCALL];
+syscall_lean_fn syscall_lean[MAX_SYSCALL];
 static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];
 
 void syscall_init(void)
@@ -47,6 +50,13 @@ void syscall_init(void)
 		n++;
 	}
 	klog("syscall: %u Linux system calls", n);
+}
+
+/* A call with a fast handler has nothing left for a lean one to do. */
+void syscall_lean_register(unsigned nr, syscall_lean_fn fn)
+{
+	BUG_ON(nr >= MAX_SYSCALL || !table[nr] || syscall_fast[nr] || syscall_lean[nr]);
+	syscall_lean[nr] = fn;
 }
 
 void syscall_init_cpu(void)

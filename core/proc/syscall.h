@@ -26,6 +26,10 @@
 #include <linux/errno.h>
 #include "arch/trap.h"
 
+/* syscall_entry.asm reads syscall_fast[nr] and syscall_lean[nr] below
+ * this bound. */
+#define MAX_SYSCALL 512
+
 /* The dispatch table's view of a handler: six raw argument registers. */
 typedef long (*syscall_fn)(uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);
@@ -98,6 +102,27 @@ struct syscall_entry {
  * or a raw_syscalls tracepoint listens.
  */
 #define SYSCALL_DEFINE0_FAST(name) SYSCALL_DEFINE_ENTRY(0, sys_##name, name)
+/*
+ * A lean handler: another way into an existing call, for the cases it can
+ * finish alone (the perf event file's read and ioctls: pmu/fops.c). It
+ * runs on the same lean path as a fast call (interrupts off from SYSCALL
+ * to SYSRET, no trap frame, no accounting boundary) with the call's six
+ * arguments, and either finishes the call (a value or -errno) or returns
+ * SYSCALL_LEAN_DECLINE having changed nothing: the entry then takes the
+ * full path with the registers as the program passed them, and the
+ * ordinary handler does the call. Besides a fast call's rules (never
+ * sleep, enable interrupts or leave work for the return to user mode), a
+ * lean handler touches user memory only with page faults disabled
+ * (percpu.pagefault_disabled), declining when a copy fails, and does
+ * nothing that waits for another CPU (an IPI). Registered at boot
+ * (syscall_lean_register), before user programs run.
+ */
+typedef syscall_fn syscall_lean_fn;
+#define SYSCALL_LEAN_DECLINE (-515L) /* ENOIOCTLCMD: never reaches users */
+void syscall_lean_register(unsigned nr, syscall_lean_fn fn);
+/* The lean handlers by number (read by syscall_entry.asm). */
+extern syscall_lean_fn syscall_lean[MAX_SYSCALL];
+
 #define SYSCALL_DEFINE1(name, ...) SYSCALL_DEFINEx(1, name, __VA_ARGS__)
 #define SYSCALL_DEFINE2(name, ...) SYSCALL_DEFINEx(2, name, __VA_ARGS__)
 #define SYSCALL_DEFINE3(name, ...) SYSCALL_DEFINEx(3, name, __VA_ARGS__)
@@ -106,8 +131,6 @@ struct syscall_entry {
 #define SYSCALL_DEFINE6(name, ...) SYSCALL_DEFINEx(6, name, __VA_ARGS__)
 
 #define SYSCALL_VECTOR 0x100 /* trap_frame.vector for a syscall entry */
-/* syscall_entry.asm reads syscall_fast[nr] below this bound. */
-#define MAX_SYSCALL 512
 
 void syscall_init(void);       /* build the table (boot CPU, once) */
 void syscall_init_cpu(void);   /* program STAR/LSTAR/FMASK on this CPU */
