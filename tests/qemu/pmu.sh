@@ -34,12 +34,13 @@ session=$logs/pmu.session
 	echo 'echo "status $?"'
 	echo 'stat -e cycles,instructions -- pmu_cycles'
 	echo 'stat -e cycles,instructions:u,branches:u -- true'
+	echo 'lbr'
 } > "$session"
 
 # after COMMAND N: the N lines the session command COMMAND printed.
 after() { grep -A"$2" -x -F "baremon> $1" "$log" | sed -n "2,$(($2 + 1))p"; }
 
-guest sysfs --smp 2 --session "$session" --add "$build/musl/pmu_cycles"
+guest sysfs --smp 2 --session "$session" --add "$build/musl/pmu_cycles" --add "$build/perf/musl/lbr"
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: cpu: vpmu, a software model of intel arch perfmon v4: 4 gp x 48 bits, 3 fixed x 48 bits' \
 	"boot log says the vpmu models arch perfmon v4, 4 + 3 counters of 48 bits"
@@ -69,6 +70,9 @@ expect_line '^ +<not supported> +instructions( |$)' \
 	"stat: kernel-mode instructions not supported without the instruction clock"
 expect_line '^ +[1-9][0-9]* +instructions:u( |$)' "stat: instructions:u counted (single-step)"
 expect_line '^ +[1-9][0-9]* +branches:u( |$)' "stat: branches:u counted (single-step)"
+# (perf.sh runs lbr on this mode in full; here its hw_idx alone)
+expect_line '^# cond, hw_index: hw_idx in \[[0-9]+, [1-9][0-9]*\]$' \
+	"legacy LBR: hw_idx is the top of stack, which moves (Linux's)"
 expect_no_line '^PANIC' "no panic"
 
 guest smp1 --smp 1 --add "$build/musl/pmu_cycles" --run pmu_cycles
