@@ -11,7 +11,9 @@
 # /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
 # sysfs and self-tests, with the PMI as an NMI (the default) and, in one
 # more boot, as the maskable interrupt (pmi=irq). Branch stacks: the LBR
-# self-tests and the driver's boot line on every mode, and tests/perf/lbr
+# self-tests and the driver's boot line on every mode, caps/branches its
+# depth (none without LBR), hw_idx Linux's (legacy: the top of stack,
+# which moves; arch and AMD: 0), and tests/perf/lbr
 # with a record -b read by the host's perf on one mode per face (arch on
 # intel-v5, LbrExtV2 on amd; the default mode's legacy LBR runs them in
 # perf.sh and record.sh; hybrid's arch LBR is intel-v5's code), intel-v2
