@@ -80,6 +80,10 @@ struct perf_hit {
 	 * driver's, pmu/intel/lbr.c); NULL: none. */
 	const struct perf_branch_entry *branches;
 	uint32_t branches_nr;
+	/* With branches: PERF_SAMPLE_BRANCH_HW_INDEX's word, what Linux's
+	 * driver puts in lbr_stack.hw_idx (legacy LBR: the TOS; AMD and
+	 * arch LBR: 0). Without: -1 is written. */
+	uint64_t branches_hw_idx;
 };
 /* The kernel frame-pointer walk from r->rbp: up to max return
  * addresses into ips, their number. Reads only the kernel stack:

@@ -3,7 +3,8 @@
  *
  *   /sys/bus/event_source/devices/cpu/rdpmc  0: never; 1 (default): a
  *   task whose mm maps the buffer of an event of the cpu PMU; 2: every
- *   task. CR4.PCE follows it per task: set on the way into a task that
+ *   task. A hybrid CPU has the file under cpu_core/ and cpu_atom/, one
+ *   setting behind both (Linux's x86_pmu.attr_rdpmc). CR4.PCE follows it per task: set on the way into a task that
  *   may, cleared otherwise (perf_rdpmc_sched_in, and at mmap/munmap for
  *   the mapping task).
  *
@@ -17,6 +18,7 @@
  * Locking: the mode is written by sysfs and read anywhere (one int);
  * mm->perf_rdpmc_maps changes under the mm lock, atomically.
  */
+#include <stdio.h>
 #include <linux/errno.h>
 #include "arch/x86.h"
 #include "event.h"
@@ -39,9 +41,11 @@ static bool is_amd_pmu(const struct perf_event *e)
 	return amd_caps.registered && e->pmu == &amd_pmu;
 }
 
+/* A core PMU's: cpu, or a hybrid CPU's cpu_core and cpu_atom. */
 static bool is_cpu_pmu(const struct perf_event *e)
 {
-	return (intel_caps.registered && e->pmu == &intel_pmu) || is_amd_pmu(e);
+	return (intel_caps.registered && (e->pmu == &intel_pmu || e->pmu == &intel_atom_pmu)) ||
+	       is_amd_pmu(e);
 }
 
 /* RDPMC's ECX for counter idx: AMD's counters are 0-5; Intel's fixed
@@ -57,7 +61,8 @@ static uint16_t counter_width(const struct perf_event *e, int idx)
 {
 	if (is_amd_pmu(e))
 		return AMD_WIDTH;
-	return (uint16_t)(idx >= PMC_IDX_FIXED ? intel_caps.fixed_width : intel_caps.gp_width);
+	const struct intel_caps *c = intel_pmu_caps(e->pmu); /* a hybrid CPU's: its type's */
+	return (uint16_t)(idx >= PMC_IDX_FIXED ? c->fixed_width : c->gp_width);
 }
 
 struct perf_rdpmc_fields perf_rdpmc_fields(const struct perf_event *e, uint64_t count)
@@ -137,8 +142,15 @@ static int write_mode(const char *data, size_t len, void *arg)
 	return 0;
 }
 
+void perf_rdpmc_sysfs(const char *pmu_name)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "bus/event_source/devices/%s/rdpmc", pmu_name);
+	sysfs_register(path, gen_mode, write_mode, NULL);
+}
+
 void perf_rdpmc_init(void)
 {
 	if (intel_caps.registered || amd_caps.registered)
-		sysfs_register("bus/event_source/devices/cpu/rdpmc", gen_mode, write_mode, NULL);
+		perf_rdpmc_sysfs("cpu"); /* a hybrid CPU's PMUs come later */
 }

@@ -24,8 +24,11 @@ struct perf_rdpmc_fields {
 };
 struct perf_rdpmc_fields perf_rdpmc_fields(const struct perf_event *e, uint64_t count);
 
-/* Boot: the sysfs file (the cpu PMU registered). */
+/* Boot: the sysfs file (the cpu PMU registered); perf_rdpmc_sysfs puts
+ * it under another core PMU's directory (cpu_core/, cpu_atom/): one
+ * setting behind every copy. */
 void perf_rdpmc_init(void);
+void perf_rdpmc_sysfs(const char *pmu_name);
 /* CR4.PCE for the task now running here. */
 void perf_rdpmc_sched_in(struct task *next);
 /* A buffer of e was mapped into mm: whether the mapping counts toward

@@ -76,6 +76,7 @@ bool x86_overflowed(struct perf_event *e, const struct x86_counter *k, struct tr
 	if (where) {
 		hit.branches = where->branches;
 		hit.branches_nr = where->branches_nr;
+		hit.branches_hw_idx = where->branches_hw_idx;
 	}
 	if (where && f == where->regs) {
 		hit.kchain = where->kchain;

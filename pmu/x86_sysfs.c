@@ -44,6 +44,14 @@ void x86_sysfs_events(struct x86_sysfs *s, const uint64_t event_map[PERF_COUNT_H
 	}
 }
 
+void x86_sysfs_branches(struct x86_sysfs *s, unsigned depth)
+{
+	if (!depth)
+		return;
+	snprintf(s->branches, sizeof(s->branches), "%u", depth);
+	x86_sysfs_add(s->caps, "branches", s->branches);
+}
+
 void x86_sysfs_attach(struct pmu *pmu, struct x86_sysfs *s)
 {
 	pmu->format = s->format;

@@ -167,4 +167,5 @@ void amd_lbr_read(const struct perf_event *e, struct perf_hit *hit)
 	}
 	hit->branches = b;
 	hit->branches_nr = branch_type_filter(b, n, e->attr.branch_sample_type);
+	hit->branches_hw_idx = 0; /* entry 0 is the newest, as Linux's amd_pmu_lbr_read says */
 }

@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "pmu/msr.h"
 #include "pmu/perf.h"
+#include "pmu/rdpmc.h"
 #include "pmu/x86_sysfs.h"
 
 #define CPUID_7_EDX_HYBRID (1u << 15)
@@ -139,6 +140,7 @@ static void register_type(int t, struct pmu *pmu, int type)
 	intel_sysfs_build(&type_sysfs[t], c);
 	x86_sysfs_attach(pmu, &type_sysfs[t]);
 	type = perf_pmu_register(pmu, type);
+	perf_rdpmc_sysfs(pmu->name);
 	klog("pmu: %s: type %d, cpus %s: arch perfmon v%u, %u gp + %u fixed counters", pmu->name,
 	     type, pmu->cpus, c->version, c->n_gp, bits(c->fixed_mask));
 }

@@ -165,8 +165,11 @@ static void sysfs_events(struct x86_sysfs *s, const struct intel_caps *c)
 		x86_sysfs_add(s->events, "slots", "event=0x00,umask=0x4");
 }
 
+/* Linux's: max_precise, pmu_name (the package's: one name for a hybrid
+ * CPU's two PMUs) and, with LBR, branches. */
 static void sysfs_caps(struct x86_sysfs *s, const struct intel_caps *c)
 {
+	x86_sysfs_branches(s, intel_lbr_depth());
 	x86_sysfs_add(s->caps, "max_precise", "0");
 	x86_sysfs_add(s->caps, "pmu_name", c->model ? "vpmu"
 				    : c->version == 1 ? "generic_arch_v1" : "generic_arch_v2+");

@@ -120,7 +120,7 @@ void intel_lbr_read(const struct perf_event *e, struct perf_hit *hit)
 		return;
 	struct lbr_cpu *l = &lbr_cpus[this_cpu_id()];
 	uint64_t bst = e->attr.branch_sample_type;
-	uint32_t n = face->read(l->entries, bst & BR(CALL_STACK));
+	uint32_t n = face->read(l->entries, bst & BR(CALL_STACK), &hit->branches_hw_idx);
 	if (!face->typed)
 		n = branch_type_filter(l->entries, n, bst);
 	else if (!(bst & BR(TYPE_SAVE)))

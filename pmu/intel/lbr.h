@@ -25,8 +25,10 @@ struct intel_lbr_face {
 	void (*enable)(uint64_t config);
 	void (*disable)(void);
 	/* Up to depth records, newest first, into b (from, to, and with
-	 * `typed` the perf type); their number. */
-	uint32_t (*read)(struct perf_branch_entry *b, bool call_stack);
+	 * `typed` the perf type); their number. *hw_idx: Linux's
+	 * lbr_stack.hw_idx for them (legacy: the top of stack; arch: 0,
+	 * which Linux's PMI path leaves it at). */
+	uint32_t (*read)(struct perf_branch_entry *b, bool call_stack, uint64_t *hw_idx);
 };
 
 /* The face this CPU has, or NULL (found from CPUID, and for legacy LBR

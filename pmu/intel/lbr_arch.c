@@ -65,10 +65,11 @@ static unsigned perf_type(unsigned t)
 	return PERF_BR_UNKNOWN;
 }
 
-static uint32_t arch_read(struct perf_branch_entry *b, bool call_stack)
+static uint32_t arch_read(struct perf_branch_entry *b, bool call_stack, uint64_t *hw_idx)
 {
 	(void)call_stack;
 	uint32_t n = 0;
+	*hw_idx = 0; /* entry 0 is always the newest: no top of stack */
 	for (unsigned x = 0; x < depth; x++) {
 		uint64_t from = pmu_rdmsr(MSR_ARCH_LBR_FROM_0 + x);
 		if (!from)

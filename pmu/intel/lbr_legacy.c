@@ -118,10 +118,11 @@ static uint64_t strip(uint64_t v, unsigned flags)
 	return (uint64_t)((int64_t)(v << flags) >> flags);
 }
 
-static uint32_t legacy_read(struct perf_branch_entry *b, bool call_stack)
+static uint32_t legacy_read(struct perf_branch_entry *b, bool call_stack, uint64_t *hw_idx)
 {
 	(void)call_stack;
 	unsigned n = depth, tos = (unsigned)pmu_rdmsr(MSR_LBR_TOS) % n;
+	*hw_idx = tos;
 	uint32_t out = 0;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned slot = (tos + n - i) % n;

@@ -179,8 +179,9 @@ static uint32_t raw_padded(const struct perf_hit *h)
 }
 
 /* PERF_SAMPLE_BRANCH_STACK: nr, hw_idx with BRANCH_HW_INDEX, then nr
- * perf_branch_entry records, newest first (the driver's). hw_idx is
- * -1: architectural LBR has no top-of-stack index (nothing to stitch). */
+ * perf_branch_entry records, newest first (the driver's). hw_idx is the
+ * driver's (Linux's: legacy LBR's top of stack, else 0), -1 (unknown)
+ * when the driver gave no records. */
 static uint32_t branch_nr(const struct sample *s)
 {
 	return s->hit && s->hit->branches ? s->hit->branches_nr : 0;
@@ -296,7 +297,7 @@ static void put_fields(struct rb_output *o, struct sample *s)
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		put_u64(o, branch_nr(s));
 		if (branch_hw_index(s))
-			put_u64(o, ~0ULL);
+			put_u64(o, s->hit && s->hit->branches ? s->hit->branches_hw_idx : ~0ULL);
 		if (branch_nr(s))
 			rb_output_copy(o, s->hit->branches,
 				       sizeof(struct perf_branch_entry) * branch_nr(s));

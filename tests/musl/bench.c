@@ -426,15 +426,59 @@ static void bench_loop(int cpu)
 #define PMI_LOOP 500      /* x 1,000 iterations and a getppid: ~4M instructions */
 #define PMI_PAGES 64
 
-/* A user-only cycles event, disabled; sampling every `period` (0: just
- * counting). -1 where there is no cpu PMU. */
+/* Whether `cpu` is in the cpu list at `path` ("0,2-3"); 0 without it. */
+static int cpu_listed(const char *path, int cpu)
+{
+	FILE *f = fopen(path, "r");
+	char list[256];
+	int found = 0;
+	if (!f)
+		return 0;
+	if (fgets(list, sizeof list, f))
+		for (char *p = list; *p && *p != '\n';) {
+			long lo = strtol(p, &p, 10), hi = lo;
+			if (*p == '-')
+				hi = strtol(p + 1, &p, 10);
+			found |= lo <= cpu && cpu <= hi;
+			if (*p == ',')
+				p++;
+			else
+				break;
+		}
+	fclose(f);
+	return found;
+}
+
+/* The extended type (config bits 63-32) naming cpu_atom when the bench
+ * runs on one of its CPUs: on a hybrid CPU a plain hardware event goes
+ * to cpu_core, which never counts there (perf opens one per PMU). */
+static uint64_t core_pmu_ext(void)
+{
+	const char *dev = "/sys/bus/event_source/devices/cpu_atom";
+	char path[128];
+	snprintf(path, sizeof path, "%s/cpus", dev);
+	if (!cpu_listed(path, sched_getcpu()))
+		return 0;
+	snprintf(path, sizeof path, "%s/type", dev);
+	FILE *f = fopen(path, "r");
+	unsigned long long type = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &type) != 1)
+			type = 0;
+		fclose(f);
+	}
+	return (uint64_t)type << PERF_PMU_TYPE_SHIFT;
+}
+
+/* A user-only cycles event of this CPU's core PMU, disabled; sampling
+ * every `period` (0: just counting). -1 where there is no cpu PMU. */
 static int cycles_event(uint64_t period)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
 	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.config = core_pmu_ext() | PERF_COUNT_HW_CPU_CYCLES;
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	a.disabled = 1;

@@ -16,7 +16,14 @@
  *  - an event of cpu_atom opened for a Core CPU is ENOENT; a type in
  *    bits 63-32 that is no core PMU (software) is ENOENT;
  *  - a group cannot mix cpu_core and cpu_atom events (EINVAL);
- *  - a raw event opens with cpu_atom's own type.
+ *  - a raw event opens with cpu_atom's own type;
+ *  - caps/ as Linux shows it there (one x86_pmu behind both PMUs):
+ *    pmu_name and branches (the LBR depth, Alder Lake and later have
+ *    arch LBR) alike on both, max_precise on each;
+ *  - each PMU has the `rdpmc` file, one setting behind both (root:
+ *    writing cpu_atom's changes cpu_core's); a cpu_atom event mapped
+ *    and pinned to an Atom CPU self-monitors with RDPMC (the man
+ *    page's loop agrees with read()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -184,6 +191,117 @@ static void test_raw(long atom)
 		close(fd);
 }
 
+/* The first line of a sysfs file into buf (newline cut); 0, or -1. */
+static int file_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static void test_caps(void)
+{
+	char core_name[64] = "", atom_name[64] = "";
+	long core_br = file_long(DEV "cpu_core/caps/branches", -1);
+	long atom_br = file_long(DEV "cpu_atom/caps/branches", -1);
+
+	CHECK(file_text(DEV "cpu_core/caps/pmu_name", core_name, sizeof(core_name)) == 0 &&
+	      file_text(DEV "cpu_atom/caps/pmu_name", atom_name, sizeof(atom_name)) == 0 &&
+	      strcmp(core_name, atom_name) == 0,
+	      "caps/pmu_name is the package's on both PMUs (%s, %s)", core_name, atom_name);
+	CHECK(core_br > 0 && core_br == atom_br,
+	      "caps/branches is the LBR depth on both PMUs (%ld, %ld)", core_br, atom_br);
+	CHECK(file_long(DEV "cpu_core/caps/max_precise", -1) >= 0 &&
+	      file_long(DEV "cpu_atom/caps/max_precise", -1) >= 0, "each PMU has caps/max_precise");
+}
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static void test_rdpmc_files(void)
+{
+	long core = file_long(DEV "cpu_core/rdpmc", -1), atom = file_long(DEV "cpu_atom/rdpmc", -1);
+
+	CHECK(core >= 0 && core == atom, "cpu_core/rdpmc and cpu_atom/rdpmc exist and agree (%ld, %ld)",
+	      core, atom);
+	if (core < 0 || geteuid() != 0)
+		return;
+	CHECK(write_text(DEV "cpu_atom/rdpmc", core == 2 ? "1" : "2") == 0 &&
+	      file_long(DEV "cpu_core/rdpmc", -1) == (core == 2 ? 1 : 2),
+	      "writing cpu_atom/rdpmc sets cpu_core/rdpmc too (one setting)");
+	write_text(DEV "cpu_core/rdpmc", core == 2 ? "2" : core == 1 ? "1" : "0");
+}
+
+static uint64_t rdpmc(uint32_t counter)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* The man page's self-monitoring loop; *used: RDPMC was executed. */
+static uint64_t self_read(volatile struct perf_event_mmap_page *pc, int *used)
+{
+	uint32_t seq, idx;
+	uint64_t count;
+
+	do {
+		seq = pc->lock;
+		__asm__ volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		*used = pc->cap_user_rdpmc && idx;
+		if (*used) {
+			int64_t pmc = (int64_t)rdpmc(idx - 1);
+
+			pmc <<= 64 - pc->pmc_width;
+			pmc >>= 64 - pc->pmc_width;
+			count += (uint64_t)pmc;
+		}
+		__asm__ volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	return count;
+}
+
+static void test_rdpmc_atom(int cpu, long atom)
+{
+	int fd = open_cycles(atom, 0, -1, -1), used = 0;
+	void *page = MAP_FAILED;
+	uint64_t before = PERF_BAD_VALUE, self = 0, after = 0;
+
+	if (fd >= 0 && pin(cpu) == 0)
+		page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (page != MAP_FAILED) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		spin_ns(WORK_NS / 4);
+		before = take(fd).value;
+		self = self_read(page, &used);
+		after = take(fd).value;
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		munmap(page, (size_t)sysconf(_SC_PAGESIZE));
+	}
+	CHECK(used && before != PERF_BAD_VALUE && before > 0 && before <= self && self <= after,
+	      "cpu_atom cycles:u on Atom cpu %d: RDPMC self-read %llu within read()'s %llu..%llu",
+	      cpu, (unsigned long long)self, (unsigned long long)before, (unsigned long long)after);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	long core = pmu_type("cpu_core"), atom = pmu_type("cpu_atom");
@@ -200,5 +318,8 @@ int main(void)
 	test_plain_for_cpu(core_cpu, "a Core");
 	test_errnos(core_cpu, core, atom);
 	test_raw(atom);
+	test_caps();
+	test_rdpmc_files();
+	test_rdpmc_atom(atom_cpu, atom);
 	return abi_done("hybrid");
 }

@@ -16,7 +16,9 @@
  *    newest first in the loop's cyclic order, with their perf types,
  *    and stacks are full (as deep as the deepest, 8 entries or more);
  *    ANY_CALL, ANY_RETURN and COND keep only the call, the return, the
- *    jnz; HW_INDEX adds the hw_idx word;
+ *    jnz; HW_INDEX adds the hw_idx word, below caps/branches (the
+ *    depth) in every sample: Linux's legacy LBR gives its top of stack,
+ *    AMD and arch LBR 0 (a note gives the range seen);
  *  - CALL_STACK|USER: every stack is the calls still open, innermost
  *    first: the call into the loop, under it (inside the callee) the
  *    loop's call; where the LBR has no call-stack mode (AMD) it is
@@ -96,6 +98,7 @@ static void test_errnos(void)
 struct stacks {
 	unsigned samples, entries, full, deepest, bad_pair, bad_order, bad_type, bad_kind, bad_size;
 	unsigned in_callee, bad_stack;
+	uint64_t hw_idx_min, hw_idx_max; /* with HW_INDEX */
 };
 
 static const unsigned perf_type[] = { [CALL] = PERF_BR_CALL, [RET] = PERF_BR_RET,
@@ -149,6 +152,7 @@ static int sample_loop(uint64_t bst, int only, struct stacks *st)
 	int fd = open_branches(bst, PERIOD);
 
 	memset(st, 0, sizeof(*st));
+	st->hw_idx_min = ~0ULL;
 	if (fd < 0)
 		return -errno;
 	if (ring_map(fd, &ring, 16, PROT_READ | PROT_WRITE) < 0) {
@@ -169,8 +173,10 @@ static int sample_loop(uint64_t bst, int only, struct stacks *st)
 			uint64_t nr = words[1];
 			unsigned first = 2 + hw_index;
 			st->samples++;
-			if (hw_index && words[2] != ~0ULL)
-				st->bad_size++;
+			if (hw_index) {
+				st->hw_idx_min = words[2] < st->hw_idx_min ? words[2] : st->hw_idx_min;
+				st->hw_idx_max = words[2] > st->hw_idx_max ? words[2] : st->hw_idx_max;
+			}
 			if (sizeof(h) + 8 * (first + 3 * nr) != h.size || nr > MAX_ENTRIES) {
 				st->bad_size++;
 			} else if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
@@ -204,6 +210,24 @@ static void report(const char *what, const struct stacks *st, int ordered)
 		CHECK(!st->bad_order && st->deepest >= 8 && st->full >= st->samples - 1,
 		      "%s: newest first in the loop's order (%u out of order), full stacks: %u "
 		      "of %u entries", what, st->bad_order, st->full, st->deepest);
+}
+
+/* The LBR depth sysfs shows (cpu/ or a hybrid CPU's cpu_core/), or -1. */
+static long lbr_depth(void)
+{
+	long d = file_long("/sys/bus/event_source/devices/cpu/caps/branches", -1);
+
+	return d >= 0 ? d : file_long("/sys/bus/event_source/devices/cpu_core/caps/branches", -1);
+}
+
+static void hw_index_range(const struct stacks *st)
+{
+	long depth = lbr_depth();
+
+	CHECK(depth > 0 && st->hw_idx_max < (uint64_t)depth,
+	      "cond, hw_index: every hw_idx below caps/branches (%ld)", depth);
+	abi_note("cond, hw_index: hw_idx in [%llu, %llu]", (unsigned long long)st->hw_idx_min,
+		 (unsigned long long)st->hw_idx_max);
 }
 
 static void call_stack(void)
@@ -244,6 +268,7 @@ int main(void)
 	report("any_return", &st, 0);
 	sample_loop(PERF_SAMPLE_BRANCH_COND | user | PERF_SAMPLE_BRANCH_HW_INDEX, JNZ, &st);
 	report("cond, hw_index", &st, 0);
+	hw_index_range(&st);
 	call_stack();
 	return abi_done("lbr");
 }

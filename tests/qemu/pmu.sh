@@ -11,7 +11,9 @@
 # /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
 # sysfs and self-tests, with the PMI as an NMI (the default) and, in one
 # more boot, as the maskable interrupt (pmi=irq). Branch stacks: the LBR
-# self-tests and the driver's boot line on every mode, and tests/perf/lbr
+# self-tests and the driver's boot line on every mode, caps/branches its
+# depth (none without LBR), hw_idx Linux's (legacy: the top of stack,
+# which moves; arch and AMD: 0), and tests/perf/lbr
 # with a record -b read by the host's perf on one mode per face (arch on
 # intel-v5, LbrExtV2 on amd; the default mode's legacy LBR runs them in
 # perf.sh and record.sh; hybrid's arch LBR is intel-v5's code), intel-v2
@@ -29,16 +31,18 @@ session=$logs/pmu.session
 	echo "ls $dev/caps"
 	echo "cat $dev/caps/pmu_name"
 	echo "cat $dev/caps/max_precise"
+	echo "cat $dev/caps/branches"
 	echo 'pmu_cycles'
 	echo 'echo "status $?"'
 	echo 'stat -e cycles,instructions -- pmu_cycles'
 	echo 'stat -e cycles,instructions:u,branches:u -- true'
+	echo 'lbr'
 } > "$session"
 
 # after COMMAND N: the N lines the session command COMMAND printed.
 after() { grep -A"$2" -x -F "baremon> $1" "$log" | sed -n "2,$(($2 + 1))p"; }
 
-guest sysfs --smp 2 --session "$session" --add "$build/musl/pmu_cycles"
+guest sysfs --smp 2 --session "$session" --add "$build/musl/pmu_cycles" --add "$build/perf/musl/lbr"
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: cpu: vpmu, a software model of intel arch perfmon v4: 4 gp x 48 bits, 3 fixed x 48 bits' \
 	"boot log says the vpmu models arch perfmon v4, 4 + 3 counters of 48 bits"
@@ -56,6 +60,10 @@ expect_line '^event=0x00,umask=0x03$' "events/ref-cycles is event=0x00,umask=0x0
 expect_line '^event=0xc0$' "events/instructions is event=0xc0 (the model counts them)"
 expect_line '^vpmu$' "caps/pmu_name is vpmu"
 check "caps/max_precise is 0" [ "$(after "cat $dev/caps/max_precise" 1)" = 0 ]
+# lbr_depth: the depth the driver's boot line gives ("N-deep ... LBR").
+lbr_depth() { sed -n 's/.*pmu: cpu: \([0-9]*\)-deep .*/\1/p' "$log" | head -1; }
+check "caps/branches is the legacy LBR's depth ($(lbr_depth))" \
+	[ "$(after "cat $dev/caps/branches" 1)" = "$(lbr_depth)" -a -n "$(lbr_depth)" ]
 expect_line '^pmu_cycles: [0-9]+ passed, 0 failed$' "pmu_cycles passes"
 expect_line '^status 0$' "pmu_cycles exits 0"
 expect_no_line '^not ok' "no pmu_cycles check failed"
@@ -64,6 +72,9 @@ expect_line '^ +<not supported> +instructions( |$)' \
 	"stat: kernel-mode instructions not supported without the instruction clock"
 expect_line '^ +[1-9][0-9]* +instructions:u( |$)' "stat: instructions:u counted (single-step)"
 expect_line '^ +[1-9][0-9]* +branches:u( |$)' "stat: branches:u counted (single-step)"
+# (perf.sh runs lbr on this mode in full; here its hw_idx alone)
+expect_line '^# cond, hw_index: hw_idx in \[[0-9]+, [1-9][0-9]*\]$' \
+	"legacy LBR: hw_idx is the top of stack, which moves (Linux's)"
 expect_no_line '^PANIC' "no panic"
 
 guest smp1 --smp 1 --add "$build/musl/pmu_cycles" --run pmu_cycles
@@ -113,6 +124,7 @@ mode_session=$logs/modes.session
 	echo "cat $dev/format/event"
 	echo "ls $dev/events"
 	echo "ls $dev/caps"
+	echo "cat $dev/caps/branches"
 	echo 'echo end'
 } > "$mode_session"
 mode_adds=(--add "$build/abi/musl/vendor" --add "$build/perf/musl/lbr" --add "$build/musl/twofunc")
@@ -154,13 +166,19 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 	if [ "$(lbr_face "$mode")" = none ]; then
 		expect_no_line '^\[ *[0-9.]+\] pmu: cpu: .*LBR' "vpmu=$mode: no LBR (a Core 2's is not modelled)"
 		expect_line '^selftest: intel_lbr_none: PASS$' "vpmu=$mode: branch stacks are EOPNOTSUPP"
+		check "vpmu=$mode: caps/ has no branches (Linux shows it only with LBR)" \
+			[ -z "$(after "ls $dev/caps" 2 | grep -x branches)" ]
 	else
 		expect_line "^\[ *[0-9.]+\] pmu: cpu: [0-9]+-deep $(lbr_face "$mode")" \
 			"vpmu=$mode: the driver found $(lbr_face "$mode") LBR"
+		[ "$mode" = hybrid ] || check "vpmu=$mode: caps/branches is the LBR depth ($(lbr_depth))" \
+			[ "$(after "cat $dev/caps/branches" 1)" = "$(lbr_depth)" -a -n "$(lbr_depth)" ]
 	fi
 	if [ "$lbr_runs" = 1 ]; then
 		expect_line '^status lbr 0$' "vpmu=$mode: tests/perf/lbr passes"
 		expect_line '^ok - any: newest first in the loop.s order' "vpmu=$mode: lbr checked the stacks"
+		expect_line '^# cond, hw_index: hw_idx in \[0, 0\]$' \
+			"vpmu=$mode: hw_idx is 0 (Linux's for $(lbr_face "$mode") LBR)"
 		# record -b read by the host's perf: twofunc's loop branches (a
 		# short run: the last samples' stacks reach into its printf)
 		data=$logs/br-$mode.data
@@ -189,8 +207,8 @@ expect_line '^ok - a cpu PMU without pmu_name \(AMD.s driver\) on an AMD CPU \(A
 expect_line '^config:0-7,32-35$' "vpmu=amd: format/event is config:0-7,32-35"
 check "vpmu=amd: events/ holds branch-instructions cpu-cycles instructions (what the model counts)" \
 	[ "$(after "ls $dev/events" 4 | xargs)" = "branch-instructions cpu-cycles instructions baremon> ls $dev/caps" ]
-check "vpmu=amd: caps/ holds max_precise alone (no pmu_name)" \
-	[ "$(after "ls $dev/caps" 2 | xargs)" = "max_precise baremon> echo end" ]
+check "vpmu=amd: caps/ holds branches and max_precise (no pmu_name)" \
+	[ "$(after "ls $dev/caps" 2 | xargs)" = "branches max_precise" ]
 expect_no_line '^selftest: (amd_|vpmu_mode_amd).*skipped' "vpmu=amd: the AMD driver's and mode's self-tests ran"
 expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as an NMI$' "vpmu=amd: the PMI is an NMI by default"
 expect_line '^NMI: .* [1-9][0-9]* +Non-maskable interrupts$' "vpmu=amd: the NMI row counts the PMIs"
