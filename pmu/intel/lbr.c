@@ -12,7 +12,12 @@
  *   - add/del turn the LBRs on for the CPU while at least one branch
  *     stack event is on it (the first one's filter: events sharing a
  *     CPU should ask for the same, as perf record's do), the records
- *     cleared when the first comes on;
+ *     cleared when the first comes on - except for a call-stack event
+ *     coming back to the CPU whose LBRs it turned off last, with no
+ *     other user since: the records it left there are its task's call
+ *     stack, kept (Linux saves and restores the stack at every switch;
+ *     here it survives a switch to tasks that do not use the LBRs, not
+ *     a move to another CPU);
  *   - at an overflow the records, newest first, become the sample's
  *     branch stack; records without a type (legacy) are decoded for
  *     TYPE_SAVE and for filters the hardware applies only roughly.
@@ -39,6 +44,11 @@
 
 struct lbr_cpu {
 	unsigned users;
+	/* While the LBRs are off: the stream_id (never reused) of the
+	 * call-stack event whose del turned them off, whose task's stack
+	 * they still hold, and its filter; 0 when they hold nobody's. */
+	uint64_t kept_for;
+	uint64_t kept_config;
 	struct perf_branch_entry entries[ARCH_LBR_MAX_DEPTH];
 };
 
@@ -93,14 +103,24 @@ static bool wants_lbr(const struct perf_event *e)
 	return face && (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 }
 
+/* A task's call-stack event: its records are worth keeping across a
+ * switch (a CPU event's stack mixes every task's). */
+static bool keeps_stack(const struct perf_event *e)
+{
+	return e->task && (e->attr.branch_sample_type & BR(CALL_STACK));
+}
+
 void intel_lbr_add(struct perf_event *e)
 {
 	if (!wants_lbr(e))
 		return;
 	struct lbr_cpu *l = &lbr_cpus[this_cpu_id()];
+	uint64_t config = (uint64_t)face->config(e->attr.branch_sample_type);
+	bool keep = keeps_stack(e) && l->kept_for == e->stream_id && l->kept_config == config;
+	l->kept_for = 0;
 	if (l->users++)
 		return;
-	face->enable((uint64_t)face->config(e->attr.branch_sample_type));
+	face->enable(config, keep);
 }
 
 void intel_lbr_del(struct perf_event *e)
@@ -108,8 +128,13 @@ void intel_lbr_del(struct perf_event *e)
 	if (!wants_lbr(e))
 		return;
 	struct lbr_cpu *l = &lbr_cpus[this_cpu_id()];
-	if (l->users && !--l->users)
+	if (l->users && !--l->users) {
 		face->disable();
+		if (keeps_stack(e)) {
+			l->kept_for = e->stream_id;
+			l->kept_config = (uint64_t)face->config(e->attr.branch_sample_type);
+		}
+	}
 }
 
 /* The records, newest first, into hit's branch stack (a buffer of this

@@ -21,8 +21,9 @@ struct intel_lbr_face {
 	/* The filter register value for branch_sample_type bst (its
 	 * privilege bits set, Linux's checks passed), or -EOPNOTSUPP. */
 	int64_t (*config)(uint64_t bst);
-	/* LBRs on with a filter value (records cleared), off. */
-	void (*enable)(uint64_t config);
+	/* LBRs on with a filter value, the records cleared unless `keep`
+	 * (then they go on from what they hold); off. */
+	void (*enable)(uint64_t config, bool keep);
 	void (*disable)(void);
 	/* Up to depth records, newest first, into b (from, to, and with
 	 * `typed` the perf type); their number. *hw_idx: Linux's

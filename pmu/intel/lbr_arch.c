@@ -39,10 +39,11 @@ static int64_t arch_config(uint64_t bst)
 	return (int64_t)ctl;
 }
 
-static void arch_enable(uint64_t ctl)
+static void arch_enable(uint64_t ctl, bool keep)
 {
 	pmu_wrmsr(MSR_ARCH_LBR_CTL, 0);
-	pmu_wrmsr(MSR_ARCH_LBR_DEPTH, depth); /* clears the records */
+	if (!keep)
+		pmu_wrmsr(MSR_ARCH_LBR_DEPTH, depth); /* clears the records */
 	pmu_wrmsr(MSR_ARCH_LBR_CTL, ctl);
 }
 

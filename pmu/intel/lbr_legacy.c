@@ -94,10 +94,10 @@ static int64_t legacy_config(uint64_t bst)
 	return (int64_t)(mask ^ LBR_SEL_SUPPRESS_MASK);
 }
 
-static void legacy_enable(uint64_t select)
+static void legacy_enable(uint64_t select, bool keep)
 {
 	pmu_wrmsr(MSR_IA32_DEBUGCTLMSR, 0);
-	for (unsigned i = 0; i < depth; i++) {
+	for (unsigned i = 0; i < depth && !keep; i++) {
 		pmu_wrmsr(MSR_LBR_NHM_FROM + i, 0);
 		pmu_wrmsr(MSR_LBR_NHM_TO + i, 0);
 		if (format >= LBR_FORMAT_INFO)

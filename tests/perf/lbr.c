@@ -22,11 +22,18 @@
  *  - CALL_STACK|USER: every stack is the calls still open, innermost
  *    first: the call into the loop, under it (inside the callee) the
  *    loop's call; where the LBR has no call-stack mode (AMD) it is
- *    EOPNOTSUPP, as Linux gives it, and a note says so.
+ *    EOPNOTSUPP, as Linux gives it, and a note says so. The same again
+ *    with a callee that yields the CPU to a child pinned beside it (two
+ *    switches a call): the stack survives the task's switches, as
+ *    Linux's saved and restored call stack does.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "perf.h"
 #include "ring.h"
@@ -42,9 +49,32 @@ __asm__(".text\n"
         "lbr_jnz: jnz lbr_call\n"
         "	ret\n"
         ".globl lbr_callee\n"
-        "lbr_callee: ret\n");
+        "lbr_callee: ret\n"
+        /* The same loop, its callee a sched_yield system call. */
+        ".globl yield_loop\n"
+        "yield_loop:\n"
+        ".globl yield_call\n"
+        "yield_call: call yield_callee\n"
+        "	dec %rdi\n"
+        "	jnz yield_call\n"
+        "	ret\n"
+        ".globl yield_callee\n"
+        "yield_callee: mov $24, %eax\n" /* __NR_sched_yield */
+        "	syscall\n"
+        "	ret\n");
 void lbr_loop(unsigned long n);
+void yield_loop(unsigned long n);
 extern char lbr_call[], lbr_after_call[], lbr_jnz[], lbr_callee[];
+extern char yield_call[], yield_callee[];
+
+/* A loop sampled in call-stack mode: its entry, its call and callee. */
+struct loop {
+	void (*run)(unsigned long n);
+	const char *entry, *call, *callee;
+};
+static const struct loop plain_loop = { lbr_loop, (const char *)lbr_loop, lbr_call, lbr_callee };
+static const struct loop yielding_loop = { yield_loop, (const char *)yield_loop, yield_call,
+	                                   yield_callee };
 
 #define PERIOD 997ULL
 #define ITERATIONS 3000UL
@@ -130,22 +160,23 @@ static void check_stack(struct stacks *st, const struct perf_branch_entry *b, ui
 	}
 }
 
-/* A call-stack mode stack: the call into lbr_loop, with the loop's
+/* A call-stack mode stack: the call into the loop, with the loop's
  * call above it while the callee runs. */
-static void check_call_stack(struct stacks *st, const struct perf_branch_entry *b, uint64_t nr)
+static void check_call_stack(struct stacks *st, const struct loop *lp,
+                             const struct perf_branch_entry *b, uint64_t nr)
 {
 	st->entries += (unsigned)nr;
-	if (nr < 1 || nr > 2 || b[nr - 1].to != (uint64_t)lbr_loop) {
+	if (nr < 1 || nr > 2 || b[nr - 1].to != (uint64_t)lp->entry) {
 		st->bad_stack++;
 		return;
 	}
-	if (nr == 2 && classify(&b[0]) != CALL)
+	if (nr == 2 && (b[0].from != (uint64_t)lp->call || b[0].to != (uint64_t)lp->callee))
 		st->bad_stack++;
 	st->in_callee += nr == 2;
 }
 
-/* Sample instructions:u over the loop with branch_sample_type bst. */
-static int sample_loop(uint64_t bst, int only, struct stacks *st)
+/* Sample instructions:u over a loop with branch_sample_type bst. */
+static int sample_any_loop(const struct loop *lp, uint64_t bst, int only, struct stacks *st)
 {
 	struct ring ring;
 	int hw_index = !!(bst & PERF_SAMPLE_BRANCH_HW_INDEX);
@@ -160,7 +191,7 @@ static int sample_loop(uint64_t bst, int only, struct stacks *st)
 		return -errno;
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	lbr_loop(ITERATIONS);
+	lp->run(ITERATIONS);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	uint64_t head = ring_head(&ring);
 	while (ring.pos + sizeof(struct perf_event_header) <= head) {
@@ -180,7 +211,7 @@ static int sample_loop(uint64_t bst, int only, struct stacks *st)
 			if (sizeof(h) + 8 * (first + 3 * nr) != h.size || nr > MAX_ENTRIES) {
 				st->bad_size++;
 			} else if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
-				check_call_stack(st, (const struct perf_branch_entry *)&words[first], nr);
+				check_call_stack(st, lp, (const struct perf_branch_entry *)&words[first], nr);
 			} else {
 				check_stack(st, (const struct perf_branch_entry *)&words[first], nr,
 				            only, !!(bst & PERF_SAMPLE_BRANCH_TYPE_SAVE));
@@ -230,6 +261,52 @@ static void hw_index_range(const struct stacks *st)
 		 (unsigned long long)st->hw_idx_max);
 }
 
+static int sample_loop(uint64_t bst, int only, struct stacks *st)
+{
+	return sample_any_loop(&plain_loop, bst, only, st);
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Call-stack mode across switches: the loop's callee yields to a child
+ * pinned on the same CPU that yields back, so the task is switched out
+ * and in at every call; each stack must still be the calls still open. */
+static void call_stack_switching(void)
+{
+	struct stacks st;
+	cpu_set_t old;
+
+	if (sched_getaffinity(0, sizeof(old), &old) || pin_to(0)) {
+		CHECK(0, "call_stack, switching: pinned to CPU 0 (%s)", strerror(errno));
+		return;
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		for (;;)
+			sched_yield();
+	}
+	int r = child < 0 ? -errno : sample_any_loop(&yielding_loop,
+	                                              PERF_SAMPLE_BRANCH_CALL_STACK |
+	                                              PERF_SAMPLE_BRANCH_USER, -1, &st);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	CHECK(r == 0 && st.samples >= 2 && !st.bad_size,
+	      "call_stack, switching: %u samples (%s)", st.samples, r ? strerror(-r) : "opened");
+	CHECK(!st.bad_stack,
+	      "call_stack, switching: the calls still open after each switch, innermost first "
+	      "(%u wrong of %u, %u in the callee)", st.bad_stack, st.samples, st.in_callee);
+}
+
 static void call_stack(void)
 {
 	struct stacks st;
@@ -244,6 +321,7 @@ static void call_stack(void)
 	CHECK(!st.bad_stack && st.in_callee,
 	      "call_stack: the calls still open, innermost first (%u wrong, %u in the callee)",
 	      st.bad_stack, st.in_callee);
+	call_stack_switching();
 }
 
 int main(void)
