@@ -490,9 +490,11 @@ static void test_wakeup(void)
 	close(to[1]);
 	waitpid(pid, NULL, 0);
 	v = perf_value(fd);
-	/* At most one more: Linux 6.18 on a busy host was seen to count one
-	 * extra wake-up of the reader (11 for 10 writes). */
-	CHECK(v >= (uint64_t)n / 2 && v <= (uint64_t)n + 1, "sched_wakeup: %d pipe "
+	/* Each round wakes at most two tasks in this one's context: the
+	 * reader (the write) and, when its own sleep's timer fires while it
+	 * is still on its way to sleep, itself. Linux 6.18 on a busy host
+	 * counted 11 for 10 writes, baremon at load 5 on two CPUs 12. */
+	CHECK(v >= (uint64_t)n / 2 && v <= 2 * (uint64_t)n, "sched_wakeup: %d pipe "
 	      "writes wake the reading child, asleep by then at least half the "
 	      "time (%llu)", n, (unsigned long long)v);
 	close(back[0]);
