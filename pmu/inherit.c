@@ -63,9 +63,13 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 	c->id = p->id;
 	c->stream_id = perf_new_id();
 	c->leader = leader ? leader : c;
-	c->parent = p;
-	list_add_tail(&c->child_node, &p->child_list);
-	p->refs++;
+	/* Copies hang off the original, never off another copy (Linux's
+	 * inherit_event): a copy is folded and freed when its task exits,
+	 * and copies made from it (a grandchild's) must not point at it. */
+	struct perf_event *orig = p->parent ? p->parent : p;
+	c->parent = orig;
+	list_add_tail(&c->child_node, &orig->child_list);
+	orig->refs++;
 	if (leader)
 		list_add_tail(&c->sibling_node, &leader->siblings);
 	else

@@ -303,6 +303,50 @@ static void test_enable_on_exec_self(void)
 	      "counted (%llu ns)", (unsigned long long)after);
 }
 
+/* A grandchild that outlives the child that forked it: its copy of the
+ * event counts into the original (Linux copies from the original, never
+ * from a copy), though the child's copy was folded and freed when the
+ * child exited. The grandchild is not ours to wait for: the pipe's end
+ * tells when it exited, then its count arrives when its exit folds it. */
+static void test_grandchild_outlives_child(void)
+{
+	int pf = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, 1), go[2], done[2], st = -1;
+	char c = 0;
+
+	if (!CHECK(pf >= 0 && pipe(go) == 0 && pipe(done) == 0,
+	           "inherited page-faults and two pipes for an orphaned grandchild"))
+		return;
+	uint64_t before = perf_value(pf);
+	pid_t pid = fork();
+	if (pid == 0) {
+		pid_t g = fork();
+		if (g == 0) {
+			close(done[0]);
+			read(go[0], &c, 1); /* until the child has exited */
+			touch_pages(CHILD_PAGES);
+			_exit(0);
+		}
+		_exit(g > 0 ? 0 : 1);
+	}
+	close(go[0]);
+	close(done[1]);
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child forks and exits first");
+	write(go[1], "x", 1);
+	close(go[1]);
+	read(done[0], &c, 1); /* end of file: the grandchild is gone */
+	close(done[0]);
+	uint64_t after = perf_value(pf);
+	for (int i = 0; i < 10000 && after - before < CHILD_PAGES; i++) {
+		usleep(1000);
+		after = perf_value(pf);
+	}
+	CHECK(after - before >= CHILD_PAGES && after != PERF_BAD_VALUE,
+	      "the orphaned grandchild's %d page faults count (%llu)", CHILD_PAGES,
+	      (unsigned long long)(after - before));
+	close(pf);
+}
+
 int main(int argc, char **argv)
 {
 	self = argv[0];
@@ -326,6 +370,7 @@ int main(int argc, char **argv)
 	test_inherit(1, 0);
 	test_inherit(0, 0);
 	test_inherit(1, 1);
+	test_grandchild_outlives_child();
 	test_inherit_group();
 	test_enable_on_exec_child();
 	test_enable_on_exec_self();
