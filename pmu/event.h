@@ -159,6 +159,12 @@ bool event_control_here(struct perf_event *e, enum event_control op);
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
 void event_put(struct perf_event *e);                  /* not under perf_lock */
+/* Take a reference on e, found on a list (not through an fd), unless
+ * its last one is gone: event_put drops refs to 0 under perf_lock but
+ * unlinks and frees e after dropping it, so a list may still hold an
+ * event that must not be revived. False: leave e alone. Under
+ * perf_lock. */
+bool event_get_live(struct perf_event *e);
 /* A lone event's read (value, then the times read_format has; no GROUP,
  * ID or LOST) into out, when it can be read on this CPU now: not in
  * error, no inherited copies, not on another CPU's local-read counters.

@@ -37,6 +37,14 @@ static void detach_fn(struct perf_event *e, void *arg, uint64_t now)
 	list_remove(&e->child_node);
 }
 
+bool event_get_live(struct perf_event *e)
+{
+	if (e->refs <= 0)
+		return false;
+	e->refs++;
+	return true;
+}
+
 /* Free e once nothing refers to it. Caller must not hold perf_lock. */
 void event_put(struct perf_event *e)
 {
@@ -52,24 +60,30 @@ void event_put(struct perf_event *e)
 	kfree(e);
 }
 
+/* A copy of p for child (in leader's group, or a leader), or NULL:
+ * out of memory, or p's original is being freed (*gone set). */
 static struct perf_event *copy_for(struct perf_event *p, struct task *child,
-				   struct perf_event *leader)
+				   struct perf_event *leader, bool *gone)
 {
-	struct perf_event *c = event_alloc(&p->attr, child, p->cpu,
-					   p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE);
-	if (!c)
-		return NULL;
-	c->pmu = p->pmu;
-	c->id = p->id;
-	c->stream_id = perf_new_id();
-	c->leader = leader ? leader : c;
 	/* Copies hang off the original, never off another copy (Linux's
 	 * inherit_event): a copy is folded and freed when its task exits,
 	 * and copies made from it (a grandchild's) must not point at it. */
 	struct perf_event *orig = p->parent ? p->parent : p;
-	c->parent = orig;
+	*gone = !event_get_live(orig);
+	if (*gone)
+		return NULL;
+	struct perf_event *c = event_alloc(&p->attr, child, p->cpu,
+					   p->state == EVENT_OFF ? EVENT_OFF : EVENT_INACTIVE);
+	if (!c) {
+		orig->refs--;
+		return NULL;
+	}
+	c->pmu = p->pmu;
+	c->id = p->id;
+	c->stream_id = perf_new_id();
+	c->leader = leader ? leader : c;
+	c->parent = orig; /* the reference taken above is the copy's */
 	list_add_tail(&c->child_node, &orig->child_list);
-	orig->refs++;
 	if (leader)
 		list_add_tail(&c->sibling_node, &leader->siblings);
 	else
@@ -88,14 +102,17 @@ int perf_inherit(struct task *parent, struct task *child, bool thread)
 		if (!l->attr.inherit || l->state == EVENT_EXIT ||
 		    (l->attr.inherit_thread && !thread))
 			continue;
-		struct perf_event *cl = copy_for(l, child, NULL);
+		bool gone;
+		struct perf_event *cl = copy_for(l, child, NULL, &gone);
 		if (!cl) {
+			if (gone)
+				continue; /* its fd was closed: it is on its way out */
 			r = -ENOMEM;
 			break;
 		}
 		list_for_each(s, &l->siblings) {
 			struct perf_event *sib = list_entry(s, struct perf_event, sibling_node);
-			if (!copy_for(sib, child, cl)) {
+			if (!copy_for(sib, child, cl, &gone) && !gone) {
 				r = -ENOMEM;
 				break;
 			}
@@ -271,7 +288,8 @@ void perf_task_enable_owned(struct task *t, bool enable)
 			if (n == 32)
 				break;
 			batch[n] = list_entry(node, struct perf_event, owner_node);
-			batch[n++]->refs++;
+			if (event_get_live(batch[n]))
+				n++; /* else its fd was closed: on its way out */
 		}
 		spin_unlock_irqrestore(&perf_lock, f);
 		for (i = 0; i < n; i++) {

@@ -50,11 +50,10 @@ static struct perf_event *original(struct perf_event *e)
 
 static void queue(struct perf_event *e)
 {
-	if (e->notify_queued)
-		return;
+	if (e->notify_queued || !event_get_live(e))
+		return; /* queued already, or its fd was closed */
 	unsigned cpu = this_cpu_id();
 	e->notify_queued = true;
-	e->refs++;
 	e->notify_next = pending[cpu];
 	pending[cpu] = e;
 }
