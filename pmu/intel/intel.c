@@ -138,8 +138,9 @@ static int intel_event_init(struct perf_event *e)
 		return r; /* the model cannot count it exactly */
 	e->hw.idx = -1;
 	e->hw.flags = 0;
-	return intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0
-		       ? -EINVAL : 0;
+	if (intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0)
+		return -EINVAL;
+	return intel_lbr_alloc(e); /* a task's call stack: room to save it */
 }
 
 /* ---- sysfs ---- */
@@ -192,6 +193,8 @@ struct pmu intel_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
+	.inherit = intel_lbr_inherit,
+	.free = intel_lbr_free,
 };
 
 /* A hybrid CPU's Atom cores (hybrid.c registers it; cpu_core is
@@ -206,6 +209,8 @@ struct pmu intel_atom_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
+	.inherit = intel_lbr_inherit,
+	.free = intel_lbr_free,
 };
 
 /* ---- detection ---- */

@@ -120,6 +120,12 @@ void intel_lbr_init(void);
 unsigned intel_lbr_depth(void);
 const char *intel_lbr_name(void);   /* "architectural LBR", "legacy LBR", "none" */
 int intel_lbr_event_init(const struct perf_event_attr *a);
+/* A task's call-stack event keeps its stack (e->hw.data) across switches:
+ * alloc at the end of a successful event_init (0 or -ENOMEM), inherit
+ * and free are the PMU's hooks (pmu.h). */
+int intel_lbr_alloc(struct perf_event *e);
+int intel_lbr_inherit(struct perf_event *c, const struct perf_event *p);
+void intel_lbr_free(struct perf_event *e);
 void intel_lbr_add(struct perf_event *e);
 void intel_lbr_del(struct perf_event *e);
 void intel_lbr_read(const struct perf_event *e, struct perf_hit *hit);
