@@ -67,6 +67,10 @@ void intel_pmu_init(void);
 struct x86_sysfs;
 /* format/, events/, caps/ for a PMU with capabilities c. */
 void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c);
+/* caps/pmu_name for a CPU with c: "vpmu" on the model, else Linux's
+ * name for a model it has no tables for (its intel_pmu_init's default:
+ * generic_arch_v1, generic_arch_v2+, generic_arch_v5+). */
+const char *intel_pmu_name(const struct intel_caps *c);
 
 /* intel.c: the event selector (without EN) e's attributes ask for. */
 uint64_t intel_event_config(const struct perf_event *e);
