@@ -272,9 +272,9 @@ static void report(const char *what, const struct stacks *st, int ordered)
 /* The LBR depth sysfs shows (cpu/ or a hybrid CPU's cpu_core/), or -1. */
 static long lbr_depth(void)
 {
-	long d = file_long("/sys/bus/event_source/devices/cpu/caps/branches", -1);
+	char path[96];
 
-	return d >= 0 ? d : file_long("/sys/bus/event_source/devices/cpu_core/caps/branches", -1);
+	return core_pmu_file(path, sizeof(path), "caps/branches") ? -1 : file_long(path, -1);
 }
 
 static void hw_index_range(const struct stacks *st)
