@@ -729,7 +729,7 @@ static void free_unopened(struct perf_event *e)
 {
 	if (e->rb)
 		rb_put(e->rb);
-	kfree(e);
+	event_free(e);
 }
 
 static void count_callchain(struct perf_event *e)

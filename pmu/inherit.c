@@ -45,6 +45,13 @@ bool event_get_live(struct perf_event *e)
 	return true;
 }
 
+void event_free(struct perf_event *e)
+{
+	if (e->pmu && e->pmu->free)
+		e->pmu->free(e);
+	kfree(e);
+}
+
 /* Free e once nothing refers to it. Caller must not hold perf_lock. */
 void event_put(struct perf_event *e)
 {
@@ -57,7 +64,7 @@ void event_put(struct perf_event *e)
 	perf_callchain_put(e);
 	if (e->rb)
 		rb_put(e->rb); /* its pages live on while mapped */
-	kfree(e);
+	event_free(e);
 }
 
 /* A copy of p for child (in leader's group, or a leader), or NULL:
@@ -79,6 +86,11 @@ static struct perf_event *copy_for(struct perf_event *p, struct task *child,
 		return NULL;
 	}
 	c->pmu = p->pmu;
+	if (c->pmu->inherit && c->pmu->inherit(c, p)) {
+		kfree(c);
+		orig->refs--;
+		return NULL;
+	}
 	c->id = p->id;
 	c->stream_id = perf_new_id();
 	c->leader = leader ? leader : c;
@@ -143,7 +155,7 @@ static void exit_one_event(struct perf_event *e, uint64_t now)
 {
 	if (e->parent) {
 		fold_into_parent(e, now);
-		kfree(e);
+		event_free(e);
 	} else {
 		event_update(e, now);
 		e->state = EVENT_EXIT;
@@ -209,7 +221,7 @@ static void remove_event(struct perf_event *e, uint64_t now)
 	e->leader = e;
 	if (e->parent) {
 		fold_into_parent(e, now);
-		kfree(e);
+		event_free(e);
 	} else {
 		e->state = EVENT_EXIT;
 	}

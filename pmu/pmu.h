@@ -59,6 +59,13 @@ struct pmu {
 	void (*start)(struct perf_event *e, uint64_t now);
 	void (*stop)(struct perf_event *e, uint64_t now);
 	uint64_t (*read)(struct perf_event *e, uint64_t now);
+	/* State an event keeps beyond e->hw's fields, at e->hw.data (the
+	 * Intel driver's: a task's saved LBR call stack). event_init takes
+	 * it for a new event; inherit for c, an inherited copy of p (at
+	 * fork, under perf_lock: 0 or -ENOMEM); free releases it when the
+	 * event is freed (event_free). NULL: the PMU keeps none. */
+	int (*inherit)(struct perf_event *c, const struct perf_event *p);
+	void (*free)(struct perf_event *e);
 
 	/* Hybrid core PMUs (cpu_core, cpu_atom), as Linux's pmu::filter:
 	 * true when `cpu` cannot count this PMU's events - they are not
@@ -88,6 +95,7 @@ struct hw_perf_event {
 	uint64_t last_period;      /* sampling: the period that ran out last */
 	uint64_t freq_count_stamp; /* freq mode: count at the last tick ... */
 	uint64_t freq_tick_ns;     /* ... and when that was (0: not yet) */
+	void *data;                /* the PMU's, released by pmu->free */
 };
 
 /* Make `pmu` available to perf_event_open and sysfs. type -1 takes the

@@ -35,7 +35,7 @@ int x86_test_init_errno(struct pmu *pmu, uint32_t type, uint64_t config,
 	if (tweak)
 		tweak(&e->attr);
 	int r = pmu->event_init(e);
-	kfree(e);
+	event_free(e); /* with what event_init took */
 	return r;
 }
 

@@ -138,8 +138,9 @@ static int intel_event_init(struct perf_event *e)
 		return r; /* the model cannot count it exactly */
 	e->hw.idx = -1;
 	e->hw.flags = 0;
-	return intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0
-		       ? -EINVAL : 0;
+	if (intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0)
+		return -EINVAL;
+	return intel_lbr_alloc(e); /* a task's call stack: room to save it */
 }
 
 /* ---- sysfs ---- */
@@ -165,21 +166,30 @@ static void sysfs_events(struct x86_sysfs *s, const struct intel_caps *c)
 		x86_sysfs_add(s->events, "slots", "event=0x00,umask=0x4");
 }
 
-/* Linux's: max_precise, pmu_name (the package's: one name for a hybrid
- * CPU's two PMUs) and, with LBR, branches. */
-static void sysfs_caps(struct x86_sysfs *s, const struct intel_caps *c)
+const char *intel_pmu_name(const struct intel_caps *c)
+{
+	if (c->model)
+		return "vpmu";
+	if (c->version == 1)
+		return "generic_arch_v1";
+	return c->version < 5 ? "generic_arch_v2+" : "generic_arch_v5+";
+}
+
+/* Linux's: max_precise, pmu_name and, with LBR, branches. pmu_name is
+ * the package's (intel_caps), so a hybrid CPU's two PMUs show one name,
+ * as Linux's one x86_pmu behind both. */
+static void sysfs_caps(struct x86_sysfs *s)
 {
 	x86_sysfs_branches(s, intel_lbr_depth());
 	x86_sysfs_add(s->caps, "max_precise", "0");
-	x86_sysfs_add(s->caps, "pmu_name", c->model ? "vpmu"
-				    : c->version == 1 ? "generic_arch_v1" : "generic_arch_v2+");
+	x86_sysfs_add(s->caps, "pmu_name", intel_pmu_name(&intel_caps));
 }
 
 void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c)
 {
 	sysfs_format(s, c);
 	sysfs_events(s, c);
-	sysfs_caps(s, c);
+	sysfs_caps(s);
 }
 
 struct pmu intel_pmu = {
@@ -192,6 +202,8 @@ struct pmu intel_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
+	.inherit = intel_lbr_inherit,
+	.free = intel_lbr_free,
 };
 
 /* A hybrid CPU's Atom cores (hybrid.c registers it; cpu_core is
@@ -206,6 +218,8 @@ struct pmu intel_atom_pmu = {
 	.start = intel_start,
 	.stop = intel_stop,
 	.read = intel_read,
+	.inherit = intel_lbr_inherit,
+	.free = intel_lbr_free,
 };
 
 /* ---- detection ---- */

@@ -67,6 +67,10 @@ void intel_pmu_init(void);
 struct x86_sysfs;
 /* format/, events/, caps/ for a PMU with capabilities c. */
 void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c);
+/* caps/pmu_name for a CPU with c: "vpmu" on the model, else Linux's
+ * name for a model it has no tables for (its intel_pmu_init's default:
+ * generic_arch_v1, generic_arch_v2+, generic_arch_v5+). */
+const char *intel_pmu_name(const struct intel_caps *c);
 
 /* intel.c: the event selector (without EN) e's attributes ask for. */
 uint64_t intel_event_config(const struct perf_event *e);
@@ -120,6 +124,12 @@ void intel_lbr_init(void);
 unsigned intel_lbr_depth(void);
 const char *intel_lbr_name(void);   /* "architectural LBR", "legacy LBR", "none" */
 int intel_lbr_event_init(const struct perf_event_attr *a);
+/* A task's call-stack event keeps its stack (e->hw.data) across switches:
+ * alloc at the end of a successful event_init (0 or -ENOMEM), inherit
+ * and free are the PMU's hooks (pmu.h). */
+int intel_lbr_alloc(struct perf_event *e);
+int intel_lbr_inherit(struct perf_event *c, const struct perf_event *p);
+void intel_lbr_free(struct perf_event *e);
 void intel_lbr_add(struct perf_event *e);
 void intel_lbr_del(struct perf_event *e);
 void intel_lbr_read(const struct perf_event *e, struct perf_hit *hit);

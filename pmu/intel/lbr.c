@@ -12,12 +12,17 @@
  *   - add/del turn the LBRs on for the CPU while at least one branch
  *     stack event is on it (the first one's filter: events sharing a
  *     CPU should ask for the same, as perf record's do), the records
- *     cleared when the first comes on - except for a call-stack event
- *     coming back to the CPU whose LBRs it turned off last, with no
- *     other user since: the records it left there are its task's call
- *     stack, kept (Linux saves and restores the stack at every switch;
- *     here it survives a switch to tasks that do not use the LBRs, not
- *     a move to another CPU);
+ *     cleared when the first comes on;
+ *   - a task's user call stack (a per-task CALL_STACK|USER event) goes
+ *     with the task, as Linux's task_ctx_data: del saves the records
+ *     into the event's struct lbr_stack (allocated at open, or at fork
+ *     for an inherited copy; freed with the event), add puts them back
+ *     on whichever CPU the task comes to, instead of clearing them.
+ *     The copy is skipped when the LBRs still hold them: the event
+ *     comes back to the CPU where it saved them last, whose LBRs its
+ *     del turned off and no one turned on since (Linux's last_task_ctx
+ *     and log_id; baremon idles with HLT, which keeps the records, so
+ *     Linux's check for a deep C-state's reset has nothing to find);
  *   - at an overflow the records, newest first, become the sample's
  *     branch stack; records without a type (legacy) are decoded for
  *     TYPE_SAVE and for filters the hardware applies only roughly.
@@ -29,6 +34,7 @@
 #include <linux/perf_event.h>
 #include "arch/percpu.h"
 #include "kernel.h"
+#include "mm/mm.h"
 #include "pmu/branch_type.h"
 #include "pmu/event.h"
 #include "pmu/perf.h"
@@ -44,12 +50,23 @@
 
 struct lbr_cpu {
 	unsigned users;
-	/* While the LBRs are off: the stream_id (never reused) of the
-	 * call-stack event whose del turned them off, whose task's stack
-	 * they still hold, and its filter; 0 when they hold nobody's. */
-	uint64_t kept_for;
-	uint64_t kept_config;
+	uint64_t config;    /* the filter on while users > 0 */
+	uint64_t saves;     /* call stacks saved here so far */
+	/* While the LBRs are off: the number of the save (1, 2, ...)
+	 * whose records they still hold; 0 when they hold no saved stack. */
+	uint64_t kept;
 	struct perf_branch_entry entries[ARCH_LBR_MAX_DEPTH];
+};
+
+/* A task's call stack while its event is off the counters. Touched in
+ * the event's add/del (perf_lock held, interrupts off, on the CPU the
+ * task is on). */
+struct lbr_stack {
+	bool saved;         /* by the last del, not put back since */
+	unsigned cpu;       /* where it was saved, and that CPU's save number */
+	uint64_t seq;
+	uint32_t nr;        /* records, newest first */
+	struct intel_lbr_record rec[ARCH_LBR_MAX_DEPTH];
 };
 
 PERCPU_TABLE(struct lbr_cpu, lbr_cpus);
@@ -103,11 +120,37 @@ static bool wants_lbr(const struct perf_event *e)
 	return face && (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 }
 
-/* A task's call-stack event: its records are worth keeping across a
- * switch (a CPU event's stack mixes every task's). */
+/* A task's user call stack: worth keeping across its switches (a CPU
+ * event's stack mixes every task's; Linux's branch_user_callstack). */
 static bool keeps_stack(const struct perf_event *e)
 {
-	return e->task && (e->attr.branch_sample_type & BR(CALL_STACK));
+	uint64_t bst = e->attr.branch_sample_type;
+	return e->task && (bst & BR(CALL_STACK)) && (bst & BR(USER));
+}
+
+int intel_lbr_alloc(struct perf_event *e)
+{
+	if (!wants_lbr(e) || !keeps_stack(e))
+		return 0;
+	e->hw.data = kzalloc(sizeof(struct lbr_stack));
+	return e->hw.data ? 0 : -ENOMEM;
+}
+
+int intel_lbr_inherit(struct perf_event *c, const struct perf_event *p)
+{
+	return p->hw.data ? intel_lbr_alloc(c) : 0;
+}
+
+void intel_lbr_free(struct perf_event *e)
+{
+	kfree(e->hw.data);
+	e->hw.data = NULL;
+}
+
+/* Do this CPU's LBRs still hold s, saved here and untouched since? */
+static bool held_here(const struct lbr_cpu *l, const struct lbr_stack *s)
+{
+	return s->cpu == this_cpu_id() && l->kept == s->seq;
 }
 
 void intel_lbr_add(struct perf_event *e)
@@ -115,12 +158,21 @@ void intel_lbr_add(struct perf_event *e)
 	if (!wants_lbr(e))
 		return;
 	struct lbr_cpu *l = &lbr_cpus[this_cpu_id()];
-	uint64_t config = (uint64_t)face->config(e->attr.branch_sample_type);
-	bool keep = keeps_stack(e) && l->kept_for == e->stream_id && l->kept_config == config;
-	l->kept_for = 0;
-	if (l->users++)
-		return;
-	face->enable(config, keep);
+	struct lbr_stack *s = e->hw.data;
+	bool first = !l->users++;
+	bool restore = s && s->saved;
+	if (first)
+		l->config = (uint64_t)face->config(e->attr.branch_sample_type);
+	if (restore && !(first && held_here(l, s))) {
+		if (!first)
+			face->disable(); /* another event's records give way */
+		face->restore(s->rec, s->nr);
+	}
+	if (first || restore)
+		face->enable(l->config, restore);
+	if (s)
+		s->saved = false;
+	l->kept = 0;
 }
 
 void intel_lbr_del(struct perf_event *e)
@@ -128,13 +180,19 @@ void intel_lbr_del(struct perf_event *e)
 	if (!wants_lbr(e))
 		return;
 	struct lbr_cpu *l = &lbr_cpus[this_cpu_id()];
-	if (l->users && !--l->users) {
+	if (!l->users)
+		return;
+	bool off = !--l->users;
+	if (off)
 		face->disable();
-		if (keeps_stack(e)) {
-			l->kept_for = e->stream_id;
-			l->kept_config = (uint64_t)face->config(e->attr.branch_sample_type);
-		}
-	}
+	struct lbr_stack *s = e->hw.data;
+	if (!s)
+		return;
+	s->nr = face->save(s->rec);
+	s->saved = true;
+	s->cpu = this_cpu_id();
+	s->seq = ++l->saves;
+	l->kept = off ? s->seq : 0; /* on for another event: they move on */
 }
 
 /* The records, newest first, into hit's branch stack (a buffer of this

@@ -13,6 +13,12 @@
 
 struct perf_branch_entry;
 
+/* One record as its registers hold it (INFO 0 where there is none):
+ * what a task's saved call stack is made of. */
+struct intel_lbr_record {
+	uint64_t from, to, info;
+};
+
 struct intel_lbr_face {
 	const char *name;
 	unsigned depth;
@@ -30,6 +36,13 @@ struct intel_lbr_face {
 	 * lbr_stack.hw_idx for them (legacy: the top of stack; arch: 0,
 	 * which Linux's PMI path leaves it at). */
 	uint32_t (*read)(struct perf_branch_entry *b, bool call_stack, uint64_t *hw_idx);
+	/* A task's call stack off and back on a CPU (Linux's lbr_save and
+	 * lbr_restore), the LBRs off: save copies the records, newest
+	 * first, up to the first empty one, into r and returns their
+	 * number; restore writes n such records back, the newest on top,
+	 * and clears the rest. */
+	uint32_t (*save)(struct intel_lbr_record *r);
+	void (*restore)(const struct intel_lbr_record *r, uint32_t n);
 };
 
 /* The face this CPU has, or NULL (found from CPUID, and for legacy LBR

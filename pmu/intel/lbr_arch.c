@@ -4,7 +4,10 @@
  * branch_sample_type maps to IA32_LBR_CTL (USER/KERNEL to USR/OS, HV
  * ignored, each branch kind to its enable bit; no TSX filters); writing
  * IA32_LBR_DEPTH clears the records; entry 0 is the newest and INFO
- * gives each record's branch type.
+ * gives each record's branch type. A task's call stack is saved from
+ * entry 0 up to the first empty entry and restored by clearing the
+ * records (unless the stack fills them) and writing the saved entries
+ * back from entry 0, as Linux's MSR path does (Linux may use XSAVES).
  *
  * No state of its own beyond what CPUID said at boot.
  */
@@ -85,6 +88,31 @@ static uint32_t arch_read(struct perf_branch_entry *b, bool call_stack, uint64_t
 	return n;
 }
 
+static uint32_t arch_save(struct intel_lbr_record *r)
+{
+	uint32_t n = 0;
+	for (; n < depth; n++) {
+		uint64_t from = pmu_rdmsr(MSR_ARCH_LBR_FROM_0 + n);
+		if (!from)
+			break; /* cleared: no older records */
+		r[n] = (struct intel_lbr_record){ .from = from,
+						  .to = pmu_rdmsr(MSR_ARCH_LBR_TO_0 + n),
+						  .info = pmu_rdmsr(MSR_ARCH_LBR_INFO_0 + n) };
+	}
+	return n;
+}
+
+static void arch_restore(const struct intel_lbr_record *r, uint32_t n)
+{
+	if (n < depth)
+		pmu_wrmsr(MSR_ARCH_LBR_DEPTH, depth); /* clears the records */
+	for (uint32_t x = 0; x < n; x++) {
+		pmu_wrmsr(MSR_ARCH_LBR_FROM_0 + x, r[x].from);
+		pmu_wrmsr(MSR_ARCH_LBR_TO_0 + x, r[x].to);
+		pmu_wrmsr(MSR_ARCH_LBR_INFO_0 + x, r[x].info);
+	}
+}
+
 static struct intel_lbr_face arch_face = {
 	.name = "architectural LBR",
 	.typed = true,
@@ -92,6 +120,8 @@ static struct intel_lbr_face arch_face = {
 	.enable = arch_enable,
 	.disable = arch_disable,
 	.read = arch_read,
+	.save = arch_save,
+	.restore = arch_restore,
 };
 
 const struct intel_lbr_face *intel_lbr_arch_probe(void)

@@ -16,7 +16,12 @@
  *     depth), newest first, up to the first cleared slot; with format 5
  *     (LBR_INFO) misprediction and cycles from INFO, with formats 3 and
  *     4 the misprediction from FROM's bit 63. Records carry no type:
- *     lbr.c decodes them (branch_type.c), as Linux does.
+ *     lbr.c decodes them (branch_type.c), as Linux does;
+ *   - a task's call stack: saved from the TOS backwards up to the
+ *     first cleared slot, FROM/TO (and INFO with format 5) as they are;
+ *     restored around the TOS the CPU has, every other slot cleared
+ *     (Linux writes its saved TOS back instead; the records are the
+ *     same either way, and this needs no writable TOS).
  *
  * Core 2, Atom and Silvermont (4 or 8 records at 40H/60H, no or other
  * LBR_SELECT) are not driven: no branch stacks there.
@@ -148,6 +153,38 @@ static uint32_t legacy_read(struct perf_branch_entry *b, bool call_stack, uint64
 	return out;
 }
 
+static uint32_t legacy_save(struct intel_lbr_record *r)
+{
+	unsigned tos = (unsigned)pmu_rdmsr(MSR_LBR_TOS) % depth;
+	uint32_t n = 0;
+	for (; n < depth; n++) {
+		unsigned slot = (tos + depth - n) % depth;
+		uint64_t from = pmu_rdmsr(MSR_LBR_NHM_FROM + slot);
+		if (!from)
+			break; /* cleared: no older records */
+		r[n] = (struct intel_lbr_record){
+			.from = from,
+			.to = pmu_rdmsr(MSR_LBR_NHM_TO + slot),
+			.info = format >= LBR_FORMAT_INFO ? pmu_rdmsr(MSR_LBR_INFO_0 + slot) : 0,
+		};
+	}
+	return n;
+}
+
+static void legacy_restore(const struct intel_lbr_record *r, uint32_t n)
+{
+	static const struct intel_lbr_record cleared;
+	unsigned tos = (unsigned)pmu_rdmsr(MSR_LBR_TOS) % depth;
+	for (unsigned i = 0; i < depth; i++) {
+		unsigned slot = (tos + depth - i) % depth;
+		const struct intel_lbr_record *x = i < n ? &r[i] : &cleared;
+		pmu_wrmsr(MSR_LBR_NHM_FROM + slot, x->from);
+		pmu_wrmsr(MSR_LBR_NHM_TO + slot, x->to);
+		if (format >= LBR_FORMAT_INFO)
+			pmu_wrmsr(MSR_LBR_INFO_0 + slot, x->info);
+	}
+}
+
 static struct intel_lbr_face legacy_face = {
 	.name = "legacy LBR",
 	.typed = false,
@@ -155,6 +192,8 @@ static struct intel_lbr_face legacy_face = {
 	.enable = legacy_enable,
 	.disable = legacy_disable,
 	.read = legacy_read,
+	.save = legacy_save,
+	.restore = legacy_restore,
 };
 
 static enum generation generation_of(unsigned family, unsigned model)

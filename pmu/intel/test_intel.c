@@ -4,6 +4,7 @@
  * counter placement, group_fits, and a count that survives its counter
  * wrapping. The counter tests need this CPU's counters free of events.
  */
+#include <string.h>
 #include <linux/errno.h>
 #include "intel.h"
 #include "kernel.h"
@@ -305,4 +306,18 @@ SELFTEST(intel_long_period)
 	intel_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
 	kfree(e);
+}
+
+/* caps/pmu_name: the model's own, else Linux's generic name by version
+ * (arch perfmon v5 and later are generic_arch_v5+, as on Linux). */
+SELFTEST(intel_pmu_name)
+{
+	struct intel_caps c = { .version = 1 };
+	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "generic_arch_v1"));
+	c.version = 4;
+	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "generic_arch_v2+"));
+	c.version = 5;
+	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "generic_arch_v5+"));
+	c.model = true;
+	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "vpmu"));
 }

@@ -14,7 +14,9 @@
  * (big1m, in the initrd). Self-monitoring: an RDPMC read through the
  * control page. `bench CPU calls` skips the sampling figures, `bench
  * CPU sample` runs them alone, `bench CPU pmi` the PMI sample alone,
- * `bench CPU switch` the two context-switch figures alone.
+ * `bench CPU switch` the context-switch figures alone (the third: with a
+ * user call-stack LBR event on each task, whose stack every switch
+ * saves and puts back).
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -262,15 +264,34 @@ static const uint64_t switch_events[4] = {
 	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CPU_CLOCK,
 };
 
+/* bench_switch's `events` for one instructions:u event per task with
+ * a user call-stack branch stack (perf record --call-graph lbr's), its
+ * period too long to sample: what a switch costs it is the LBR layer's
+ * save and restore of the stack. */
+#define CALL_STACK_EVENT (-1)
+
+static int open_call_stack(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .sample_period = 1ULL << 40,
+		.sample_type = PERF_SAMPLE_BRANCH_STACK, .exclude_kernel = 1, .exclude_hv = 1,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER,
+	};
+	return (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+}
+
 static void open_events(int *fd, int n)
 {
+	if (n == CALL_STACK_EVENT)
+		fd[0] = open_call_stack();
 	for (int i = 0; i < n; i++)
 		fd[i] = perf_sw(switch_events[i], 0);
 }
 
 static void close_events(int *fd, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < (n == CALL_STACK_EVENT ? 1 : n); i++)
 		close(fd[i]);
 }
 
@@ -295,17 +316,24 @@ static void bench_switch(int events)
 	open_events(fd, events);
 	while (!ready)
 		sched_yield();
-	for (int i = 0; i < RUNS; i++) {
+	/* fewer with the LBR event: the vpmu steps the user code it records */
+	int lbr = events == CALL_STACK_EVENT, runs = lbr ? 21 : RUNS;
+	int switches = lbr ? 100 : SWITCHES;
+	for (int i = 0; i < runs; i++) {
 		uint64_t a = __rdtsc();
-		for (int k = 0; k < SWITCHES; k++)
+		for (int k = 0; k < switches; k++)
 			sched_yield();
-		t[i] = (__rdtsc() - a) / (2 * SWITCHES);
+		t[i] = (__rdtsc() - a) / (2 * (uint64_t)switches);
 	}
 	stop = 1;
 	pthread_join(other, NULL);
 	close_events(fd, events);
-	sort();
-	if (events)
+	qsort(t, (size_t)runs, sizeof t[0], cmp);
+	if (lbr)
+		printf("context switch with a call-stack LBR event per task (yield ping-pong, "
+		       "per switch): %llu%s\n", (unsigned long long)t[runs / 2],
+		       fd[0] < 0 ? " (no LBR: not opened)" : "");
+	else if (events)
 		printf("context switch with %d events per task (yield ping-pong, "
 		       "per switch): %llu\n", events,
 		       (unsigned long long)t[RUNS / 2]);
@@ -727,6 +755,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[2], "switch")) { /* bench CPU switch: those alone */
 		bench_switch(0);
 		bench_switch(4);
+		bench_switch(CALL_STACK_EVENT);
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */

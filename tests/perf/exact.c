@@ -93,10 +93,11 @@ static int is_baremon(void)
 	                          strstr(u.release, "baremon"));
 }
 
+/* The core PMU (cpu/, or a hybrid CPU's cpu_core/) says it is the vpmu. */
 static int is_vpmu(void)
 {
-	char name[32] = "";
-	int fd = open("/sys/bus/event_source/devices/cpu/caps/pmu_name", O_RDONLY);
+	char name[32] = "", path[96];
+	int fd = core_pmu_file(path, sizeof(path), "caps/pmu_name") ? -1 : open(path, O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)

@@ -24,7 +24,9 @@
  *    loop's call; where the LBR has no call-stack mode (AMD) it is
  *    EOPNOTSUPP, as Linux gives it, and a note says so. The same again
  *    with a callee that yields the CPU to a child pinned beside it (two
- *    switches a call): the stack survives the task's switches, as
+ *    switches a call), and with a callee that moves the task to the
+ *    other of two CPUs (sched_setaffinity; a note where there is one
+ *    CPU): the stack survives the task's switches and migrations, as
  *    Linux's saved and restored call stack does.
  */
 #define _GNU_SOURCE
@@ -61,11 +63,33 @@ __asm__(".text\n"
         ".globl yield_callee\n"
         "yield_callee: mov $24, %eax\n" /* __NR_sched_yield */
         "	syscall\n"
+        "	ret\n"
+        /* Again, its callee moving the task to the other of two CPUs:
+         * sched_setaffinity(0, 8, &migrate_masks[n & 1]). */
+        ".globl migrate_loop\n"
+        "migrate_loop:\n"
+        ".globl migrate_call\n"
+        "migrate_call: call migrate_callee\n"
+        "	dec %rdi\n"
+        "	jnz migrate_call\n"
+        "	ret\n"
+        ".globl migrate_callee\n"
+        "migrate_callee: push %rdi\n"
+        "	and $1, %edi\n"
+        "	lea migrate_masks(%rip), %rdx\n"
+        "	lea (%rdx,%rdi,8), %rdx\n"
+        "	xor %edi, %edi\n"
+        "	mov $8, %esi\n"
+        "	mov $203, %eax\n" /* __NR_sched_setaffinity */
+        "	syscall\n"
+        "	pop %rdi\n"
         "	ret\n");
 void lbr_loop(unsigned long n);
 void yield_loop(unsigned long n);
+void migrate_loop(unsigned long n);
 extern char lbr_call[], lbr_after_call[], lbr_jnz[], lbr_callee[];
-extern char yield_call[], yield_callee[];
+extern char yield_call[], yield_callee[], migrate_call[], migrate_callee[];
+unsigned long migrate_masks[2]; /* migrate_loop's two CPUs, one bit each */
 
 /* A loop sampled in call-stack mode: its entry, its call and callee. */
 struct loop {
@@ -75,6 +99,8 @@ struct loop {
 static const struct loop plain_loop = { lbr_loop, (const char *)lbr_loop, lbr_call, lbr_callee };
 static const struct loop yielding_loop = { yield_loop, (const char *)yield_loop, yield_call,
 	                                   yield_callee };
+static const struct loop migrating_loop = { migrate_loop, (const char *)migrate_loop,
+	                                    migrate_call, migrate_callee };
 
 #define PERIOD 997ULL
 #define ITERATIONS 3000UL
@@ -246,9 +272,9 @@ static void report(const char *what, const struct stacks *st, int ordered)
 /* The LBR depth sysfs shows (cpu/ or a hybrid CPU's cpu_core/), or -1. */
 static long lbr_depth(void)
 {
-	long d = file_long("/sys/bus/event_source/devices/cpu/caps/branches", -1);
+	char path[96];
 
-	return d >= 0 ? d : file_long("/sys/bus/event_source/devices/cpu_core/caps/branches", -1);
+	return core_pmu_file(path, sizeof(path), "caps/branches") ? -1 : file_long(path, -1);
 }
 
 static void hw_index_range(const struct stacks *st)
@@ -307,6 +333,51 @@ static void call_stack_switching(void)
 	      "(%u wrong of %u, %u in the callee)", st.bad_stack, st.samples, st.in_callee);
 }
 
+/* The first two CPUs of set into c[0], c[1]; false if it has fewer. */
+static int two_cpus(const cpu_set_t *set, int c[2])
+{
+	int n = 0;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
+		if (CPU_ISSET(cpu, set))
+			c[n++] = cpu;
+	return n == 2;
+}
+
+/* Call-stack mode across migrations: the loop's callee moves the task
+ * to the other of two CPUs at every call (a cpu-migrations counter
+ * shows it moved), so each stack after the first call was left on one
+ * CPU and sampled on the other: it must still be the calls still open,
+ * as Linux's saved and restored call stack is. */
+static void call_stack_migrating(void)
+{
+	struct stacks st;
+	cpu_set_t old;
+	int c[2];
+
+	if (sched_getaffinity(0, sizeof(old), &old) || !two_cpus(&old, c)) {
+		abi_note("call_stack, migrating: fewer than two CPUs: not checked");
+		return;
+	}
+	migrate_masks[0] = 1UL << c[0];
+	migrate_masks[1] = 1UL << c[1];
+	int moves = perf_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0);
+	int r = sample_any_loop(&migrating_loop,
+	                        PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER, -1, &st);
+	uint64_t moved = moves >= 0 ? perf_value(moves) : 0;
+	if (moves >= 0)
+		close(moves);
+	sched_setaffinity(0, sizeof(old), &old);
+	CHECK(r == 0 && st.samples >= 2 && !st.bad_size,
+	      "call_stack, migrating: %u samples (%s)", st.samples, r ? strerror(-r) : "opened");
+	CHECK(moved != PERF_BAD_VALUE && moved >= ITERATIONS / 2,
+	      "call_stack, migrating: the task moved between CPUs %d and %d (%llu migrations, "
+	      "%lu calls)", c[0], c[1], (unsigned long long)moved, ITERATIONS);
+	CHECK(!st.bad_stack,
+	      "call_stack, migrating: the calls still open after each move, innermost first "
+	      "(%u wrong of %u, %u in the callee)", st.bad_stack, st.samples, st.in_callee);
+}
+
 static void call_stack(void)
 {
 	struct stacks st;
@@ -322,6 +393,7 @@ static void call_stack(void)
 	      "call_stack: the calls still open, innermost first (%u wrong, %u in the callee)",
 	      st.bad_stack, st.in_callee);
 	call_stack_switching();
+	call_stack_migrating();
 }
 
 int main(void)

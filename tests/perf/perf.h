@@ -188,6 +188,41 @@ static inline long file_long(const char *path, long fail)
 }
 
 /*
+ * The core PMU's sysfs directory, found as Linux's perf finds it:
+ * devices/cpu, or on a hybrid CPU (which has no cpu/) devices/cpu_core,
+ * else devices/cpu_atom; NULL if there is none. A PMU's directory has a
+ * type file.
+ */
+static inline const char *core_pmu_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/bus/event_source/devices/cpu",
+		"/sys/bus/event_source/devices/cpu_core",
+		"/sys/bus/event_source/devices/cpu_atom",
+	};
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/type", dirs[i]);
+		if (file_long(path, -1) >= 0)
+			return dirs[i];
+	}
+	return NULL;
+}
+
+/* path = the core PMU's file `name` ("caps/pmu_name"); 0, or -1 with
+ * no core PMU. */
+static inline int core_pmu_file(char *path, size_t size, const char *name)
+{
+	const char *dir = core_pmu_dir();
+
+	if (!dir)
+		return -1;
+	snprintf(path, size, "%s/%s", dir, name);
+	return 0;
+}
+
+/*
  * The CPUs in a sysfs CPU list such as /sys/devices/system/cpu/online
  * ("0-3,6,8-9"): set[i] = 1 for each listed i < max. Returns one more
  * than the highest CPU listed (Linux's nr_cpu_ids for "possible"), or -1

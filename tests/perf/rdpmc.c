@@ -13,7 +13,8 @@
  *    counts do not move in the kernel); the page's lock is even;
  *  - disabled: index 0, the offset is the count, equal to read();
  *  - RDPMC of a counter that does not exist: SIGSEGV (#GP);
- *  - /sys/bus/event_source/devices/cpu/rdpmc 0 (root): index 0,
+ *  - the core PMU's rdpmc file (devices/cpu/rdpmc, or on a hybrid CPU
+ *    cpu_core's, one setting behind both PMUs' files) 0 (root): index 0,
  *    cap_user_rdpmc 0, RDPMC faults with SIGSEGV; 1 again: it works,
  *    but not in a forked child, which maps no buffer (as on Linux);
  *  - what one self-monitoring read costs: its user instructions
@@ -28,7 +29,6 @@
 #include <sys/utsname.h>
 #include "perf.h"
 
-#define RDPMC_SYSFS "/sys/bus/event_source/devices/cpu/rdpmc"
 
 static inline uint64_t rdpmc(uint32_t counter)
 {
@@ -161,9 +161,19 @@ static void check_event(const char *name, uint64_t config, int fixed)
 	close(fd);
 }
 
+/* The core PMU's rdpmc file (cpu/, or a hybrid CPU's cpu_core/). */
+static const char *rdpmc_file(void)
+{
+	static char path[96];
+
+	if (!path[0] && core_pmu_file(path, sizeof(path), "rdpmc"))
+		snprintf(path, sizeof(path), "(no core PMU directory)");
+	return path;
+}
+
 static int write_mode(const char *v)
 {
-	int fd = open(RDPMC_SYSFS, O_WRONLY);
+	int fd = open(rdpmc_file(), O_WRONLY);
 	ssize_t n;
 
 	if (fd < 0)
@@ -180,7 +190,7 @@ static void check_mode_zero(void)
 	uint64_t a, b;
 
 	if (getuid() != 0 || write_mode("0") != 0) {
-		abi_note("rdpmc=0 not checked (needs root and %s)", RDPMC_SYSFS);
+		abi_note("rdpmc=0 not checked (needs root and %s)", rdpmc_file());
 		return;
 	}
 	fd = open_user(PERF_COUNT_HW_CPU_CYCLES);

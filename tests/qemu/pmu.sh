@@ -7,7 +7,8 @@
 # -icount an exact user-mode cycle count and instructions in both modes.
 # Then every other vpmu mode (intel-v2, intel-v5, hybrid, amd: docs/pmu.md)
 # boots once (hybrid on one CPU, then on two for its two PMUs): its conformance and mode self-tests, a core subset of
-# tests/perf that does not depend on the host's speed, tests/abi/vendor,
+# tests/perf that does not depend on the host's speed (on hybrid exact
+# and rdpmc find cpu_core/, there being no cpu/), tests/abi/vendor,
 # /proc/interrupts' PMI row, and for amd the AMD driver's boot line,
 # sysfs and self-tests, with the PMI as an NMI (the default) and, in one
 # more boot, as the maskable interrupt (pmi=irq). Branch stacks: the LBR
@@ -193,6 +194,13 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 	for p in $mode_progs vendor; do
 		expect_line "^status $p 0\$" "vpmu=$mode: $p passes"
 	done
+	if [ "$mode" = hybrid ]; then
+		# no cpu/ here: the programs find cpu_core/ as Linux's perf does
+		expect_line '^ok - C4H/01H conditional:u of dec;jnz: ' \
+			"vpmu=hybrid: exact read cpu_core/caps/pmu_name (vpmu) and checked the model's umasks"
+		expect_line '^ok - rdpmc=0: index 0, no cap_user_rdpmc$' \
+			"vpmu=hybrid: rdpmc turned RDPMC off through cpu_core/rdpmc"
+	fi
 	expect_line '^ +[1-9][0-9]* +cycles( |$)' "vpmu=$mode: stat counts cycles"
 	expect_line '^ +[1-9][0-9]* +branches:u( |$)' "vpmu=$mode: stat counts branches:u"
 	expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
@@ -219,6 +227,7 @@ expect_line '^NMI: .* [1-9][0-9]* +Non-maskable interrupts$' "vpmu=amd: the NMI 
 hdev=/sys/bus/event_source/devices
 printf '%s\n' 'selftest vpmu_mode' 'hybrid' 'echo "status hybrid $?"' \
 	"cat $hdev/cpu_core/cpus" "cat $hdev/cpu_atom/cpus" "ls $hdev/cpu_atom/events" \
+	"cat $hdev/cpu_core/caps/pmu_name" "cat $hdev/cpu_atom/caps/pmu_name" \
 	'stat -e cycles:u -- true' > "$logs/hybrid.session"
 guest vpmu-hybrid-pmus --smp 2 --cmdline vpmu=hybrid --session "$logs/hybrid.session" \
 	--add "$build/perf/musl/hybrid"
@@ -232,6 +241,8 @@ expect_line '^hybrid: [1-9][0-9]* passed, 0 failed$' "hybrid: tests/perf/hybrid 
 expect_line '^status hybrid 0$' "hybrid: tests/perf/hybrid exits 0"
 check "hybrid: cpu_core/cpus is 0, cpu_atom/cpus is 1" \
 	[ "$(after "cat $hdev/cpu_core/cpus" 1)/$(after "cat $hdev/cpu_atom/cpus" 1)" = 0/1 ]
+check "hybrid: cpu_core/caps/pmu_name and cpu_atom/caps/pmu_name are both vpmu (one name, as Linux)" \
+	[ "$(after "cat $hdev/cpu_core/caps/pmu_name" 1)/$(after "cat $hdev/cpu_atom/caps/pmu_name" 1)" = vpmu/vpmu ]
 check "hybrid: cpu_atom/events has no slots (3 fixed counters)" \
 	[ -z "$(after "ls $hdev/cpu_atom/events" 6 | grep -x slots)" ]
 expect_line '^ +([0-9]+|<not counted>) +cpu_core/cycles/u( |$)' "hybrid: stat has a cpu_core/cycles/u row"
