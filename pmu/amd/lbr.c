@@ -11,7 +11,10 @@
  *     they name, so the value written is the wanted kinds flipped.
  *     On the vpmu kernel branches are EOPNOTSUPP (never stepped);
  *   - on: the records cleared, LBR_SELECT, then DBG_EXTN_CFG.LBRV2EN
- *     (freeze on PMI, a separate CPUID bit, is not used);
+ *     (freeze on PMI, a separate CPUID bit, is not used); cleared again
+ *     when a task's event comes on while a CPU event kept them on with
+ *     another task's records (no task sees another's branches; Linux
+ *     clears them at every switch-in);
  *   - read: entry 0 is the newest; an entry whose TO lacks VALID holds
  *     nothing; the 58-bit addresses are sign-extended; FROM's bit 63 is
  *     the misprediction. Records carry no type: TYPE_SAVE and the
@@ -20,7 +23,7 @@
  * Zen 3's BRS (a 16-deep buffer read at one event's overflow) is not
  * driven.
  *
- * Locking: users[c] and entries[c] are CPU c's, touched there with
+ * Locking: users[c], owner[c] and entries[c] are CPU c's, touched there with
  * interrupts off (add/del under perf_lock, the PMI). depth is set once
  * at boot.
  */
@@ -32,6 +35,7 @@
 #include "pmu/msr.h"
 #include "pmu/perf.h"
 #include "pmu/vpmu/lbr.h"
+#include "proc/task.h"
 #include "amd.h"
 #include "lbr.h"
 #include "arch/percpu_table.h"
@@ -43,6 +47,9 @@
 
 static unsigned depth;
 static unsigned users[MAX_CPUS];
+/* The tid of the task whose event came on last on the CPU: the records
+ * may be its branches; 0 for none (a tid is never 0). */
+static int owner[MAX_CPUS];
 PERCPU_TABLE(struct perf_branch_entry[MAX_DEPTH], entries);
 
 void amd_lbr_init(void)
@@ -119,15 +126,32 @@ static bool wants_lbr(const struct perf_event *e)
 	return depth && (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 }
 
-void amd_lbr_add(const struct perf_event *e)
+static void clear_records(void)
 {
-	if (!wants_lbr(e) || users[this_cpu_id()]++)
-		return;
-	pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, 0);
 	for (unsigned i = 0; i < depth; i++) {
 		pmu_wrmsr(MSR_AMD_SAMP_BR_FROM + 2 * i, 0);
 		pmu_wrmsr(MSR_AMD_SAMP_BR_FROM + 2 * i + 1, 0);
 	}
+}
+
+void amd_lbr_add(const struct perf_event *e)
+{
+	if (!wants_lbr(e))
+		return;
+	unsigned cpu = this_cpu_id();
+	/* Records of another task (or of none we know) under a CPU event. */
+	bool foreign = e->task && owner[cpu] != e->task->tid;
+	owner[cpu] = e->task ? e->task->tid : 0;
+	if (users[cpu]++) {
+		if (foreign) {
+			pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, 0);
+			clear_records();
+			pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, DBG_EXTN_CFG_LBRV2EN);
+		}
+		return;
+	}
+	pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, 0);
+	clear_records();
 	pmu_wrmsr(MSR_AMD64_LBR_SELECT, (uint64_t)select_for(e->attr.branch_sample_type));
 	pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, DBG_EXTN_CFG_LBRV2EN);
 }
@@ -135,8 +159,12 @@ void amd_lbr_add(const struct perf_event *e)
 void amd_lbr_del(const struct perf_event *e)
 {
 	unsigned cpu = this_cpu_id();
-	if (!wants_lbr(e) || !users[cpu] || --users[cpu])
+	if (!wants_lbr(e) || !users[cpu])
 		return;
+	if (--users[cpu]) {
+		owner[cpu] = 0; /* still on: whoever runs next adds records */
+		return;
+	}
 	pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, 0);
 	pmu_wrmsr(MSR_AMD64_LBR_SELECT, 0);
 }

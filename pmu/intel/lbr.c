@@ -12,7 +12,14 @@
  *   - add/del turn the LBRs on for the CPU while at least one branch
  *     stack event is on it (the first one's filter: events sharing a
  *     CPU should ask for the same, as perf record's do), the records
- *     cleared when the first comes on;
+ *     cleared when the first comes on, and when a task's event comes on
+ *     while another task's records are there (a CPU event kept the LBRs
+ *     on): no task sees another's branches (Linux's lbr_context check
+ *     in intel_pmu_lbr_add; an event that goes off while the LBRs stay
+ *     on gives up its claim, so it finds them cleared when it comes
+ *     back). A CPU event's own stack still spans the tasks it saw
+ *     (Linux clears it at every switch-in in its sched_task hook,
+ *     which baremon has not got);
  *   - a task's user call stack (a per-task CALL_STACK|USER event) goes
  *     with the task, as Linux's task_ctx_data: del saves the records
  *     into the event's struct lbr_stack (allocated at open, or at fork
@@ -39,6 +46,7 @@
 #include "pmu/event.h"
 #include "pmu/perf.h"
 #include "pmu/vpmu/lbr.h"
+#include "proc/task.h"
 #include "intel.h"
 #include "lbr.h"
 #include "arch/percpu_table.h"
@@ -55,6 +63,9 @@ struct lbr_cpu {
 	/* While the LBRs are off: the number of the save (1, 2, ...)
 	 * whose records they still hold; 0 when they hold no saved stack. */
 	uint64_t kept;
+	/* The tid of the task whose event came on last: the LBRs may hold
+	 * its branches; 0 for none (a tid is never 0). */
+	int owner;
 	struct perf_branch_entry entries[ARCH_LBR_MAX_DEPTH];
 };
 
@@ -161,6 +172,9 @@ void intel_lbr_add(struct perf_event *e)
 	struct lbr_stack *s = e->hw.data;
 	bool first = !l->users++;
 	bool restore = s && s->saved;
+	/* Records of another task (or of none we know) under a CPU event. */
+	bool foreign = e->task && l->owner != e->task->tid;
+	l->owner = e->task ? e->task->tid : 0;
 	if (first)
 		l->config = (uint64_t)face->config(e->attr.branch_sample_type);
 	if (restore && !(first && held_here(l, s))) {
@@ -168,8 +182,8 @@ void intel_lbr_add(struct perf_event *e)
 			face->disable(); /* another event's records give way */
 		face->restore(s->rec, s->nr);
 	}
-	if (first || restore)
-		face->enable(l->config, restore);
+	if (first || restore || foreign)
+		face->enable(l->config, restore); /* clears unless restoring */
 	if (s)
 		s->saved = false;
 	l->kept = 0;
@@ -185,6 +199,8 @@ void intel_lbr_del(struct perf_event *e)
 	bool off = !--l->users;
 	if (off)
 		face->disable();
+	else
+		l->owner = 0; /* still on: whoever runs next adds records */
 	struct lbr_stack *s = e->hw.data;
 	if (!s)
 		return;

@@ -27,7 +27,10 @@
  *    switches a call), and with a callee that moves the task to the
  *    other of two CPUs (sched_setaffinity; a note where there is one
  *    CPU): the stack survives the task's switches and migrations, as
- *    Linux's saved and restored call stack does.
+ *    Linux's saved and restored call stack does;
+ *  - while a pinned CPU event keeps the LBRs on, a task's event that
+ *    comes back on after another task ran finds them cleared: no
+ *    sample holds the other task's branches.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -105,6 +108,7 @@ static const struct loop migrating_loop = { migrate_loop, (const char *)migrate_
 #define PERIOD 997ULL
 #define ITERATIONS 3000UL
 #define MAX_ENTRIES 64
+#define FOREIGN_PERIOD 16
 
 enum which { CALL, RET, JNZ, NONE };
 
@@ -378,6 +382,100 @@ static void call_stack_migrating(void)
 	      "(%u wrong of %u, %u in the callee)", st.bad_stack, st.samples, st.in_callee);
 }
 
+/* What the parent and the child of foreign_records tell each other. */
+struct handshake {
+	volatile int child_on;     /* the child's event is on */
+	volatile int parent_done;  /* the parent ran its loop */
+};
+
+/* The child of foreign_records: its own event on, it yields to the
+ * parent until the parent has run lbr_loop, then returns how many of its
+ * samples hold one of the loop's branches (it never runs the loop); 200
+ * and up: it could not sample. */
+static int count_foreign(struct handshake *hs)
+{
+	struct ring ring;
+	int foreign = 0;
+	int fd = open_branches(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, FOREIGN_PERIOD);
+
+	if (fd < 0)
+		return 201;
+	if (ring_map(fd, &ring, 64, PROT_READ | PROT_WRITE) < 0)
+		return 202;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	hs->child_on = 1;
+	while (!hs->parent_done)
+		sched_yield();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	uint64_t head = ring_head(&ring);
+	int samples = 0;
+	while (ring.pos + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		uint64_t words[2 + 3 * MAX_ENTRIES];
+
+		ring_copy(&ring, ring.pos, &h, sizeof(h));
+		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(h) + sizeof(words)) {
+			ring_copy(&ring, ring.pos + sizeof(h), words, h.size - sizeof(h));
+			const struct perf_branch_entry *b = (const void *)&words[2];
+			int theirs = 0;
+			for (uint64_t i = 0; i < words[1] && i < MAX_ENTRIES; i++)
+				theirs |= classify(&b[i]) != NONE;
+			foreign += theirs;
+			samples++;
+		}
+		ring.pos += h.size ? h.size : 8;
+	}
+	return samples ? (foreign < 200 ? foreign : 199) : 203;
+}
+
+/* No task sees another's branches: while a pinned CPU event keeps CPU
+ * 0's LBRs on, a child with its own branch stack event yields to the
+ * parent, which runs lbr_loop; when the child comes back on, its event
+ * comes back on with it, and none of its samples may hold the parent's
+ * loop (Linux clears the LBRs when a task's event comes on over another
+ * task's records: intel_pmu_lbr_add's lbr_context check). */
+static void foreign_records(void)
+{
+	struct perf_event_attr a;
+	cpu_set_t old;
+
+	if (sched_getaffinity(0, sizeof(old), &old) || pin_to(0)) {
+		CHECK(0, "foreign records: pinned to CPU 0 (%s)", strerror(errno));
+		return;
+	}
+	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	a.pinned = 1; /* stays on while the task's events go on and off */
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_period = 1ULL << 40;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	int cpu_fd = perf_open(&a, -1, 0, -1, 0);
+	struct handshake *hs = mmap(NULL, sizeof(*hs), PROT_READ | PROT_WRITE,
+	                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(cpu_fd >= 0 && hs != MAP_FAILED, "foreign records: a pinned CPU event's branch "
+	      "stack on CPU 0 (%s)", cpu_fd < 0 || hs == MAP_FAILED ? strerror(errno) : "opened");
+	if (cpu_fd >= 0 && hs != MAP_FAILED) {
+		pid_t child = fork();
+		if (child == 0)
+			_exit(count_foreign(hs));
+		while (child > 0 && !hs->child_on)
+			sched_yield();
+		lbr_loop(ITERATIONS);
+		hs->parent_done = 1;
+		int status = 0;
+		waitpid(child, &status, 0);
+		int n = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+		CHECK(n == 0, "foreign records: no sample of a task holds another task's "
+		      "branches (%d %s)", n, n < 200 ? "samples did" : "- no samples");
+	}
+	if (cpu_fd >= 0)
+		close(cpu_fd);
+	if (hs != MAP_FAILED)
+		munmap(hs, sizeof(*hs));
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 static void call_stack(void)
 {
 	struct stacks st;
@@ -420,5 +518,6 @@ int main(void)
 	report("cond, hw_index", &st, 0);
 	hw_index_range(&st);
 	call_stack();
+	foreign_records();
 	return abi_done("lbr");
 }
