@@ -21,9 +21,10 @@
  *   them (with no inherited copies, the event's own plus its exited
  *   copies' sums). Copied with page faults disabled.
  * - ENABLE, DISABLE, RESET: a lone counting software event whose
- *   context is on this CPU's counters: what enable_one /
- *   perf_soft_group_on_here, disable_one and reset_in_place (core.c,
- *   ctx_sched.c) would do for it, done in place. A software event needs
+ *   context is on this CPU's counters: what core.c's enable_one then
+ *   ctx_sched.c's perf_soft_group_on_here, disable_one, and reset_one
+ *   between the event going off its counter and back on would do for
+ *   it, done in place. A software event needs
  *   no counter (its add() cannot fail), a counting one arms no timer and
  *   owes no notification, and nothing else runs on this CPU meanwhile,
  *   so no pass over the other groups and no IPI is needed.
@@ -165,18 +166,19 @@ static void soft_disable(struct perf_event *e)
 		e->state = EVENT_OFF;
 }
 
-/* RESET: core.c's reset_in_place. An active event went off and back on
- * at one instant: its times are brought to now and a clock counts from
- * now; the counts are cleared either way. */
+/* RESET: core.c's reset_one, an active event taken off its counter
+ * first and put back on at the same instant: its times are brought to
+ * now and a clock counts from now; the counts are cleared either way. */
 static void soft_reset(struct perf_event *e, int me)
 {
-	if (e->state == EVENT_ACTIVE) {
-		uint64_t now = time_since_boot_ns();
+	bool on = e->state == EVENT_ACTIVE;
+	uint64_t now = on ? time_since_boot_ns() : 0;
+	if (on)
 		event_update(e, now);
-		soft_start(e, me, now);
-	}
 	e->count = 0;
 	e->child_count = 0;
+	if (on) /* after the clearing: the control page shows the new count */
+		soft_start(e, me, now);
 }
 
 /* ---- the system calls ---- */

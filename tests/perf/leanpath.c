@@ -13,7 +13,8 @@
  * RESET, whichever path does it: a software event that is not a clock,
  * an event bound to another CPU, a group's leader and member, an
  * inherited event with a live and an exited child, an event of a task
- * that exited, and reads into copy-on-write pages after fork.
+ * that exited, reads into copy-on-write pages after fork, and the
+ * control page after RESET.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -598,6 +599,30 @@ static void test_multiword_fault(void)
 	munmap(two, PAGE);
 }
 
+/* The control page follows RESET: its offset (the count as of its last
+ * update) is then a count since the RESET, well below the 20 ms before
+ * it. (After DISABLE, Linux 6.18 leaves it where the last switch put
+ * it.) */
+static void test_control_page(void)
+{
+	int fd = open_clock(0, 0);
+	void *map_at = fd >= 0 ? mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	volatile struct perf_event_mmap_page *pc = map_at;
+
+	CHECK(fd >= 0 && map_at != MAP_FAILED, "open a task-clock, map its control page");
+	if (map_at == MAP_FAILED)
+		return;
+	work_ns(20000000);
+	uint64_t before = perf_value(fd);
+	CHECK(ioctl(fd, PERF_EVENT_IOC_RESET, 0) == 0, "RESET it while it counts");
+	uint64_t offset = (uint64_t)pc->offset;
+	CHECK(before >= 10000000 && before != PERF_BAD_VALUE && offset < before,
+	      "the page's offset is a count since the RESET (%llu; before it %llu)",
+	      (unsigned long long)offset, (unsigned long long)before);
+	munmap(map_at, PAGE);
+	close(fd);
+}
+
 int main(void)
 {
 	test_layouts();
@@ -615,5 +640,6 @@ int main(void)
 	test_exited_task();
 	test_copy_on_write();
 	test_multiword_fault();
+	test_control_page();
 	return abi_done("leanpath");
 }
