@@ -613,6 +613,10 @@ static void test_control_page(void)
 	if (map_at == MAP_FAILED)
 		return;
 	work_ns(20000000);
+	/* Off and on again: what it counted so far is folded into the
+	 * event's count, which a stale page would show. */
+	CHECK(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) == 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) == 0,
+	      "DISABLE, ENABLE");
 	uint64_t before = perf_value(fd);
 	CHECK(ioctl(fd, PERF_EVENT_IOC_RESET, 0) == 0, "RESET it while it counts");
 	uint64_t offset = (uint64_t)pc->offset;
