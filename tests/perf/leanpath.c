@@ -601,7 +601,7 @@ static void test_multiword_fault(void)
 
 /* The control page follows RESET: its offset (the count as of its last
  * update) is then a count since the RESET, well below the 20 ms before
- * it. (After DISABLE, Linux 6.18 leaves it where the last switch put
+ * it (a stale page shows the count at the ENABLE, just below it). (After DISABLE, Linux 6.18 leaves it where the last switch put
  * it.) */
 static void test_control_page(void)
 {
@@ -620,7 +620,7 @@ static void test_control_page(void)
 	uint64_t before = perf_value(fd);
 	CHECK(ioctl(fd, PERF_EVENT_IOC_RESET, 0) == 0, "RESET it while it counts");
 	uint64_t offset = (uint64_t)pc->offset;
-	CHECK(before >= 10000000 && before != PERF_BAD_VALUE && offset < before,
+	CHECK(before >= 10000000 && before != PERF_BAD_VALUE && offset < before / 2,
 	      "the page's offset is a count since the RESET (%llu; before it %llu)",
 	      (unsigned long long)offset, (unsigned long long)before);
 	munmap(map_at, PAGE);
