@@ -214,37 +214,6 @@ void event_enable(struct perf_event *e, bool group)
 		perf_ctx_call(e, enable_fn, group ? e : NULL);
 }
 
-/* RESET of a lone software event in place: off the counters, the count
- * cleared, back on at the same instant (an active clock's count runs
- * from the instant it went on). */
-static void reset_in_place(struct perf_event *e, uint64_t now)
-{
-	bool on = e->state == EVENT_ACTIVE;
-	if (on)
-		perf_event_off_here(e, now);
-	reset_one(e, now);
-	if (on)
-		perf_soft_group_on_here(e, now);
-}
-
-bool event_control_here(struct perf_event *e, enum event_control op)
-{
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	bool here = soft_alone_here(e) && !perf_is_sampling(e);
-	if (here) {
-		uint64_t now = time_since_boot_ns();
-		if (op == EVENT_CONTROL_ENABLE) {
-			enable_one(e, now);
-			perf_soft_group_on_here(e, now);
-		} else if (op == EVENT_CONTROL_DISABLE) {
-			disable_one(e, now);
-		} else {
-			reset_in_place(e, now);
-		}
-	}
-	spin_unlock_irqrestore(&perf_lock, f);
-	return here;
-}
 void event_disable(struct perf_event *e, bool group) { ctx_call(e, disable_fn, group ? e : NULL, false); }
 void event_reset(struct perf_event *e, bool group) { perf_ctx_call(e, reset_fn, group ? e : NULL); }
 
@@ -288,28 +257,6 @@ void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 {
 	*value = *enabled = *running = 0;
 	totals_at(e, time_since_boot_ns(), 0, value, enabled, running);
-}
-
-int event_read_here(struct perf_event *e, uint64_t *out)
-{
-	const uint64_t times = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	uint64_t f = e->attr.read_format;
-	int n = 0;
-	uint64_t fl = spin_lock_irqsave(&perf_lock);
-	if (e->state == EVENT_ERROR || !list_empty(&e->child_list) ||
-	    (read_is_local(e->pmu) && e->oncpu >= 0 && e->oncpu != (int)this_cpu_id()))
-		goto out;
-	uint64_t now = time_since_boot_ns();
-	if (f & times) /* else the times can wait for the next update */
-		event_update(e, now);
-	out[n++] = count_now(e, now) + e->child_count;
-	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[n++] = e->enabled_ns + e->child_enabled_ns;
-	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[n++] = e->running_ns + e->child_running_ns;
-out:
-	spin_unlock_irqrestore(&perf_lock, fl);
-	return n;
 }
 
 /* Fold the counters of e's group on another CPU into their counts. */
@@ -832,6 +779,7 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 	r = init_event(e, &g);
 	if (r)
 		goto err_event;
+	perf_lean_init(e);
 
 	count_callchain(e);
 	r = -ENOMEM;

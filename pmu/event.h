@@ -88,7 +88,15 @@ struct perf_event {
 	uint64_t child_count, child_enabled_ns, child_running_ns;
 	int refs;                   /* the fd and inherited children */
 	bool task_exited;
+	uint8_t lean;               /* PERF_LEAN_*: what the fd's lean read and
+				     * ioctls may do (fops_lean.c); set at open,
+				     * 0 for an inherited copy */
 };
+
+/* perf_event.lean: static facts about an event, from its attr and PMU. */
+#define PERF_LEAN_VALUE 1u  /* software PMU, read_format 0: a read is the value */
+#define PERF_LEAN_CLOCK 2u  /* software PMU, a clock (cpu-clock, task-clock) */
+#define PERF_LEAN_COUNT 4u  /* software PMU, counting (not sampling) */
 
 extern struct spinlock perf_lock;
 extern struct pmu perf_sw_pmu, perf_tracepoint_pmu;
@@ -146,15 +154,6 @@ void event_attach(struct perf_event *e, struct perf_event *leader);
 void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
 void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
 void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
-/* ENABLE, DISABLE or RESET done in place, as the functions above would
- * do it, when that needs no other CPU and can leave nothing owed for the
- * return to user mode: e a lone counting (not sampling) software event
- * whose context is on this CPU's counters. Returns false, having done
- * nothing, otherwise. Takes perf_lock; safe with interrupts off (the
- * ioctls' lean path, fops.c). With no siblings, the group flag changes
- * nothing. */
-enum event_control { EVENT_CONTROL_ENABLE, EVENT_CONTROL_DISABLE, EVENT_CONTROL_RESET };
-bool event_control_here(struct perf_event *e, enum event_control op);
 /* Value, enabled and running times including inherited children. */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
@@ -168,11 +167,6 @@ void event_free(struct perf_event *e);
  * event that must not be revived. False: leave e alone. Under
  * perf_lock. */
 bool event_get_live(struct perf_event *e);
-/* A lone event's read (value, then the times read_format has; no GROUP,
- * ID or LOST) into out, when it can be read on this CPU now: not in
- * error, no inherited copies, not on another CPU's local-read counters.
- * Returns the words written, 0 if not so. Takes perf_lock. */
-int event_read_here(struct perf_event *e, uint64_t *out);
 /* Before reading e's group: fold counters held by another CPU. */
 void event_sync_remote(struct perf_event *e);          /* not under perf_lock */
 void perf_sched_init(void);
@@ -223,10 +217,19 @@ int perf_event_set_period(struct perf_event *e, uint64_t v);
 
 /* fops.c */
 extern const struct file_ops perf_fops;
-/* Register the event file's lean read and ioctl (boot, once). */
-void perf_fops_init(void);
 int perf_read_size(const struct perf_event *e);
 /* The read_format layout of e (perf_read_size bytes) under perf_lock. */
 void perf_format_read(struct perf_event *e, uint64_t *out);
+
+/* fops_lean.c: the event file's lean read and ioctls. */
+/* Register them (boot, once). */
+void perf_fops_init(void);
+/* Set e->lean from its attr and PMU (perf_event_open, once e->pmu is). */
+void perf_lean_init(struct perf_event *e);
+/* A lone event's read (value, then the times read_format has; no GROUP,
+ * ID or LOST) into out, when it can be read on this CPU now: not in
+ * error, no inherited copies, not on another CPU's local-read counters.
+ * Returns the words written, 0 if not so. Takes perf_lock. */
+int event_read_here(struct perf_event *e, uint64_t *out);
 
 #endif

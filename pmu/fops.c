@@ -127,9 +127,10 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 }
 
 /*
- * read(2)'s common case, straight from sys_read (file_ops.read_direct):
- * one event read alone (no PERF_FORMAT_GROUP), read_format with at most
- * the two times, a buffer that holds it, and the counter readable here
+ * read(2)'s common case, straight from sys_read (file_ops.read_direct)
+ * when the lean path (fops_lean.c) was not taken or declined: one event
+ * read alone (no PERF_FORMAT_GROUP), read_format with at most the two
+ * times, a buffer that holds it, and the counter readable here
  * (event_read_here). One lock, the counter read in place, one user copy.
  * Anything else goes the general way (perf_read): -ENOIOCTLCMD.
  */
@@ -144,70 +145,6 @@ static long perf_read_direct(struct file *file, uint64_t ubuf, size_t n)
 	if (!size)
 		return -ENOIOCTLCMD;
 	return copy_to_user((void *)ubuf, out, size) ? -EFAULT : (long)size;
-}
-
-/* ---- the lean path (proc/syscall.h's lean handlers) ----
- *
- * read(2) and ENABLE/DISABLE/RESET of a perf event fd, straight from the
- * SYSCALL entry with interrupts off: no trap frame, no dispatch, no
- * file reference. Each either finishes the call as the full path would
- * (the same value or errno) or declines having changed nothing; the full
- * path (sys_read, sys_ioctl) then runs as usual. That covers every other
- * case: a descriptor that is not a perf event's (or closed: EBADF), a
- * shared descriptor table, another read_format or a short buffer, a
- * buffer that faults (a page to fault in, or EFAULT), an event whose
- * change needs another CPU or sampling.
- */
-
-/* fd's perf event file, from a descriptor table that is the caller's
- * alone (no thread shares it): interrupts are off, and such a table only
- * changes through its own task, so the file stays put without a
- * reference until the call returns. NULL for anything else. */
-static struct file *lean_perf_file(uint64_t fd)
-{
-	struct files *fs = current->files;
-	uint32_t n = (uint32_t)fd; /* an unsigned int argument */
-	if (!fs || n >= MAX_FDS || __atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) != 1)
-		return NULL;
-	struct file *f = fs->fd[n];
-	if (!f || f == FD_RESERVED || f->ops != &perf_fops || (f->fmode & FMODE_PATH))
-		return NULL;
-	return f;
-}
-
-static long perf_read_lean(uint64_t fd, uint64_t ubuf, uint64_t n, uint64_t a3,
-			   uint64_t a4, uint64_t a5)
-{
-	(void)a3, (void)a4, (void)a5;
-	struct file *f = lean_perf_file(fd);
-	if (!f || !(f->fmode & FMODE_READ))
-		return SYSCALL_LEAN_DECLINE;
-	struct percpu *cpu = this_cpu();
-	cpu->pagefault_disabled++; /* a fault is left to the full path */
-	long r = perf_read_direct(f, ubuf, (size_t)n);
-	cpu->pagefault_disabled--;
-	return r == -EFAULT ? SYSCALL_LEAN_DECLINE : r; /* -ENOIOCTLCMD too */
-}
-
-static long perf_ioctl_lean(uint64_t fd, uint64_t cmd, uint64_t arg, uint64_t a3,
-			    uint64_t a4, uint64_t a5)
-{
-	(void)arg, (void)a3, (void)a4, (void)a5;
-	enum event_control op;
-	switch ((unsigned)cmd) { /* an unsigned int argument */
-	case PERF_EVENT_IOC_ENABLE: op = EVENT_CONTROL_ENABLE; break;
-	case PERF_EVENT_IOC_DISABLE: op = EVENT_CONTROL_DISABLE; break;
-	case PERF_EVENT_IOC_RESET: op = EVENT_CONTROL_RESET; break;
-	default: return SYSCALL_LEAN_DECLINE;
-	}
-	struct file *f = lean_perf_file(fd);
-	return f && event_control_here(f->priv, op) ? 0 : SYSCALL_LEAN_DECLINE;
-}
-
-void perf_fops_init(void)
-{
-	syscall_lean_register(__NR_read, perf_read_lean);
-	syscall_lean_register(__NR_ioctl, perf_ioctl_lean);
 }
 
 /* PERF_EVENT_IOC_SET_OUTPUT: -1 (the whole argument) or another perf

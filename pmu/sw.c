@@ -33,7 +33,7 @@ static int sw_add(struct perf_event *e, uint64_t now)
 
 static uint64_t sw_read(struct perf_event *e, uint64_t now)
 {
-	return perf_sw_is_clock(e) ? e->count + (now - e->start_value) : e->count;
+	return perf_sw_read(e, now);
 }
 
 struct pmu perf_sw_pmu = {

@@ -1,7 +1,8 @@
 /*
- * The software PMU's start and stop (pmu/sw.c), inline so that the
+ * The software PMU's start, read and stop (pmu/sw.c), inline so that the
  * scheduler's switch of a context of software groups (pmu/ctx_sched.c)
- * runs them without the PMU's indirection. A clock (cpu-clock,
+ * and the perf fd's lean path (pmu/fops_lean.c) run them without the
+ * PMU's indirection. A clock (cpu-clock,
  * task-clock) counts TSC time from start to stop; a sampling one has
  * its hrtimer armed in between (clock_sample.c); other software events
  * are counted where the kernel sees them and need nothing here.
@@ -24,6 +25,13 @@ static inline void perf_sw_start(struct perf_event *e, uint64_t now)
 	e->start_value = now;
 	if (e->attr.sample_period && perf_sw_is_clock(e))
 		perf_clock_sample_start(e);
+}
+
+/* The count of an active software event now: a clock's runs from its
+ * start; the others' is kept up to date where they happen. */
+static inline uint64_t perf_sw_read(const struct perf_event *e, uint64_t now)
+{
+	return perf_sw_is_clock(e) ? e->count + (now - e->start_value) : e->count;
 }
 
 static inline void perf_sw_stop(struct perf_event *e, uint64_t now)

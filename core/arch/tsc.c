@@ -21,9 +21,8 @@
 static uint64_t boot_tsc;
 static uint64_t hz;
 /* ns = (cycles * mult) >> shift, as perf_event_mmap_page's time_mult and
- * time_shift: mult fits 32 bits. boot_ns: boot_tsc converted. */
-static uint32_t mult, shift;
-static uint64_t boot_ns;
+ * time_shift (tsc.h). */
+struct tsc_clock tsc_clock;
 static const char *source = "none";
 
 void tsc_set_boot(uint64_t tsc) { boot_tsc = tsc; }
@@ -31,34 +30,26 @@ uint64_t tsc_boot(void) { return boot_tsc; }
 uint64_t tsc_hz(void) { return hz; }
 const char *tsc_source(void) { return source; }
 
-uint64_t tsc_to_ns(uint64_t cycles)
-{
-	return (uint64_t)(((unsigned __int128)cycles * mult) >> shift);
-}
-
-uint64_t time_since_boot_ns(void)
-{
-	return tsc_to_ns(rdtsc()) - boot_ns;
-}
-
 void tsc_time_params(uint32_t *m, uint16_t *s, uint64_t *zero)
 {
-	*m = mult;
-	*s = (uint16_t)shift;
-	*zero = -boot_ns;
+	*m = tsc_clock.mult;
+	*s = (uint16_t)tsc_clock.shift;
+	*zero = -tsc_clock.boot_ns;
 }
 
 /* The largest shift (at most 32) whose mult still fits 32 bits. */
 static void set_mult(void)
 {
+	uint32_t shift;
 	for (shift = 32; shift > 0; shift--) {
 		uint64_t m = (1000000000ULL << shift) / hz; /* < 2^62: no overflow */
 		if (m <= 0xffffffffULL) {
-			mult = (uint32_t)m;
+			tsc_clock.mult = (uint32_t)m;
 			break;
 		}
 	}
-	boot_ns = tsc_to_ns(boot_tsc);
+	tsc_clock.shift = shift;
+	tsc_clock.boot_ns = tsc_to_ns(boot_tsc);
 }
 
 void udelay(uint64_t us)

@@ -5,8 +5,8 @@
  * delta is an exact instruction count. Median of 201 runs; pinned to CPU
  * (default 1, isolated by make bench) so nothing else runs there.
  *
- * perf_event_open costs: read() of a counting task-clock fd, the ENABLE
- * and DISABLE ioctls, perf_event_open + close, the context switch
+ * perf_event_open costs: read() of a counting task-clock fd, the ENABLE,
+ * RESET and DISABLE ioctls, perf_event_open + close, the context switch
  * with 4 counting software events on each of the two tasks, and a ring
  * buffer's poll() wake-up.
  *
@@ -16,7 +16,8 @@
  * CPU sample` runs them alone, `bench CPU pmi` the PMI sample alone,
  * `bench CPU switch` the context-switch figures alone (the third: with a
  * user call-stack LBR event on each task, whose stack every switch
- * saves and puts back).
+ * saves and puts back), `bench CPU perf` getppid and the perf fd's read
+ * and ioctls alone.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -216,23 +217,29 @@ static void bench_perf_read(void)
 	       (unsigned long long)t[RUNS / 2]);
 }
 
-/* ENABLE on a disabled task-clock event, DISABLE on an enabled one. */
+/* ENABLE on a disabled task-clock event, RESET and DISABLE on an
+ * enabled one. */
 static void bench_perf_ioctl(void)
 {
-	static uint64_t off[RUNS];
+	static uint64_t reset[RUNS], off[RUNS];
 	int fd = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 1);
 	for (int i = 0; i < RUNS; i++) {
 		uint64_t a = __rdtsc();
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		uint64_t b = __rdtsc();
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 		uint64_t c = __rdtsc();
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		uint64_t d = __rdtsc();
 		t[i] = b - a;
-		off[i] = c - b;
+		reset[i] = c - b;
+		off[i] = d - c;
 	}
 	close(fd);
 	printf("ioctl(PERF_EVENT_IOC_ENABLE): %llu\n",
 	       (unsigned long long)median_of(t));
+	printf("ioctl(PERF_EVENT_IOC_RESET): %llu\n",
+	       (unsigned long long)median_of(reset));
 	printf("ioctl(PERF_EVENT_IOC_DISABLE): %llu\n",
 	       (unsigned long long)median_of(off));
 }
@@ -756,6 +763,12 @@ int main(int argc, char **argv)
 		bench_switch(0);
 		bench_switch(4);
 		bench_switch(CALL_STACK_EVENT);
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[2], "perf")) { /* bench CPU perf: the perf fd's calls */
+		bench_getppid();
+		bench_perf_read();
+		bench_perf_ioctl();
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */

@@ -7,7 +7,8 @@
 # values are exact: `add rax, rbx` measures 16.00 TSC ticks per copy,
 # identically in two runs, two instructions twice that, and -loop_count
 # and -basic_mode agree; `noise` sees 0 interruptions on the isolated CPU
-# in a second. Without -icount: kernel mode runs a privileged instruction,
+# in a second; a perf fd's read() and ENABLE/RESET/DISABLE ioctls stay
+# within their instruction bounds (opbench: the lean path is taken). Without -icount: kernel mode runs a privileged instruction,
 # a faulting snippet (user or kernel mode) is named with its offset and
 # the session goes on, a bad config line names its line; /dev/kbench's
 # errnos and its timer re-arming (tests/musl/kbench.c). Kernel mode
@@ -35,7 +36,7 @@ printf 'C0.00.CTR=3 INST_ON_3\n3C.00 CYCLES\n' > "$logs/ctr.cfg"
 printf 'msr_0xC4 PMC3\nmsr_0x187=0x4300C0.msr_0x38F=0x700000002 msr_0xC2 PMC1_BY_HAND\n' > "$logs/msr.cfg"
 adds+=(--add "$logs/ctr.cfg:/bench/ctr.cfg" --add "$logs/msr.cfg:/bench/msr.cfg")
 adds+=(--add "$top/configs/intel_arch_cycles.txt:/bench/cycles.txt")
-adds+=(--add "$build/musl/kbench")
+adds+=(--add "$build/musl/kbench" --add "$build/musl/bench:/bin/opbench")
 
 # --- exact values under -icount -------------------------------------------------
 session=$logs/icount.session
@@ -60,6 +61,7 @@ bench -code /bench/add.bin -cpu 1 -no_mem -unroll_count 100 -kernel
 echo "== end no_mem"
 bench -code /bench/add.bin -cpu 1 -kernel -config /bench/ctr.cfg -msr_config /bench/msr.cfg -n_measurements 3
 echo "== end kernel counters"
+opbench 1 perf
 SESSION
 # -icount boots slower: a longer bound for this guest only.
 saved_timeout=$guest_timeout
@@ -104,6 +106,20 @@ check "kernel mode -config: an event on .CTR=3 counts 1.00" kc '^INST_ON_3: 1\.0
 check "kernel mode -config: a second event takes a free counter (16.00 cycles)" kc '^CYCLES: 16\.00$'
 check "-msr_config: PMC3 read by RDMSR agrees with the .CTR=3 event" kc '^PMC3: 1\.00$'
 check "-msr_config: its MSR writes program PMC1 (1.00)" kc '^PMC1_BY_HAND: 1\.00$'
+# The perf fd's lean path (docs/processes.md): musl's read() and ioctl()
+# of a task-clock fd, median of 201, in instructions (TSC / 16). The
+# ioctls' bound is issue 17's target; read's is what the lean path
+# gives with some room (the target, 126, is not met: 159 measured).
+op_cost() { # NAME: its figure in instructions, 999999 if missing
+	awk -v n="$1: " 'index($0, n) == 1 { print int(substr($0, length(n) + 1) / 16); f = 1; exit }
+		END { if (!f) print 999999 }' "$log"
+}
+for op in 'read() of a task-clock counting fd:170' 'ioctl(PERF_EVENT_IOC_ENABLE):218' \
+	'ioctl(PERF_EVENT_IOC_RESET):218' 'ioctl(PERF_EVENT_IOC_DISABLE):218'; do
+	n=$(op_cost "${op%:*}")
+	check "${op%:*} on the lean path: $n instructions (at most ${op##*:})" \
+		test "$n" -le "${op##*:}"
+done
 expect_no_line '^PANIC' "no panic"
 
 # --- kernel mode, faults, errors ------------------------------------------------
