@@ -137,6 +137,9 @@ void perf_ctx_call(struct perf_event *e,
 extern bool perf_switch_events_seen;
 /* The next event id (ids are never reused); with or without perf_lock. */
 uint64_t perf_new_id(void);
+/* Free an event event_alloc made (nothing refers to it any more); a
+ * kfree of it is fine too. */
+void event_free(struct perf_event *e);
 /* A new event (not under perf_lock): fields set, lists empty, no id. */
 struct perf_event *event_alloc(const struct perf_event_attr *attr,
 			       struct task *task, int cpu, int state);

@@ -57,7 +57,7 @@ void event_put(struct perf_event *e)
 	perf_callchain_put(e);
 	if (e->rb)
 		rb_put(e->rb); /* its pages live on while mapped */
-	kfree(e);
+	event_free(e);
 }
 
 /* A copy of p for child (in leader's group, or a leader), or NULL:
@@ -143,7 +143,7 @@ static void exit_one_event(struct perf_event *e, uint64_t now)
 {
 	if (e->parent) {
 		fold_into_parent(e, now);
-		kfree(e);
+		event_free(e);
 	} else {
 		event_update(e, now);
 		e->state = EVENT_EXIT;
@@ -209,7 +209,7 @@ static void remove_event(struct perf_event *e, uint64_t now)
 	e->leader = e;
 	if (e->parent) {
 		fold_into_parent(e, now);
-		kfree(e);
+		event_free(e);
 	} else {
 		e->state = EVENT_EXIT;
 	}
