@@ -41,6 +41,7 @@ void perf_callchain_put(struct perf_event *e)
 }
 
 static void event_inode_init(void);
+static void perf_open_lean_init(void);
 
 #define PERF_FLAG_ALL (PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -51,6 +52,7 @@ void perf_init(void)
 	perf_xcall_init();
 	perf_fops_init();
 	event_inode_init();
+	perf_open_lean_init();
 	perf_pmu_register(&perf_sw_pmu, PERF_TYPE_SOFTWARE);
 	perf_pmu_register(&perf_tracepoint_pmu, PERF_TYPE_TRACEPOINT);
 	perf_tracefs_init();
@@ -275,12 +277,10 @@ void event_sync_remote(struct perf_event *e)
 
 /* ---- opening ---- */
 
-/* perf_copy_attr: the size protocol of Linux's copy_struct_from_user. */
-static int copy_attr(uint64_t uattr, struct perf_event_attr *attr)
+/* perf_copy_attr: the size protocol of Linux's copy_struct_from_user,
+ * for the size the user's attr says it has. */
+static int copy_attr_sized(uint64_t uattr, uint32_t size, struct perf_event_attr *attr)
 {
-	uint32_t size;
-	if (get_user(size, (uint32_t *)(uattr + offsetof(struct perf_event_attr, size))))
-		return -EFAULT;
 	if (size > PAGE_SIZE)
 		goto too_big;
 	if (!size)
@@ -306,6 +306,14 @@ too_big:
 	put_user((uint32_t)sizeof(*attr),
 		 (uint32_t *)(uattr + offsetof(struct perf_event_attr, size)));
 	return -E2BIG;
+}
+
+static int copy_attr(uint64_t uattr, struct perf_event_attr *attr)
+{
+	uint32_t size;
+	if (get_user(size, (uint32_t *)(uattr + offsetof(struct perf_event_attr, size))))
+		return -EFAULT;
+	return copy_attr_sized(uattr, size, attr);
 }
 
 /* Registers of x86-64 a sample can hold: Linux's perf_reg_validate
@@ -406,13 +414,32 @@ static int check_cpu_permission(const struct perf_event *e)
 	return sysctl_perf_event_paranoid() > 0 ? -EACCES : 0;
 }
 
-struct perf_event *event_alloc(const struct perf_event_attr *attr,
-			       struct task *task, int cpu, int state)
+/* Freed events, for the next open (mm.h's object caches): an open and
+ * a close skip the heap's lists and lock. */
+static struct heap_cache event_cache = HEAP_CACHE_INIT("perf_event", sizeof(struct perf_event));
+
+void event_free(struct perf_event *e)
 {
-	struct perf_event *e = kzalloc(sizeof(*e));
-	if (!e)
-		return NULL;
-	e->attr = *attr;
+	if (e->pmu && e->pmu->free)
+		e->pmu->free(e);
+	heap_cache_free(&event_cache, e);
+}
+
+/* An event's memory: zeroed but for its attr, which the caller fills
+ * (the lean open copies the user's attr straight into it). */
+_Static_assert(offsetof(struct perf_event, attr) == 0, "the attr comes first");
+static struct perf_event *event_mem(void)
+{
+	struct perf_event *e = heap_cache_alloc(&event_cache);
+	if (e)
+		memset((char *)e + sizeof(e->attr), 0, sizeof(*e) - sizeof(e->attr));
+	return e;
+}
+
+/* Every field of a new event but its attr (set) and its id: alone,
+ * in no list. */
+static void event_setup(struct perf_event *e, struct task *task, int cpu, int state)
+{
 	e->task = task;
 	e->cpu = cpu;
 	e->leader = e;
@@ -420,7 +447,7 @@ struct perf_event *event_alloc(const struct perf_event_attr *attr,
 	e->oncpu = -1;
 	e->hw.idx = -1;
 	e->state = state;
-	if (attr->context_switch) /* sticky: never cleared */
+	if (e->attr.context_switch) /* sticky: never cleared */
 		__atomic_store_n(&perf_switch_events_seen, true, __ATOMIC_RELAXED);
 	perf_sample_init(e);
 	list_init(&e->siblings);
@@ -430,6 +457,16 @@ struct perf_event *event_alloc(const struct perf_event_attr *attr,
 	list_init(&e->child_list);
 	list_init(&e->child_node);
 	e->tstamp = time_since_boot_ns();
+}
+
+struct perf_event *event_alloc(const struct perf_event_attr *attr,
+			       struct task *task, int cpu, int state)
+{
+	struct perf_event *e = event_mem();
+	if (!e)
+		return NULL;
+	e->attr = *attr;
+	event_setup(e, task, cpu, state);
 	return e;
 }
 
@@ -811,4 +848,106 @@ SYSCALL_DEFINE5(perf_event_open, uint64_t, uattr, pid_t, pid, int, cpu, int, gro
 		unsigned long, flags)
 {
 	return event_open(uattr, pid, cpu, group_fd, flags);
+}
+
+/* ---- the lean path's open (proc/syscall.h's lean handlers) ----
+ *
+ * The common open - a counting software event of the caller itself
+ * (pid 0, any CPU, no group_fd, no flag but CLOEXEC) - straight from the
+ * SYSCALL entry with interrupts off: no trap frame, no dispatch. Each
+ * step is the full path's own (the same checks in the same order), so an
+ * open it finishes gives what event_open would; it declines, having
+ * changed nothing the caller can see, on anything else: another target,
+ * a group, a sampling event or another PMU, an attr with bytes past ours
+ * or one that faults, any failed check (the full path then finds the
+ * errno), a shared descriptor table (fd_install's EMFILE is then final
+ * here as there), no memory. Nothing on it sleeps, faults or waits for
+ * another CPU: the event's context is on this CPU's counters (the caller
+ * runs), so publishing it puts it on them in place (attach_here).
+ */
+
+/* The attr's type and size words, read first: the lean open handles a
+ * software event whose size is one we know in full (copy_attr then
+ * neither reads bytes past ours nor writes E2BIG back). Page faults are
+ * disabled around every user access here: a fault declines. */
+static bool lean_attr_head(uint64_t uattr, uint32_t *size)
+{
+	uint64_t head; /* type (low half), then size */
+	_Static_assert(offsetof(struct perf_event_attr, size) == 4, "size follows type");
+	if (get_user(head, (uint64_t *)uattr))
+		return false;
+	*size = (uint32_t)(head >> 32);
+	return (uint32_t)head == PERF_TYPE_SOFTWARE &&
+	       (!*size || (*size >= PERF_ATTR_SIZE_VER0 && *size <= sizeof(struct perf_event_attr)));
+}
+
+/* The target the lean open handles: the caller itself, running here
+ * (its context on this CPU's counters), its descriptor table its own. */
+static bool lean_target(int pid, int cpu, int group_fd, uint64_t flags)
+{
+	struct files *fs = current->files;
+	return pid == 0 && cpu == -1 && group_fd == -1 && !(flags & ~PERF_FLAG_FD_CLOEXEC) &&
+	       fs && __atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) == 1 && current->perf_ctx_in &&
+	       current->perf_cpu == (int)this_cpu_id();
+}
+
+/* A counting event that passes every attr check of the full path. */
+static bool lean_attr_ok(struct perf_event_attr *a)
+{
+	return !a->freq && !a->sample_period && !a->sigtrap && !a->inherit &&
+	       !check_attr(a) && !check_permission(a) && !check_target_attr(a, current) &&
+	       perf_pmu_for_attr(a, -1) == &perf_sw_pmu;
+}
+
+/* The new event, its attr copied from uattr; NULL to decline. */
+static struct perf_event *lean_event(uint64_t uattr)
+{
+	struct percpu *cpu = this_cpu();
+	struct perf_event *e = NULL;
+	uint32_t size;
+	cpu->pagefault_disabled++;
+	if (lean_attr_head(uattr, &size) && (e = event_mem()) &&
+	    (copy_attr_sized(uattr, size, &e->attr) || !lean_attr_ok(&e->attr))) {
+		event_free(e);
+		e = NULL;
+	}
+	cpu->pagefault_disabled--;
+	return e;
+}
+
+static long perf_event_open_lean(uint64_t uattr, uint64_t pid, uint64_t cpu,
+				 uint64_t group_fd, uint64_t flags, uint64_t a5)
+{
+	(void)a5;
+	struct open_group g = { NULL, NULL, NULL };
+	if (!lean_target((int)pid, (int)cpu, (int)group_fd, flags))
+		return SYSCALL_LEAN_DECLINE;
+	struct perf_event *e = lean_event(uattr);
+	if (!e)
+		return SYSCALL_LEAN_DECLINE;
+	event_setup(e, current, -1, e->attr.disabled ? EVENT_OFF : EVENT_INACTIVE);
+	e->id = e->stream_id = perf_new_id();
+	e->pmu = &perf_sw_pmu;
+	struct file *f = NULL;
+	if (!init_event(e, &g)) {
+		perf_lean_init(e); /* its read and ioctls take the lean path too */
+		f = event_file(e);
+	}
+	if (!f) {
+		free_unopened(e);
+		return SYSCALL_LEAN_DECLINE;
+	}
+	count_callchain(e);
+	int fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		file_put(f); /* releases e, as event_open does: EMFILE there too */
+		return fd;
+	}
+	publish_event(e, NULL);
+	return fd;
+}
+
+static void perf_open_lean_init(void)
+{
+	syscall_lean_register(__NR_perf_event_open, perf_event_open_lean);
 }

@@ -158,8 +158,9 @@ void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);
 void event_put(struct perf_event *e);                  /* not under perf_lock */
-/* Free e, which nothing refers to any more: what its PMU keeps for it
- * (pmu->free), then e. With or without perf_lock. */
+/* Free e, an event event_alloc made, which nothing refers to any more:
+ * what its PMU keeps for it (pmu->free), then e (into the event cache).
+ * With or without perf_lock. */
 void event_free(struct perf_event *e);
 /* Take a reference on e, found on a list (not through an fd), unless
  * its last one is gone: event_put drops refs to 0 under perf_lock but

@@ -45,13 +45,6 @@ bool event_get_live(struct perf_event *e)
 	return true;
 }
 
-void event_free(struct perf_event *e)
-{
-	if (e->pmu && e->pmu->free)
-		e->pmu->free(e);
-	kfree(e);
-}
-
 /* Free e once nothing refers to it. Caller must not hold perf_lock. */
 void event_put(struct perf_event *e)
 {

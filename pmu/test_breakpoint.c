@@ -48,7 +48,7 @@ static struct perf_event *bp_event(uint32_t type, const volatile void *p, uint64
 	e->pmu = &perf_bp_pmu;
 	*err = perf_bp_pmu.event_init(e);
 	if (*err) {
-		kfree(e);
+		event_free(e);
 		return NULL;
 	}
 	event_attach(e, NULL);

@@ -7,9 +7,12 @@
 #include "fs.h"
 #include "mm/mm.h"
 
+/* Freed files, for the next open (mm.h's object caches). */
+static struct heap_cache file_cache = HEAP_CACHE_INIT("file", sizeof(struct file));
+
 struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 {
-	struct file *f = kzalloc(sizeof(*f));
+	struct file *f = heap_cache_zalloc(&file_cache);
 	if (!f)
 		return NULL;
 	f->refs = 1;
@@ -41,7 +44,7 @@ void file_put(struct file *f)
 	if (f->ops && f->ops->release && !(f->fmode & FMODE_PATH))
 		f->ops->release(f);
 	path_put(&f->path);
-	kfree(f);
+	heap_cache_free(&file_cache, f);
 }
 
 static unsigned acc_fmode(int flags)

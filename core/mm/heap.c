@@ -57,12 +57,15 @@ static size_t bytes_in_use;
 static size_t blocks_in_use;   /* live kmalloc blocks, small and large */
 static size_t pages_carved;    /* pages now split into small blocks */
 
+/* The smallest class holding total bytes (a power of two at least
+ * 1 << MIN_SHIFT), or -1 past the largest: no search, the bit length of
+ * total - 1. */
 static int class_for(size_t total)
 {
-	for (int s = MIN_SHIFT; s <= MAX_SHIFT; s++)
-		if (total <= (1ULL << s))
-			return s;
-	return -1;
+	if (total <= (1ULL << MIN_SHIFT))
+		return MIN_SHIFT;
+	int s = 64 - __builtin_clzll((unsigned long long)total - 1);
+	return s <= MAX_SHIFT ? s : -1;
 }
 
 static struct size_class *class_of(int shift)
@@ -223,17 +226,61 @@ static void *alloc(size_t size, uint64_t site)
 	return (char *)h + HEADER;
 }
 
+/* alloc, and once more after the object caches gave their free blocks
+ * back (heap_cache.c) when it found no memory. */
+static void *alloc_or_drain(size_t size, uint64_t site)
+{
+	void *p = alloc(size, site);
+	if (!p && heap_cache_drain())
+		p = alloc(size, site);
+	return p;
+}
+
 void *kmalloc(size_t size)
 {
-	return alloc(size, (uint64_t)__builtin_return_address(0));
+	return alloc_or_drain(size, (uint64_t)__builtin_return_address(0));
 }
 
 void *kzalloc(size_t size)
 {
-	void *p = alloc(size, (uint64_t)__builtin_return_address(0));
+	void *p = alloc_or_drain(size, (uint64_t)__builtin_return_address(0));
 	if (p)
 		memset(p, 0, size);
 	return p;
+}
+
+size_t heap_block_bytes(size_t size)
+{
+	int shift = class_for(size + HEADER + RED_ZONE);
+	return shift < 0 ? 0 : 1ULL << shift;
+}
+
+/* ---- blocks an object cache holds (heap_cache.c) ----
+ * A cached block stays allocated for the heap, but is marked free in its
+ * header as kfree marks it (a debug build poisons it and checks its red
+ * zone), so a kfree of it or a write to it is caught as for any freed
+ * block; heap_cached_take checks and revives it. */
+
+bool heap_cached_put(void *p, uint64_t site)
+{
+	struct header *h = (void *)((char *)p - HEADER);
+	BUG_ON(h->magic != MAGIC_SMALL);
+	return heap_mark_free(h, 1ULL << h->size, site);
+}
+
+/* The header's class (h->size) is kept while the block is cached. */
+void heap_cached_take(void *p, size_t size, uint64_t site)
+{
+	struct header *h = (void *)((char *)p - HEADER);
+	heap_debug_reuse(h, 1ULL << h->size);
+	h->magic = MAGIC_SMALL;
+	heap_debug_alloc(h, size, 1ULL << h->size, site);
+}
+
+void heap_cached_release(void *p, size_t size)
+{
+	heap_cached_take(p, size, (uint64_t)__builtin_return_address(0));
+	kfree(p);
 }
 
 void kfree(void *p)
@@ -270,14 +317,15 @@ void kfree(void *p)
 		pmm_free_pages(page, 1);
 }
 
+/* What callers hold: a block an object cache keeps free is not theirs. */
 size_t heap_in_use(void)
 {
-	return bytes_in_use;
+	return bytes_in_use - heap_cache_bytes();
 }
 
 size_t heap_blocks_in_use(void)
 {
-	return blocks_in_use;
+	return blocks_in_use - heap_cache_blocks();
 }
 
 size_t heap_pages_carved(void)

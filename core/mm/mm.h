@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "boot/bootinfo.h"
+#include "spinlock.h"
 
 static inline void *phys_to_virt(uint64_t phys)
 {
@@ -96,5 +97,43 @@ void kfree(void *p);
 size_t heap_in_use(void);
 size_t heap_blocks_in_use(void);     /* live blocks */
 size_t heap_pages_carved(void);      /* pages now split into small blocks */
+/* The block a request of size bytes takes (its class), 0 past 4 KiB. */
+size_t heap_block_bytes(size_t size);
+
+/* --- object caches (heap_cache.c) ---
+ * A cache keeps up to HEAP_CACHE_KEEP freed objects of one size (at most
+ * a small block, 4 KiB with the header) for the next allocation of that
+ * size, skipping the heap's lists and lock. Its free objects count as
+ * free in heap_in_use/heap_blocks_in_use, are marked free in their
+ * headers as kfree marks a block (the debug build poisons them, checks
+ * their red zone when cached and their poison when handed out again),
+ * and go back to the heap when an allocation finds no memory
+ * (heap_cache_drain). Locking: each cache's own lock (irqsave), then
+ * heap_lock when it gives objects back. */
+#define HEAP_CACHE_KEEP 32
+struct heap_cache {
+	const char *name;
+	size_t size;                  /* bytes of each object */
+	struct spinlock lock;
+	unsigned count;               /* free objects in free[] */
+	bool registered;              /* on the drain list */
+	size_t block_bytes;           /* heap block of one object (once registered) */
+	void *free[HEAP_CACHE_KEEP];  /* last in, first out */
+	struct heap_cache *next;      /* the drain list */
+};
+#define HEAP_CACHE_INIT(n, sz) { .name = n, .size = sz, .lock = SPINLOCK_INIT(n) }
+void *heap_cache_alloc(struct heap_cache *c);   /* not zeroed; NULL when out */
+void *heap_cache_zalloc(struct heap_cache *c);
+void heap_cache_free(struct heap_cache *c, void *p); /* p from this cache, or NULL */
+/* Give every cache's free objects back to the heap: true if any went. */
+bool heap_cache_drain(void);
+size_t heap_cache_blocks(void);  /* free objects cached, all caches */
+size_t heap_cache_bytes(void);   /* their heap blocks' bytes */
+/* heap.c's side: mark p (a small block) free as kfree would, false when
+ * a debug check caught a report (p must not be cached); revive it for a
+ * caller of size bytes; give a cached block back to the heap. */
+bool heap_cached_put(void *p, uint64_t site);
+void heap_cached_take(void *p, size_t size, uint64_t site);
+void heap_cached_release(void *p, size_t size);
 
 #endif

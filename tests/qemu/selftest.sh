@@ -27,8 +27,9 @@ for n in 1 2; do
 done
 
 # The debug kernel (make debug-esp): its checks' self-tests provoke a
-# double free, an overflow, a write to freed memory's poison and a
-# spinlock taken twice, and each report must name the site.
+# double free, an overflow, a write to freed memory's poison, a write to
+# and a kfree of an object waiting in an object cache (heap_cache.c) and
+# a spinlock taken twice, and each report must name the site.
 debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
 if [ -f "$debug/kernel.elf" ]; then
 	# Then a program whose children free inherited event groups as
@@ -39,10 +40,10 @@ if [ -f "$debug/kernel.elf" ]; then
 		--session "$logs/selftest-debug.session" \
 		--add "$build/perf/musl/inherit:/bin/inherit"
 	expect_rc 0
-	for t in heap_double_free heap_overflow heap_poison spinlock_owner; do
+	for t in heap_double_free heap_overflow heap_poison heap_cache_poison spinlock_owner; do
 		expect_line "^selftest: debug_$t: PASS\$" "debug build: $t is caught and named"
 	done
-	expect_line '^selftest: 4 passed, 0 failed$' "debug build: 4 checks' self-tests"
+	expect_line '^selftest: 5 passed, 0 failed$' "debug build: 5 checks' self-tests"
 	expect_line '^status inherit 0$' "debug build: tests/perf/inherit --group passes"
 	expect_no_line '^PANIC' "debug build: no heap report under inherit"
 else
