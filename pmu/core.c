@@ -190,7 +190,7 @@ static void reset_fn(struct perf_event *e, void *group, uint64_t now) { for_grou
  * no pass over the other groups and no IPI. Only the software PMU's
  * add() can never fail (a breakpoint's can, after racing opens, and the
  * full pass then decides). Under perf_lock. */
-static bool soft_alone_here(struct perf_event *e)
+bool perf_soft_alone_here(const struct perf_event *e)
 {
 	return e->leader == e && list_empty(&e->siblings) && e->pmu == &perf_sw_pmu &&
 	       event_ctx_cpu(e) == (int)this_cpu_id() &&
@@ -200,7 +200,7 @@ static bool soft_alone_here(struct perf_event *e)
 static bool enable_here(struct perf_event *e)
 {
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	bool here = soft_alone_here(e);
+	bool here = perf_soft_alone_here(e);
 	if (here) {
 		uint64_t now = time_since_boot_ns();
 		enable_one(e, now);
@@ -540,7 +540,7 @@ static int check_fits(struct perf_event *e, struct perf_event *leader)
  * its context and on the counters in place. Under perf_lock. */
 static bool attach_here(struct perf_event *e)
 {
-	if (!soft_alone_here(e))
+	if (!perf_soft_alone_here(e))
 		return false;
 	uint64_t now = time_since_boot_ns();
 	attach_fn(e, NULL, now);

@@ -154,6 +154,11 @@ void event_attach(struct perf_event *e, struct perf_event *leader);
 void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
 void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
 void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
+/* e is a lone software leader whose context is on this CPU's counters
+ * now: ENABLE, attach and the last put change it in place, with no pass
+ * over the other groups (it holds no counter another could wait for)
+ * and no IPI. Under perf_lock. */
+bool perf_soft_alone_here(const struct perf_event *e);
 /* Value, enabled and running times including inherited children. */
 void event_totals(struct perf_event *e, uint64_t *value, uint64_t *enabled,
 		  uint64_t *running);

@@ -45,6 +45,23 @@ bool event_get_live(struct perf_event *e)
 	return true;
 }
 
+/* The last put of a lone software event whose context is on this CPU's
+ * counters: off them and out of its context in place (no other group
+ * waits for what it leaves). False, having done nothing, otherwise. */
+static bool detach_here(struct perf_event *e)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool here = perf_soft_alone_here(e);
+	if (here) {
+		uint64_t now = time_since_boot_ns();
+		if (e->state == EVENT_ACTIVE)
+			perf_event_off_here(e, now);
+		detach_fn(e, NULL, now);
+	}
+	spin_unlock_irqrestore(&perf_lock, f);
+	return here;
+}
+
 /* Free e once nothing refers to it. Caller must not hold perf_lock. */
 void event_put(struct perf_event *e)
 {
@@ -53,7 +70,8 @@ void event_put(struct perf_event *e)
 	spin_unlock_irqrestore(&perf_lock, f);
 	if (!last)
 		return;
-	perf_ctx_call(e, detach_fn, NULL);
+	if (!detach_here(e))
+		perf_ctx_call(e, detach_fn, NULL);
 	perf_callchain_put(e);
 	if (e->rb)
 		rb_put(e->rb); /* its pages live on while mapped */
