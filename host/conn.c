@@ -52,11 +52,17 @@ static void stash_input(struct conn *c)
 	c->stash_len += (size_t)n;
 }
 
+static void read_console_line(struct conn *c);
+static void check_health(struct conn *c, bool waiting);
+
 /*
  * Write wire bytes. The descriptor is non-blocking: a target that is
  * itself waiting for us to read (a UART whose transmitter is full holds
  * its CPU, a relay between us) would otherwise never read what we write,
- * so while the write cannot proceed, we read.
+ * so while the write cannot proceed, we read - both lines: with an
+ * export line, a guest that has not yet started reading it (still
+ * booting) is writing its console, and stalls with interrupts off, its
+ * console UART full, if that line is not read meanwhile.
  */
 static void emit(void *ctx, const uint8_t *p, size_t n)
 {
@@ -73,9 +79,18 @@ static void emit(void *ctx, const uint8_t *p, size_t n)
 			c->closed = true;
 			return;
 		}
-		struct pollfd pf = { .fd = c->fd, .events = POLLIN | POLLOUT };
-		if (poll(&pf, 1, 100) > 0 && (pf.revents & POLLIN))
-			stash_input(c);
+		struct pollfd pf[2] = { { .fd = c->fd, .events = POLLIN | POLLOUT },
+					{ .fd = c->console_fd, .events = POLLIN } };
+		if (poll(pf, c->console_fd >= 0 ? 2 : 1, 100) > 0) {
+			if (pf[0].revents & POLLIN)
+				stash_input(c);
+			uint64_t text = c->text_bytes;
+			if (c->console_fd >= 0 && pf[1].revents)
+				read_console_line(c);
+			if (c->text_bytes != text)
+				start = host_now_ms();   /* alive: booting, say */
+			check_health(c, false);          /* a panic, a closed line */
+		}
 		int limit = c->target ? c->target->timeout_s : 60;
 		if (limit > 0 && host_now_ms() - start > (uint64_t)limit * 1000)
 			conn_fail(c, EXIT_TIMEOUT, "the target takes no input (%d s)", limit);
@@ -298,6 +313,19 @@ static bool shell_ready(struct conn *c)
 	return c->text_bytes == 0 && host_now_ms() - c->last_text_ms >= QUIET_MS;
 }
 
+/*
+ * Does the frames' line take bytes now? A HELLO goes out only then: a
+ * guest that does not read the line yet (booting, the agent not yet
+ * started) would otherwise collect HELLOs in the socket until our
+ * writes block - and a write that waits must not be how we wait for
+ * a boot (emit).
+ */
+static bool line_has_room(struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+	return poll(&p, 1, 0) > 0 && (p.revents & POLLOUT);
+}
+
 void conn_start(struct conn *c, bool type_agent)
 {
 	uint32_t nonce = 0;
@@ -342,7 +370,8 @@ void conn_start(struct conn *c, bool type_agent)
 		 * past its prompt. */
 		bool quiet = host_now_ms() - c->last_text_ms >= QUIET_MS &&
 			     (c->seen_prompt || c->text_bytes == 0);
-		if (host_now_ms() >= next && (announced || !type_agent || quiet)) {
+		if (host_now_ms() >= next && (announced || !type_agent || quiet) &&
+		    line_has_room(c)) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;
 		}
