@@ -339,10 +339,16 @@ void conn_start(struct conn *c, bool type_agent)
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	uint64_t next_type = host_now_ms();
+	uint64_t typed_at = UINT64_MAX;   /* console text seen when we typed */
 	c->last_text_ms = host_now_ms();
 	bool announced = false;
 	while (!c->link.up) {
-		if (type_agent && host_now_ms() >= next_type && shell_ready(c)) {
+		/* Typed again only at a prompt that came after the last
+		 * typing (the command failed), with an export line: a guest
+		 * that has not yet echoed is slow (-icount), and the text
+		 * typed twice would start a second agent after the first. */
+		bool answered = c->console_fd < 0 || c->text_bytes != typed_at;
+		if (type_agent && host_now_ms() >= next_type && answered && shell_ready(c)) {
 			/* At a shell prompt this starts the agent; an agent
 			 * already running takes it as text and ignores it.
 			 * Typed again in case the shell missed it. */
@@ -355,6 +361,7 @@ void conn_start(struct conn *c, bool type_agent)
 				emit(c, (const uint8_t *)cmd, strlen(cmd));
 			}
 			next_type = host_now_ms() + RETYPE_MS;
+			typed_at = c->text_bytes;
 			/* HELLO once the agent announces itself (it does so
 			 * after leaving canonical mode); without it (an agent
 			 * already running), after ANNOUNCE_WAIT_MS. Earlier, a
@@ -370,7 +377,12 @@ void conn_start(struct conn *c, bool type_agent)
 		 * past its prompt. */
 		bool quiet = host_now_ms() - c->last_text_ms >= QUIET_MS &&
 			     (c->seen_prompt || c->text_bytes == 0);
-		if (host_now_ms() >= next && (announced || !type_agent || quiet) &&
+		/* An export line is not the shell's: a HELLO there can only
+		 * reach an agent - one started by an earlier session's
+		 * second typing, say, while the guest was slow (-icount),
+		 * whose announcement nobody heard. */
+		bool own_line = c->console_fd >= 0;
+		if (host_now_ms() >= next && (announced || !type_agent || quiet || own_line) &&
 		    line_has_room(c)) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;
