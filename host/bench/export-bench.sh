@@ -28,7 +28,9 @@
 #     a 4 KiB buffer (-m 1), a 2 s spin: samples kept, LOST records,
 #     bytes exported and bytes a guest second, instructions a byte at
 #     each rate; the highest rate without LOST records.
-#   BENCH_KERNEL=FILE boots that kernel.elf instead (before/after).
+#   BENCH_KERNEL=FILE boots that kernel.elf instead (before/after);
+#   ICOUNT_SMP=2 gives the program a CPU of its own beside the export
+#   thread's CPU 0 (instructions a byte then count both CPUs' time).
 #   `make export-bench-icount` runs this part alone.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -185,9 +187,9 @@ icount() {
 	local rates=${ICOUNT_RATES:-250 500 750 1000 1500 2000}
 	local kernel=()
 	[ -n "${BENCH_KERNEL:-}" ] && kernel=(--kernel "$BENCH_KERNEL")
-	echo "== icount (--icount shift 0, --smp 1, export UART paced at 115200 (export_pace); kernel ${BENCH_KERNEL:-build/kernel.elf}; load $(load))"
+	echo "== icount (--icount shift 0, --smp ${ICOUNT_SMP:-1}, export UART paced at 115200 (export_pace); kernel ${BENCH_KERNEL:-build/kernel.elf}; load $(load))"
 	local t0=$SECONDS
-	boot ic --icount --smp 1 --export-serial "socket:$work/iexp.sock" --cmdline export_pace \
+	boot ic --icount --smp "${ICOUNT_SMP:-1}" --export-serial "socket:$work/iexp.sock" --cmdline export_pace \
 		"${kernel[@]}" || return
 	# -v: the console's lines (the kernel's "export: channel N ended")
 	# land in each command's stderr.
