@@ -239,13 +239,13 @@ icount() {
 	for l in "${sweep[@]}"; do echo "| ${l//|/ | } |"; done
 	row "highest sample rate exported without LOST records" "export UART, paced at 115200" \
 		"${best:-none} samples a guest second" \
-		"${first_lost:+the next rate, $first_lost/s, lost records (LOST or dropped unreported); }sweep of $rates/s: instructions every 1e9/rate, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, one CPU; load $(load)"
+		"${first_lost:+the next rate, $first_lost/s, lost records (LOST or dropped unreported); }sweep of $rates/s: instructions every 1e9/rate, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, ${ICOUNT_SMP:-1} CPU(s); load $(load)"
 	if [ -n "$bdt" ]; then
 		local bb bt
 		read -r bb bt <<<"$bdt"
 		row "kernel instructions per exported byte" "export UART, paced at 115200" \
 			"$(ratio "$bt" "$bb")" \
-			"a page-fault burst of 512 samples with call chains, $bb bytes: the export thread's busy ns under -icount shift=0, one CPU otherwise idle; load $(load)"
+			"a page-fault burst of 512 samples with call chains, $bb bytes: the export thread's busy ns under -icount shift=0, ${ICOUNT_SMP:-1} CPU(s) otherwise idle; load $(load)"
 	else
 		row "kernel instructions per exported byte" "export UART, paced at 115200" "failed" "no stream ended in the log; load $(load)"
 	fi
