@@ -67,7 +67,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fuzz fuzz-build debug-esp soak export-bench
+	noise-compare fuzz fuzz-build debug-esp soak export-bench export-bench-icount
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -134,6 +134,10 @@ bench: esp musl-tests
 # per exported byte and the LOST knee under -icount.
 export-bench: esp host
 	bash host/bench/export-bench.sh
+# The -icount figures alone (one boot, ~10 minutes): the cost a byte and
+# the sample-rate sweep with its LOST counts.
+export-bench-icount: esp host
+	bash host/bench/export-bench.sh icount
 
 # noise on both CPUs (CPU 1 isolated) of baremon and of Linux, under
 # -icount 4 (docs/noise.md's side-by-side table).

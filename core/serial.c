@@ -169,9 +169,7 @@ void serial_write(const char *s, size_t n)
 
 void serial_write_raw(const void *p, size_t n)
 {
-	const uint8_t *s = p;
-	for (size_t i = 0; i < n; i++)
-		uart_putc(con, s[i]);
+	uart_write(con, p, n);
 }
 
 int serial_getc(void)

@@ -12,6 +12,7 @@
 #define REG_DATA 0
 #define REG_IER  1
 #define REG_FCR  2
+#define REG_IIR  2   /* read; FCR when written */
 #define REG_LCR  3
 #define REG_MCR  4
 #define REG_LSR  5
@@ -77,6 +78,9 @@ void uart_program(struct uart *u, uint32_t baud)
 	reg_out(u, REG_LCR, LCR_8N1);
 	reg_out(u, REG_FCR, 0xc7); /* enable + clear FIFOs, 14-byte level */
 	reg_out(u, REG_MCR, 0x03); /* DTR + RTS */
+	/* IIR bits 7:6 both set: the FIFOs took (a 16550A's 16 bytes);
+	 * a 16450 or 8250 holds one byte. */
+	u->fifo = (reg_in(u, REG_IIR) & 0xc0) == 0xc0 ? 16 : 1;
 	u->baud = baud;
 }
 
@@ -85,11 +89,74 @@ bool uart_tx_ready(struct uart *u)
 	return reg_in(u, REG_LSR) & LSR_THR_EMPTY;
 }
 
+unsigned uart_fifo_size(const struct uart *u)
+{
+	return u->fifo ? u->fifo : 1;
+}
+
+void uart_write_fifo(struct uart *u, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		reg_out(u, REG_DATA, p[i]);
+}
+
+/*
+ * Wait for the transmitter; false when it stayed full for UART_STUCK_POLLS
+ * polls. A real UART always drains (no flow control here), but QEMU's
+ * holds THRE clear while its chardev cannot take bytes - a socket nobody
+ * reads - and this wait runs with interrupts off under the console lock,
+ * so an unread line would stop the machine for good (docs/export.md, the
+ * -icount stall). A count, not a time: under -icount a spin barely moves
+ * the clock. Once stuck, bytes are dropped at once until THRE comes back;
+ * then the line says how many were lost.
+ */
+static bool wait_tx(struct uart *u)
+{
+	if (u->stuck && !uart_tx_ready(u))
+		return false;
+	for (uint32_t polls = 0; !uart_tx_ready(u); polls++) {
+		if (polls == UART_STUCK_POLLS) {
+			u->stuck = true;
+			return false;
+		}
+		__asm__ volatile("pause");
+	}
+	if (u->stuck) {
+		u->stuck = false;
+		char note[96];
+		int k = snprintf(note, sizeof(note),
+				 "\r\n[uart: transmitter stuck, %llu bytes dropped]\r\n",
+				 (unsigned long long)u->dropped);
+		for (int i = 0; i < k; i++) {
+			while (!uart_tx_ready(u))
+				__asm__ volatile("pause");
+			reg_out(u, REG_DATA, (uint8_t)note[i]);
+		}
+		u->dropped = 0;
+	}
+	return true;
+}
+
 void uart_putc(struct uart *u, uint8_t c)
 {
-	while (!uart_tx_ready(u))
-		__asm__ volatile("pause");
-	reg_out(u, REG_DATA, c);
+	if (wait_tx(u))
+		reg_out(u, REG_DATA, c);
+	else
+		u->dropped++;
+}
+
+void uart_write(struct uart *u, const uint8_t *p, size_t n)
+{
+	unsigned burst = uart_fifo_size(u);
+	while (n) {
+		size_t k = n < burst ? n : burst;
+		if (wait_tx(u))
+			uart_write_fifo(u, p, k);
+		else
+			u->dropped += k;
+		p += k;
+		n -= k;
+	}
 }
 
 int uart_getc(struct uart *u)

@@ -52,11 +52,17 @@ static void stash_input(struct conn *c)
 	c->stash_len += (size_t)n;
 }
 
+static void read_console_line(struct conn *c);
+static void check_health(struct conn *c, bool waiting);
+
 /*
  * Write wire bytes. The descriptor is non-blocking: a target that is
  * itself waiting for us to read (a UART whose transmitter is full holds
  * its CPU, a relay between us) would otherwise never read what we write,
- * so while the write cannot proceed, we read.
+ * so while the write cannot proceed, we read - both lines: with an
+ * export line, a guest that has not yet started reading it (still
+ * booting) is writing its console, and stalls with interrupts off, its
+ * console UART full, if that line is not read meanwhile.
  */
 static void emit(void *ctx, const uint8_t *p, size_t n)
 {
@@ -73,9 +79,18 @@ static void emit(void *ctx, const uint8_t *p, size_t n)
 			c->closed = true;
 			return;
 		}
-		struct pollfd pf = { .fd = c->fd, .events = POLLIN | POLLOUT };
-		if (poll(&pf, 1, 100) > 0 && (pf.revents & POLLIN))
-			stash_input(c);
+		struct pollfd pf[2] = { { .fd = c->fd, .events = POLLIN | POLLOUT },
+					{ .fd = c->console_fd, .events = POLLIN } };
+		if (poll(pf, c->console_fd >= 0 ? 2 : 1, 100) > 0) {
+			if (pf[0].revents & POLLIN)
+				stash_input(c);
+			uint64_t text = c->text_bytes;
+			if (c->console_fd >= 0 && pf[1].revents)
+				read_console_line(c);
+			if (c->text_bytes != text)
+				start = host_now_ms();   /* alive: booting, say */
+			check_health(c, false);          /* a panic, a closed line */
+		}
 		int limit = c->target ? c->target->timeout_s : 60;
 		if (limit > 0 && host_now_ms() - start > (uint64_t)limit * 1000)
 			conn_fail(c, EXIT_TIMEOUT, "the target takes no input (%d s)", limit);
@@ -298,6 +313,19 @@ static bool shell_ready(struct conn *c)
 	return c->text_bytes == 0 && host_now_ms() - c->last_text_ms >= QUIET_MS;
 }
 
+/*
+ * Does the frames' line take bytes now? A HELLO goes out only then: a
+ * guest that does not read the line yet (booting, the agent not yet
+ * started) would otherwise collect HELLOs in the socket until our
+ * writes block - and a write that waits must not be how we wait for
+ * a boot (emit).
+ */
+static bool line_has_room(struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+	return poll(&p, 1, 0) > 0 && (p.revents & POLLOUT);
+}
+
 void conn_start(struct conn *c, bool type_agent)
 {
 	uint32_t nonce = 0;
@@ -311,10 +339,16 @@ void conn_start(struct conn *c, bool type_agent)
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	uint64_t next_type = host_now_ms();
+	uint64_t typed_at = UINT64_MAX;   /* console text seen when we typed */
 	c->last_text_ms = host_now_ms();
 	bool announced = false;
 	while (!c->link.up) {
-		if (type_agent && host_now_ms() >= next_type && shell_ready(c)) {
+		/* Typed again only at a prompt that came after the last
+		 * typing (the command failed), with an export line: a guest
+		 * that has not yet echoed is slow (-icount), and the text
+		 * typed twice would start a second agent after the first. */
+		bool answered = c->console_fd < 0 || c->text_bytes != typed_at;
+		if (type_agent && host_now_ms() >= next_type && answered && shell_ready(c)) {
 			/* At a shell prompt this starts the agent; an agent
 			 * already running takes it as text and ignores it.
 			 * Typed again in case the shell missed it. */
@@ -327,6 +361,7 @@ void conn_start(struct conn *c, bool type_agent)
 				emit(c, (const uint8_t *)cmd, strlen(cmd));
 			}
 			next_type = host_now_ms() + RETYPE_MS;
+			typed_at = c->text_bytes;
 			/* HELLO once the agent announces itself (it does so
 			 * after leaving canonical mode); without it (an agent
 			 * already running), after ANNOUNCE_WAIT_MS. Earlier, a
@@ -342,7 +377,13 @@ void conn_start(struct conn *c, bool type_agent)
 		 * past its prompt. */
 		bool quiet = host_now_ms() - c->last_text_ms >= QUIET_MS &&
 			     (c->seen_prompt || c->text_bytes == 0);
-		if (host_now_ms() >= next && (announced || !type_agent || quiet)) {
+		/* An export line is not the shell's: a HELLO there can only
+		 * reach an agent - one started by an earlier session's
+		 * second typing, say, while the guest was slow (-icount),
+		 * whose announcement nobody heard. */
+		bool own_line = c->console_fd >= 0;
+		if (host_now_ms() >= next && (announced || !type_agent || quiet || own_line) &&
+		    line_has_room(c)) {
 			link_hello(&c->link, nonce);
 			next = host_now_ms() + HELLO_EVERY_MS;
 		}

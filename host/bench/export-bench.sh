@@ -6,7 +6,7 @@
 # at load 30). It prints what each run said, then one table of the
 # figures with the date, the load and the commit.
 #
-#   host/bench/export-bench.sh [rate|knee|cost|all]    (default all)
+#   host/bench/export-bench.sh [rate|icount|all]    (default all)
 #
 # rate (plain TCG, wall time):
 #   - exporter throughput, payload bytes/s from the first frame to the
@@ -17,16 +17,21 @@
 #     (tests/qemu/faultrelay.c --pty, the tool's --serial path);
 #   - upload time of a 1 MiB static program (push of build/musl/big1m)
 #     on the console line, over the socket and over the pty.
-# knee (plain TCG, --smp 1): the highest sample rate exported without
-#   LOST records over the export UART paced at 115200 baud in guest time
-#   (export_pace): cpu-clock sampled every N ns (1e9/N samples a guest
-#   second), a 4 KiB buffer (-m 1), a 2 s spin.
-# cost (--icount shift 0: a guest ns is an instruction; --smp 1, so the
-#   export thread's time is its CPU's instructions): kernel instructions
-#   per exported byte, the export thread's busy time during a stream
-#   over the bytes it sent (the kernel logs both when the stream ends),
-#   on an unpaced export UART, where the line drains after the burst
-#   with the CPU otherwise idle.
+# icount (one -icount boot, shift 0, --smp 1: guest time is
+#   instructions, so the host's load does not move the figures; an
+#   export UART paced at 115200 baud in guest time, export_pace):
+#   - kernel instructions per exported byte: the export thread's busy
+#     time over the bytes it sent, for a page-fault burst that ends at
+#     once (the kernel logs both when a stream ends);
+#   - the sweep: cpu instructions sampled every 1e9/RATE (RATE samples
+#     a guest second, ICOUNT_RATES, default 250 500 750 1000 1500 2000),
+#     a 4 KiB buffer (-m 1), a 2 s spin: samples kept, LOST records,
+#     bytes exported and bytes a guest second, instructions a byte at
+#     each rate; the highest rate without LOST records.
+#   BENCH_KERNEL=FILE boots that kernel.elf instead (before/after);
+#   ICOUNT_SMP=2 gives the program a CPU of its own beside the export
+#   thread's CPU 0 (instructions a byte then count both CPUs' time).
+#   `make export-bench-icount` runs this part alone.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$top/build/baremon
@@ -158,51 +163,89 @@ rate() {
 	stop --connect "unix:$work/ex.sock" --export-connect "unix:$work/exp.sock"
 }
 
-# per_byte LOG: each ended stream's export-thread ns a byte and bytes.
-per_byte() {
+# ended FILE: each stream's kernel line "export: channel N ended: B
+# bytes in F frames over D ns; ... busy T ns meanwhile" as "B D T"
+# (D 0 from a kernel that does not say it).
+ended() {
 	grep -o 'export: channel.*' "$1" | awk '{
-		for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes") b = $i; if ($(i+1) == "ns") n = $i }
-		if (b) printf "%.0f %d\n", n / b, b }'
+		b = d = t = ""
+		for (i = 1; i <= NF; i++) {
+			if ($(i+1) == "bytes") b = $i
+			if ($i == "over") d = $(i+1)
+			if ($(i+1) == "ns" && $(i+2) == "meanwhile") t = $i
+		}
+		if (b != "" && t != "") print b, (d == "" ? 0 : d), t }'
 }
+# ratio A B: A/B rounded, or "?" when B is 0 or missing
+ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print "?" }'; }
 
-# One -icount boot (slow to boot on a loaded host: one is enough).
+# The -icount figures, from one boot: guest time is instructions, so
+# neither the host's load nor its speed enters. ICOUNT_RATES: the
+# sample rates of the sweep; BENCH_KERNEL: another kernel.elf (a
+# before/after comparison).
 icount() {
-	echo "== icount (--icount shift 0, --smp 1, export_pace; load $(load))"
-	boot ic --icount --smp 1 --export-serial "socket:$work/iexp.sock" --cmdline export_pace || return
-	local e=(--connect "unix:$work/ic.sock" --export-connect "unix:$work/iexp.sock")
-	bm "${e[@]}" push "$prog" /tmp/bench-recwork >/dev/null 2>&1
-	# The cost: a burst that ends at once; the line drains it while the
-	# CPU is otherwise idle, so the export thread's busy ns are its
-	# instructions (rounds of up to 16 bytes, as the pacing lets out).
+	local rates=${ICOUNT_RATES:-250 500 750 1000 1500 2000}
+	local kernel=()
+	[ -n "${BENCH_KERNEL:-}" ] && kernel=(--kernel "$BENCH_KERNEL")
+	echo "== icount (--icount shift 0, --smp ${ICOUNT_SMP:-1}, export UART paced at 115200 (export_pace); kernel ${BENCH_KERNEL:-build/kernel.elf}; load $(load))"
+	local t0=$SECONDS
+	boot ic --icount --smp "${ICOUNT_SMP:-1}" --export-serial "socket:$work/iexp.sock" --cmdline export_pace \
+		"${kernel[@]}" || return
+	# -v: the console's lines (the kernel's "export: channel N ended")
+	# land in each command's stderr.
+	local e=(-v --connect "unix:$work/ic.sock" --export-connect "unix:$work/iexp.sock")
+	bm "${e[@]}" push "$prog" /tmp/bench-recwork >/dev/null 2>"$work/ipush.err"
+	echo "booted and pushed the program in $((SECONDS - t0)) s [exit $?]"
+	# The cost: a page-fault burst that ends at once; the line drains
+	# it while the CPU is otherwise idle, so the export thread's busy
+	# ns (rounds that moved bytes) are its instructions.
 	bm "${e[@]}" record --export -e page-faults -c 1 -g -m 256 -o "$work/b.data" \
 		-- /tmp/bench-recwork 10 512 >/dev/null 2>"$work/b.err"
 	echo "page-fault burst of 512 samples: $(exported "$work/b.err")"
-	# The knee: instructions every N, 1e9/N samples a guest second.
-	local best="" first_lost="" kept=""
-	for n in 3000000 2000000 1500000 1000000; do
+	local bdt
+	bdt=$(ended "$work/b.err" | awk '{ b += $1; t += $3 } END { if (b) print b, t }')
+	# The sweep: instructions every N, 1e9/N samples a guest second.
+	sweep=()
+	local best="" first_lost=""
+	for r in $rates; do
+		local n=$((1000000000 / r))
 		bm "${e[@]}" record --export -e instructions -c "$n" -m 1 -o "$work/i.data" \
-			-- /tmp/bench-recwork 2000 >/dev/null 2>"$work/i$n.err"
-		local rc=$? per_s=$((1000000000 / n))
-		echo "instructions every $n ($per_s samples a guest second) [exit $rc]: $(exported "$work/i$n.err")"
-		local lost samp
-		lost=$(summary_field "$work/i$n.err" 'LOST')
-		samp=$(summary_field "$work/i$n.err" 'samples,')
-		if [ "$rc" = 0 ] && [ "$lost" = 0 ] && [ -z "$first_lost" ]; then
-			best=$per_s kept=$samp
+			-- /tmp/bench-recwork 2000 >/dev/null 2>"$work/i$r.err"
+		local rc=$?
+		echo "$r samples a guest second (instructions every $n) [exit $rc]: $(exported "$work/i$r.err")"
+		local lost samp slost unrep bdt_r
+		lost=$(summary_field "$work/i$r.err" 'LOST')
+		samp=$(summary_field "$work/i$r.err" 'samples,')
+		slost=$(exported "$work/i$r.err" | grep -Eo '\([0-9]+ samples lost' | grep -Eo '[0-9]+')
+		# Records dropped after the last LOST record (the stream
+		# ended first): the END frame's count. Lost all the same.
+		unrep=$(summary_field "$work/i$r.err" 'dropped unreported')
+		bdt_r=$(ended "$work/i$r.err" | awk '{ b += $1; if ($2 > d) d = $2; t += $3 } END { if (b) print b, d, t }')
+		local b d t
+		read -r b d t <<<"$bdt_r"
+		sweep+=("$r|${samp:-?}|${lost:-?}|${slost:-?}|${unrep:-?}|${b:-?}|$(ratio "$((${b:-0} * 1000000000))" "$d")|$(ratio "$t" "$b")|$rc")
+		if [ "$rc" = 0 ] && [ "$lost" = 0 ] && [ "$unrep" = 0 ] && [ -z "$first_lost" ]; then
+			best=$r
 		elif [ -z "$first_lost" ]; then
-			first_lost="$per_s/s gave ${lost:-?} LOST records (${samp:-?} samples kept) [exit $rc]"
+			first_lost=$r
 		fi
 	done
 	stop "${e[@]}"
+	echo "the -icount part took $((SECONDS - t0)) s"
+	echo
+	echo "== the sweep (export UART paced at 115200: at most 11,520 wire bytes a guest second)"
+	echo "| samples/s | samples kept | LOST records | samples lost in them | dropped, unreported | bytes exported | bytes/s (guest) | instructions/byte | exit |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for l in "${sweep[@]}"; do echo "| ${l//|/ | } |"; done
 	row "highest sample rate exported without LOST records" "export UART, paced at 115200" \
 		"${best:-none} samples a guest second" \
-		"$best/s lost nothing (${kept:-?} samples kept); ${first_lost:-every rate lost nothing}; instructions every N, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, one CPU; load $(load)"
-	per_byte "$work/ic.log" | head -n 1 >"$work/perbyte"
-	sed 's/^/  the burst: instructions a byte, bytes: /' "$work/perbyte"
-	if [ -s "$work/perbyte" ]; then
+		"${first_lost:+the next rate, $first_lost/s, lost records (LOST or dropped unreported); }sweep of $rates/s: instructions every 1e9/rate, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, ${ICOUNT_SMP:-1} CPU(s); load $(load)"
+	if [ -n "$bdt" ]; then
+		local bb bt
+		read -r bb bt <<<"$bdt"
 		row "kernel instructions per exported byte" "export UART, paced at 115200" \
-			"$(cut -d' ' -f1 "$work/perbyte")" \
-			"the burst's stream, $(cut -d' ' -f2 "$work/perbyte") bytes: the export thread's busy ns under -icount shift=0, one CPU otherwise idle; load $(load)"
+			"$(ratio "$bt" "$bb")" \
+			"a page-fault burst of 512 samples with call chains, $bb bytes: the export thread's busy ns under -icount shift=0, ${ICOUNT_SMP:-1} CPU(s) otherwise idle; load $(load)"
 	else
 		row "kernel instructions per exported byte" "export UART, paced at 115200" "failed" "no stream ended in the log; load $(load)"
 	fi

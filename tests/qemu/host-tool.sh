@@ -25,7 +25,9 @@
 #   line counts LOST records (perf report sees them), then a session
 #   ends with poweroff and QEMU exits 0;
 # - errors: nothing to connect to, no device, a silent line (/dev/ptmx),
-#   garbage only (as at a wrong baud rate), a kernel panic at boot.
+#   garbage only (as at a wrong baud rate), a kernel panic at boot;
+# - without QEMU (tests/qemu/connstall.c): the tool reads the console
+#   while a write to an unread export line waits (the -icount stall).
 . "$(dirname "$0")/lib.sh"
 
 tool=$build/baremon
@@ -51,6 +53,15 @@ in_out() { grep -Eq -- "$1" "$out"; }
 in_err() { grep -Eq -- "$1" "$err"; }
 
 check "the tool is built" test -x "$tool"
+
+# --- the link without QEMU: no stall while a write waits (connstall.c) ----------
+cs=$logs/connstall
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top" -D_GNU_SOURCE -o "$cs" \
+	"$top/tests/qemu/connstall.c" "$top/host/conn.c" "$top/host/export_rx.c" \
+	"$top/ringbuf/frame.c" "$top/ringbuf/link.c"
+timeout 60 "$cs" >"$logs/connstall.out" 2>&1
+check "connstall: the console is read while a write to the export line waits" \
+	grep -q '^connstall: 4 passed, 0 failed$' "$logs/connstall.out"
 
 # --- the default target: QEMU started by the tool --------------------------------
 bm record --smp 2 record --export -g -o "$logs/perf.data" -- "$work" 300
