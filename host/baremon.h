@@ -75,6 +75,7 @@ struct conn {
 	uint8_t *stash;           /* read while waiting to write (emit) */
 	size_t stash_len, stash_cap;
 	bool closed;
+	char closed_why[64];      /* which line and how: "the export line (read: EPIPE)" */
 	bool powered_off;         /* cmd_poweroff: the agent has gone */
 	struct export_rx *exported; /* the kernel exporter's frames */
 	int console_fd;           /* console text only (export line), or -1 */

@@ -31,14 +31,46 @@ uint64_t host_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* Which of the target's lines fd is, for messages. */
+static const char *line_name(const struct conn *c, int fd)
+{
+	if (c->console_fd < 0)
+		return "line";
+	return fd == c->console_fd ? "console line" : "export line";
+}
+
+/*
+ * The target closed a line (end of file) or it failed (err, from op):
+ * keep the first such event for check_health's message, which names the
+ * line and how, e.g. "the export line (read: ECONNRESET)".
+ */
+static void line_closed(struct conn *c, int fd, const char *op, int err)
+{
+	if (!c->closed)
+		snprintf(c->closed_why, sizeof(c->closed_why), "the %s (%s: %s)", line_name(c, fd),
+			 op, err ? strerrorname_np(err) : "end of file");
+	c->closed = true;
+}
+
+/* A read that returned n: false (and the line marked closed) at its end
+ * or on an error other than "nothing yet". */
+static bool read_ok(struct conn *c, int fd, ssize_t n)
+{
+	if (n > 0)
+		return true;
+	if (n == 0)
+		line_closed(c, fd, "read", 0);
+	else if (errno != EINTR && errno != EAGAIN)
+		line_closed(c, fd, "read", errno);
+	return false;
+}
+
 /* Keep bytes that arrive while we wait to write; pump takes them first. */
 static void stash_input(struct conn *c)
 {
 	uint8_t buf[4096];
 	ssize_t n = read(c->fd, buf, sizeof(buf));
-	if (n == 0)
-		c->closed = true;
-	if (n <= 0)
+	if (!read_ok(c, c->fd, n))
 		return;
 	if (c->stash_len + (size_t)n > c->stash_cap) {
 		size_t cap = (c->stash_len + (size_t)n) * 2;
@@ -76,7 +108,7 @@ static void emit(void *ctx, const uint8_t *p, size_t n)
 			continue;
 		}
 		if (r < 0 && errno != EINTR && errno != EAGAIN) {
-			c->closed = true;
+			line_closed(c, c->fd, "write", errno);
 			return;
 		}
 		struct pollfd pf[2] = { { .fd = c->fd, .events = POLLIN | POLLOUT },
@@ -223,8 +255,8 @@ static void read_line(struct conn *c)
 {
 	uint8_t buf[512];
 	ssize_t n = read(c->fd, buf, sizeof(buf));
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-		c->closed = true;
+	if (!read_ok(c, c->fd, n))
+		return;
 	for (ssize_t i = 0; i < n; i++)
 		take_byte(c, buf[i]);
 }
@@ -235,8 +267,8 @@ static void read_console_line(struct conn *c)
 {
 	uint8_t buf[512];
 	ssize_t n = read(c->console_fd, buf, sizeof(buf));
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-		c->closed = true;
+	if (!read_ok(c, c->console_fd, n))
+		return;
 	for (ssize_t i = 0; i < n; i++)
 		if (buf[i])
 			text_byte(c, buf[i]);
@@ -285,7 +317,7 @@ static void check_health(struct conn *c, bool waiting)
 		conn_fail(c, EXIT_PANIC, "the target kernel panicked");
 	}
 	if (c->closed)
-		conn_fail(c, EXIT_PROTOCOL, "the target closed the line");
+		conn_fail(c, EXIT_PROTOCOL, "the target closed %s", c->closed_why);
 	int limit = c->target ? c->target->timeout_s : 30;
 	if (waiting && limit > 0 &&
 	    host_now_ms() - c->last_progress > (uint64_t)limit * 1000) {
@@ -355,7 +387,7 @@ void conn_start(struct conn *c, bool type_agent)
 			if (c->console_fd >= 0) {
 				const char *cmd = "\nagent /dev/export\n";
 				if (write(c->console_fd, cmd, strlen(cmd)) < 0 && errno != EAGAIN)
-					c->closed = true;
+					line_closed(c, c->console_fd, "write", errno);
 			} else {
 				const char *cmd = "\nagent\n";
 				emit(c, (const uint8_t *)cmd, strlen(cmd));

@@ -10,7 +10,7 @@ void link_init(struct link *l, link_emit_fn emit, void *ctx, uint64_t timeout_ms
 	memset(l, 0, sizeof(*l));
 	l->emit = emit;
 	l->ctx = ctx;
-	l->timeout = timeout_ms;
+	l->timeout = l->rto = timeout_ms;
 }
 
 static void emit_frame(struct link *l, const struct frame *f)
@@ -34,6 +34,7 @@ static void reset_session(struct link *l, uint32_t nonce)
 {
 	l->nonce = nonce;
 	l->tx_next = l->tx_acked = l->rx_next = 0;
+	l->rto = l->timeout;
 }
 
 void link_hello(struct link *l, uint32_t nonce)
@@ -74,7 +75,7 @@ int link_send(struct link *l, uint8_t type, uint8_t channel,
 	if (len)
 		memcpy(f->payload, payload, len);
 	if (in_flight(l) == 1)
-		l->tx_deadline = now + l->timeout;
+		l->tx_deadline = now + l->rto;
 	emit_frame(l, f);
 	return 0;
 }
@@ -86,7 +87,7 @@ static void resend_all(struct link *l, uint64_t now)
 		emit_frame(l, &l->tx[s % LINK_WINDOW]);
 		l->retransmits++;
 	}
-	l->tx_deadline = now + l->timeout;
+	l->tx_deadline = now + l->rto;
 }
 
 /* An ACK for `next`: everything before it arrived. */
@@ -109,7 +110,8 @@ static void take_ack(struct link *l, uint32_t next, uint64_t now)
 	l->tx_acked = next;
 	l->dup_acks = 0;
 	l->fast_resent = false;
-	l->tx_deadline = now + l->timeout;
+	l->rto = l->timeout;
+	l->tx_deadline = now + l->rto;
 }
 
 static void take_hello(struct link *l, const struct frame *f)
@@ -153,6 +155,10 @@ void link_poll(struct link *l, uint64_t now)
 {
 	if (link_idle(l) || now < l->tx_deadline)
 		return;
+	/* Nothing acknowledged for a whole wait: the copies still queue
+	 * ahead of the receiver; wait longer before the next ones. */
+	if (l->rto < l->timeout * LINK_BACKOFF_MAX)
+		l->rto *= 2;
 	resend_all(l, now);
 }
 

@@ -9,7 +9,12 @@
  * waited `timeout` ms, or when LINK_DUP_ACKS acknowledgements in a row
  * repeat the oldest unacknowledged number (the frames after it arrived,
  * it did not; once until the window moves), every unacknowledged frame
- * is sent again.
+ * is sent again. Each timeout with no acknowledgement in between doubles
+ * the wait before the next (up to LINK_BACKOFF_MAX times the base); an
+ * ACK that moves the window restores the base: a receiver slower than
+ * a window per timeout (a guest under host load takes ~1 KB/s) would
+ * otherwise be sent the window again every timeout, and the copies
+ * queue in the line ahead of everything new (congestion collapse).
  *
  * HELLO starts a session: its payload is a u32 nonce. A receiver that
  * sees a nonce different from its current one resets both directions to
@@ -30,13 +35,15 @@
 #define LINK_WINDOW 3
 #define LINK_HELLO_REPLY 0x01
 #define LINK_DUP_ACKS 2
+#define LINK_BACKOFF_MAX 16
 
 typedef void (*link_emit_fn)(void *ctx, const uint8_t *wire, size_t n);
 
 struct link {
 	link_emit_fn emit;
 	void *ctx;
-	uint64_t timeout;          /* ms before a retransmission */
+	uint64_t timeout;          /* ms before a retransmission, at best */
+	uint64_t rto;              /* ms now: timeout, doubled per silent timeout */
 	uint32_t nonce;            /* session; 0 = none yet */
 	bool up;                   /* a HELLO exchange completed */
 	bool initiator;            /* sends requests, never answers them */

@@ -223,6 +223,39 @@ static void test_duplicates_and_stale_acks(void **state)
 	free(l);
 }
 
+/* Timeouts with no ACK between them back off (twice the wait each time,
+ * up to LINK_BACKOFF_MAX times the base); an ACK that moves the window
+ * restores the base wait. */
+static void test_timeout_backoff(void **state)
+{
+	(void)state;
+	struct wire *w = calloc(1, sizeof(*w));
+	struct link *l = calloc(1, sizeof(*l));
+	link_init(l, emit, w, 100);
+	assert_int_equal(link_send(l, FRAME_OUTPUT, 1, "x", 1, 0), 0);
+	link_poll(l, 100);
+	assert_int_equal(l->retransmits, 1);
+	assert_int_equal(link_wait_ms(l, 100), 200);
+	link_poll(l, 299);
+	assert_int_equal(l->retransmits, 1);
+	link_poll(l, 300);
+	assert_int_equal(l->retransmits, 2);
+	assert_int_equal(link_wait_ms(l, 300), 400);
+	uint64_t now = 300;
+	for (int i = 0; i < 10; i++) {
+		now += (uint64_t)link_wait_ms(l, now);
+		link_poll(l, now);
+	}
+	assert_int_equal(l->retransmits, 12);
+	assert_int_equal(link_wait_ms(l, now), 100 * LINK_BACKOFF_MAX);
+	struct frame ack = { .type = FRAME_ACK, .seq = 1 };
+	assert_int_equal(link_send(l, FRAME_OUTPUT, 1, "y", 1, now), 0);
+	link_receive(l, &ack, now);
+	assert_int_equal(link_wait_ms(l, now), 100);
+	free(w);
+	free(l);
+}
+
 /* A new HELLO nonce restarts both directions; the same nonce does not. */
 static void test_hello_resets_once(void **state)
 {
@@ -254,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_everything_at_once),
 		cmocka_unit_test(test_duplicates_and_stale_acks),
+		cmocka_unit_test(test_timeout_backoff),
 		cmocka_unit_test(test_hello_resets_once),
 	};
 	setvbuf(stdout, NULL, _IONBF, 0);
