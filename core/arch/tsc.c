@@ -60,15 +60,6 @@ void udelay(uint64_t us)
 }
 
 /*
- * The most TSC cycles two reads of the reference may lie apart in a
- * sample: 2^24, 1.7 ms at 10 GHz, 34 ms at 0.5 GHz; a read takes
- * microseconds. A vCPU descheduled for longer than the PIT's 16-bit
- * wrap (55 ms) let the count go round unseen: at load 18 the PIT
- * calibration gave 5200 MHz for a 2096 MHz TSC.
- */
-#define MAX_READ_GAP_TSC (1ULL << 24)
-
-/*
  * One calibration sample: TSC ticks per second against a reference counter
  * of `ref_hz` read by `read` (wrapping at `mask`), over `ref_ticks`. Each end
  * is bracketed by two reference reads; when they lie far apart (the vCPU
@@ -79,14 +70,10 @@ static uint64_t sample(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz,
 {
 	uint64_t slack = ref_hz / 20000 + 2; /* 50 us */
 	uint64_t a0 = read(), t0 = rdtsc(), b0 = read();
-	uint64_t r, t = t0;
-	do {
+	uint64_t r;
+	do
 		r = read();
-		uint64_t now = rdtsc();
-		if (now - t > MAX_READ_GAP_TSC)
-			return 0; /* a stall: the counter may have wrapped unseen */
-		t = now;
-	} while (((r - a0) & mask) < ref_ticks);
+	while (((r - a0) & mask) < ref_ticks);
 	uint64_t a1 = read(), t1 = rdtsc(), b1 = read();
 	if (((b0 - a0) & mask) > slack || ((b1 - a1) & mask) > slack)
 		return 0;
@@ -100,7 +87,7 @@ static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz)
 {
 	uint64_t got[5];
 	unsigned n = 0;
-	for (unsigned tries = 0; tries < 40 && n < 5; tries++) {
+	for (unsigned tries = 0; tries < 15 && n < 5; tries++) {
 		uint64_t v = sample(read, mask, ref_hz, ref_hz * CALIBRATE_MS / 1000);
 		if (v)
 			got[n++] = v;
