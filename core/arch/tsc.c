@@ -82,8 +82,16 @@ static uint64_t sample(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz,
 	return ref ? (t1 - t0) / ref * ref_hz + (t1 - t0) % ref * ref_hz / ref : 0;
 }
 
-/* The median of up to 5 accepted samples of CALIBRATE_MS each. */
-static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz)
+/*
+ * Up to 5 accepted samples of CALIBRATE_MS each, sorted; the median of
+ * them, or with `wraps` the smallest. A counter that wraps within a
+ * stall (the PIT's 16 bits go round in 55 ms) can go round unseen while
+ * the vCPU is descheduled in the middle of a sample: that sample spans
+ * more time than it measures and only ever reads high (5200 MHz for a
+ * 2096 MHz TSC at load 18, three samples of five stretched), so the
+ * least stretched is the smallest.
+ */
+static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz, bool wraps)
 {
 	uint64_t got[5];
 	unsigned n = 0;
@@ -98,7 +106,7 @@ static uint64_t measure(uint64_t (*read)(void), uint64_t mask, uint64_t ref_hz)
 			got[j] = got[j - 1];
 			got[j - 1] = x;
 		}
-	return n ? got[n / 2] : 0;
+	return n ? got[wraps ? 0 : n / 2] : 0;
 }
 
 static uint64_t read_pm_timer(void)
@@ -150,19 +158,19 @@ static uint64_t calibrate_pit(void)
 	while (read_pit() == first)
 		if (++spins > 1000000)
 			return 0;
-	return measure(read_pit, 0xffff, PIT_HZ);
+	return measure(read_pit, 0xffff, PIT_HZ, true);
 }
 
 static void calibrate_hpet(void)
 {
-	hz = measure(hpet_read, ~0ULL, hpet_hz());
+	hz = measure(hpet_read, ~0ULL, hpet_hz(), false);
 	source = "hpet";
 }
 
 static void calibrate_pm_timer(void)
 {
 	uint64_t mask = acpi.pm_timer_32bit ? 0xffffffffULL : 0xffffffULL;
-	hz = measure(read_pm_timer, mask, PM_TIMER_HZ);
+	hz = measure(read_pm_timer, mask, PM_TIMER_HZ, false);
 	source = "acpi pm timer";
 }
 
