@@ -333,19 +333,6 @@ static bool group_soft(struct perf_event *l)
 	return true;
 }
 
-/* event_start_here for a software event (its times up to date): the
- * same steps without the PMU's indirection; nothing can fail. */
-static inline void soft_event_start(struct perf_event *e, uint64_t now, int cpu)
-{
-	if (perf_throttled(e))
-		perf_throttle_sched_in(e);
-	perf_sw_start(e, now);
-	e->state = EVENT_ACTIVE;
-	e->oncpu = cpu;
-	if (e->rb)
-		perf_event_update_userpage(e, now);
-}
-
 /* event_off for a software event. */
 static inline void soft_event_stop(struct perf_event *e, uint64_t now)
 {
@@ -382,12 +369,12 @@ static void soft_group_in(struct perf_event *l, uint64_t now, int cpu)
 	bool on = l->state == EVENT_INACTIVE && soft_matches(l, cpu);
 	skip_time_away(l, now);
 	if (on)
-		soft_event_start(l, now, cpu);
+		perf_sw_event_start(l, now, cpu);
 	list_for_each(n, &l->siblings) {
 		struct perf_event *s = list_entry(n, struct perf_event, sibling_node);
 		skip_time_away(s, now);
 		if (on && s->state == EVENT_INACTIVE && soft_matches(s, cpu))
-			soft_event_start(s, now, cpu);
+			perf_sw_event_start(s, now, cpu);
 	}
 }
 

@@ -122,20 +122,6 @@ static inline bool soft_lone_here(const struct perf_event *e, int me)
 	return !e->task_exited && t->perf_cpu == me && t->perf_ctx_in;
 }
 
-/* e (enabled, not counting) onto this CPU's counters, as ctx_sched.c's
- * event_start_here does for a software event: it cannot be throttled
- * (it does not sample), and starting it arms nothing. */
-static inline void soft_start(struct perf_event *e, int me, uint64_t now)
-{
-	if (perf_throttled(e))
-		perf_throttle_sched_in(e);
-	perf_sw_start(e, now);
-	e->state = EVENT_ACTIVE;
-	e->oncpu = me;
-	if (e->rb)
-		perf_event_update_userpage(e, now);
-}
-
 /* ENABLE: core.c's enable_one, then perf_soft_group_on_here (the
  * software PMU has no CPU filter: only attr's cpu limits where the event
  * counts). */
@@ -146,7 +132,7 @@ static void soft_enable(struct perf_event *e, int me)
 	if (e->state == EVENT_OFF || e->state == EVENT_ERROR)
 		e->state = EVENT_INACTIVE;
 	if (e->state == EVENT_INACTIVE && (e->cpu < 0 || e->cpu == me))
-		soft_start(e, me, now);
+		perf_sw_event_start(e, now, me);
 }
 
 /* DISABLE: core.c's disable_one (an active event off its counters, its
@@ -178,7 +164,7 @@ static void soft_reset(struct perf_event *e, int me)
 	e->count = 0;
 	e->child_count = 0;
 	if (on) /* after the clearing: the control page shows the new count */
-		soft_start(e, me, now);
+		perf_sw_event_start(e, now, me);
 }
 
 /* ---- the system calls ---- */

@@ -13,6 +13,7 @@
 #define BAREMON_PMU_SW_H
 
 #include "event.h"
+#include "throttle.h"
 
 static inline bool perf_sw_is_clock(const struct perf_event *e)
 {
@@ -32,6 +33,21 @@ static inline void perf_sw_start(struct perf_event *e, uint64_t now)
 static inline uint64_t perf_sw_read(const struct perf_event *e, uint64_t now)
 {
 	return perf_sw_is_clock(e) ? e->count + (now - e->start_value) : e->count;
+}
+
+/* A software event (enabled, its times up to date) onto this CPU's
+ * counters: event_start_here's steps without the PMU's indirection. A
+ * software event cannot fail to go on; one that does not sample cannot
+ * be throttled, and starting it arms nothing. */
+static inline void perf_sw_event_start(struct perf_event *e, uint64_t now, int cpu)
+{
+	if (perf_throttled(e))
+		perf_throttle_sched_in(e);
+	perf_sw_start(e, now);
+	e->state = EVENT_ACTIVE;
+	e->oncpu = cpu;
+	if (e->rb)
+		perf_event_update_userpage(e, now);
 }
 
 static inline void perf_sw_stop(struct perf_event *e, uint64_t now)
