@@ -25,7 +25,7 @@ ABI_CFLAGS := -std=gnu11 -O2 -g $(ABI_WARN)
 ABI_LITE   := $(ABI_NAMES:%=build/abi/libc-lite/%)
 ABI_MUSL   := $(ABI_NAMES:%=build/abi/musl/%)
 ABI_HOST   := $(ABI_NAMES:%=build/abi/host/%)
-ABI_DEPS   := tests/abi/abi.h tests/abi/abi.mk
+ABI_DEPS   := tests/abi/abi.h tests/abi/bare_syscall.h tests/abi/abi.mk
 # musl-gcc does not see the kernel's uapi headers (<linux/futex.h>):
 # the links tests/perf/perf.mk makes for its own musl builds.
 ABI_UAPI   := build/perf/uapi

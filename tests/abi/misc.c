@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "abi.h"
+#include "bare_syscall.h"
 
 static void test_uname(void)
 {
@@ -155,33 +156,17 @@ static void test_syscall(void)
  */
 static void test_bare_syscall(long nr, const char *name)
 {
-	register uint64_t r8 __asm__("r8") = 0x0808080808080808ULL;
-	register uint64_t r9 __asm__("r9") = 0x0909090909090909ULL;
-	register uint64_t r10 __asm__("r10") = 0x1010101010101010ULL;
-	register uint64_t r11 __asm__("r11");
-	register uint64_t r12 __asm__("r12") = 0x1212121212121212ULL;
-	uint64_t rax = (uint64_t)nr, rdi = 0xd1d1d1d1d1d1d1d1ULL,
-		 rsi = 0x5151515151515151ULL, rdx = 0xd0d0d0d0d0d0d0d0ULL,
-		 rbx = 0xb0b0b0b0b0b0b0b0ULL, rcx, after;
+	const uint64_t a[6] = { 0xd1d1d1d1d1d1d1d1ULL, 0x5151515151515151ULL, 0xd0d0d0d0d0d0d0d0ULL,
+	                        0x1010101010101010ULL, 0x0808080808080808ULL, 0x0909090909090909ULL };
+	struct bare_regs r = bare_syscall6(nr, a);
 
-	__asm__ volatile("syscall\n1:\n\t"
-			 "lea 1b(%%rip), %[after]"
-			 : "+a"(rax), "+D"(rdi), "+S"(rsi), "+d"(rdx), "+b"(rbx),
-			   "+r"(r8), "+r"(r9), "+r"(r10), "+r"(r12), "=c"(rcx),
-			   "=r"(r11), [after] "=r"(after)
-			 : : "memory", "cc");
-	/* Out of the register variables before any call clobbers them. */
-	uint64_t v8 = r8, v9 = r9, v10 = r10, v11 = r11, v12 = r12;
-	CHECK((long)rax == syscall(nr), "%s: the result in rax", name);
-	CHECK(rcx == after, "%s: rcx is the return address", name);
-	CHECK((v11 & 0x302) == 0x202, "%s: r11 is rflags (IF and bit 1, no TF: %#llx)",
-	      name, (unsigned long long)v11);
-	CHECK(rdi == 0xd1d1d1d1d1d1d1d1ULL && rsi == 0x5151515151515151ULL &&
-	      rdx == 0xd0d0d0d0d0d0d0d0ULL, "%s: rdi, rsi, rdx kept", name);
-	CHECK(v8 == 0x0808080808080808ULL && v9 == 0x0909090909090909ULL &&
-	      v10 == 0x1010101010101010ULL, "%s: r8, r9, r10 kept", name);
-	CHECK(rbx == 0xb0b0b0b0b0b0b0b0ULL && v12 == 0x1212121212121212ULL,
-	      "%s: rbx, r12 kept", name);
+	CHECK((long)r.rax == syscall(nr), "%s: the result in rax", name);
+	CHECK(r.rcx == r.after, "%s: rcx is the return address", name);
+	CHECK((r.r11 & 0x302) == 0x202, "%s: r11 is rflags (IF and bit 1, no TF: %#llx)",
+	      name, (unsigned long long)r.r11);
+	CHECK(r.rdi == a[0] && r.rsi == a[1] && r.rdx == a[2], "%s: rdi, rsi, rdx kept", name);
+	CHECK(r.r8 == a[4] && r.r9 == a[5] && r.r10 == a[3], "%s: r8, r9, r10 kept", name);
+	CHECK(r.rbx == BARE_RBX && r.r12 == BARE_R12, "%s: rbx, r12 kept", name);
 }
 
 int main(void)

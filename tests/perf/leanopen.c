@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include "perf.h"
+#include "../abi/bare_syscall.h"
 
 #define PAGE 4096
 
@@ -166,29 +167,16 @@ static void test_emfile(void)
 /* perf_event_open by SYSCALL directly, every register set to a known
  * value: the kernel must keep all but RAX (the result), RCX (the return
  * address) and R11 (RFLAGS). */
-static long bare_open(struct perf_event_attr *a, uint64_t flags)
+static long bare_open(struct perf_event_attr *attr, uint64_t flags)
 {
-	register uint64_t r10 __asm__("r10") = (uint64_t)-1; /* group_fd */
-	register uint64_t r8 __asm__("r8") = flags;
-	register uint64_t r9 __asm__("r9") = 0x0909090909090909ULL;
-	register uint64_t r11 __asm__("r11");
-	register uint64_t r12 __asm__("r12") = 0x1212121212121212ULL;
-	uint64_t rax = SYS_perf_event_open, rdi = (uint64_t)a, rsi = 0, rdx = (uint64_t)-1,
-		 rbx = 0xb0b0b0b0b0b0b0b0ULL, rcx, after;
+	/* attr, pid 0, cpu -1, group_fd -1, flags */
+	const uint64_t a[6] = { (uint64_t)attr, 0, (uint64_t)-1, (uint64_t)-1, flags,
+	                        0x0909090909090909ULL };
+	struct bare_regs r = bare_syscall6(SYS_perf_event_open, a);
 
-	__asm__ volatile("syscall\n1:\n\t"
-			 "lea 1b(%%rip), %[after]"
-			 : "+a"(rax), "+D"(rdi), "+S"(rsi), "+d"(rdx), "+b"(rbx),
-			   "+r"(r8), "+r"(r9), "+r"(r10), "+r"(r12), "=c"(rcx),
-			   "=r"(r11), [after] "=r"(after)
-			 : : "memory", "cc");
-	uint64_t v8 = r8, v9 = r9, v10 = r10, v11 = r11, v12 = r12;
-	CHECK(rcx == after && (v11 & 0x302) == 0x202 && rdi == (uint64_t)a && rsi == 0 &&
-	      rdx == (uint64_t)-1 && v8 == flags && v9 == 0x0909090909090909ULL &&
-	      v10 == (uint64_t)-1 && rbx == 0xb0b0b0b0b0b0b0b0ULL &&
-	      v12 == 0x1212121212121212ULL,
-	      "bare open: every register but rax, rcx and r11 kept (result %ld)", (long)rax);
-	return (long)rax;
+	CHECK(bare_returned_right(&r) && bare_kept(&r, a),
+	      "bare open: every register but rax, rcx and r11 kept (result %ld)", (long)r.rax);
+	return (long)r.rax;
 }
 
 static void test_registers(void)

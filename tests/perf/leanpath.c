@@ -27,6 +27,7 @@
 #include <linux/sched.h>
 #include <unistd.h>
 #include "perf.h"
+#include "../abi/bare_syscall.h"
 
 #define PAGE 4096
 
@@ -158,27 +159,13 @@ static void test_descriptors(void)
  */
 static long bare_syscall(long nr, uint64_t a0, uint64_t a1, uint64_t a2, const char *what)
 {
-	register uint64_t r8 __asm__("r8") = 0x0808080808080808ULL;
-	register uint64_t r9 __asm__("r9") = 0x0909090909090909ULL;
-	register uint64_t r10 __asm__("r10") = 0x1010101010101010ULL;
-	register uint64_t r11 __asm__("r11");
-	register uint64_t r12 __asm__("r12") = 0x1212121212121212ULL;
-	uint64_t rax = (uint64_t)nr, rdi = a0, rsi = a1, rdx = a2,
-		 rbx = 0xb0b0b0b0b0b0b0b0ULL, rcx, after;
+	const uint64_t a[6] = { a0, a1, a2, 0x1010101010101010ULL, 0x0808080808080808ULL,
+	                        0x0909090909090909ULL };
+	struct bare_regs r = bare_syscall6(nr, a);
 
-	__asm__ volatile("syscall\n1:\n\t"
-			 "lea 1b(%%rip), %[after]"
-			 : "+a"(rax), "+D"(rdi), "+S"(rsi), "+d"(rdx), "+b"(rbx),
-			   "+r"(r8), "+r"(r9), "+r"(r10), "+r"(r12), "=c"(rcx),
-			   "=r"(r11), [after] "=r"(after)
-			 : : "memory", "cc");
-	uint64_t v8 = r8, v9 = r9, v10 = r10, v11 = r11, v12 = r12;
-	CHECK(rcx == after && (v11 & 0x302) == 0x202 && rdi == a0 && rsi == a1 &&
-	      rdx == a2 && v8 == 0x0808080808080808ULL && v9 == 0x0909090909090909ULL &&
-	      v10 == 0x1010101010101010ULL && rbx == 0xb0b0b0b0b0b0b0b0ULL &&
-	      v12 == 0x1212121212121212ULL,
-	      "%s: every register but rax, rcx and r11 kept (result %ld)", what, (long)rax);
-	return (long)rax;
+	CHECK(bare_returned_right(&r) && bare_kept(&r, a),
+	      "%s: every register but rax, rcx and r11 kept (result %ld)", what, (long)r.rax);
+	return (long)r.rax;
 }
 
 static void test_registers(void)

@@ -30,7 +30,7 @@ PERF_CFLAGS := -std=gnu11 -O2 -g $(PERF_WARN)
 PERF_LITE   := $(PERF_NAMES:%=build/perf/libc-lite/%)
 PERF_MUSL   := $(PERF_NAMES:%=build/perf/musl/%)
 PERF_HOST   := $(PERF_NAMES:%=build/perf/host/%)
-PERF_DEPS   := tests/perf/perf.h tests/abi/abi.h tests/perf/perf.mk
+PERF_DEPS   := tests/perf/perf.h tests/abi/abi.h tests/abi/bare_syscall.h tests/perf/perf.mk
 PERF_UAPI   := build/perf/uapi
 PERF_ARCH   := /usr/include/$(shell gcc -print-multiarch)
 
