@@ -154,6 +154,11 @@ void event_attach(struct perf_event *e, struct perf_event *leader);
 void event_enable(struct perf_event *e, bool group);   /* not under perf_lock */
 void event_disable(struct perf_event *e, bool group);  /* not under perf_lock */
 void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
+/* fn (event_enable, event_disable or event_reset) on each live inherited
+ * copy of e, as the ioctls do after e itself (ioctl_children.c). Not
+ * under perf_lock. */
+void event_control_copies(struct perf_event *e, void (*fn)(struct perf_event *, bool),
+			  bool group);
 /* e is a lone software leader whose context is on this CPU's counters
  * now: ENABLE, attach and the last put change it in place, with no pass
  * over the other groups (it holds no counter another could wait for)

@@ -195,13 +195,15 @@ static long perf_ioctl(struct file *file, unsigned cmd, uint64_t arg)
 	case PERF_EVENT_IOC_ENABLE:
 	case PERF_EVENT_IOC_DISABLE:
 	case PERF_EVENT_IOC_RESET:
-		if (cmd == PERF_EVENT_IOC_ENABLE)
-			event_enable(e, group);
-		else if (cmd == PERF_EVENT_IOC_DISABLE)
-			event_disable(e, group);
-		else
-			event_reset(e, group);
+	{
+		void (*fn)(struct perf_event *, bool) = cmd == PERF_EVENT_IOC_ENABLE ? event_enable
+						      : cmd == PERF_EVENT_IOC_DISABLE ? event_disable
+						      : event_reset;
+		fn(e, group);
+		/* Linux's perf_event_for_each(_child): the copies too. */
+		event_control_copies(group ? e->leader : e, fn, group);
 		return 0;
+	}
 	case PERF_EVENT_IOC_ID:
 		return put_user(e->id, (uint64_t *)arg) ? -EFAULT : 0;
 	case PERF_EVENT_IOC_REFRESH:

@@ -109,12 +109,16 @@ int event_read_here(struct perf_event *e, uint64_t *out)
 	return done ? lone_words[rf] : 0;
 }
 
-/* e is a lone counting software event whose context is on the counters
- * of this CPU (`me`): a CPU event of this CPU, or an event of the task
- * running here while its context is in (ctx_sched.c's perf_ctx_in). */
+/* e is a lone counting software event, no inherited copy out, whose
+ * context is on the counters of this CPU (`me`): a CPU event of this
+ * CPU, or an event of the task running here while its context is in
+ * (ctx_sched.c's perf_ctx_in). */
 static inline bool soft_lone_here(const struct perf_event *e, int me)
 {
-	if (!(e->lean & PERF_LEAN_COUNT) || e->leader != e || !list_empty(&e->siblings))
+	/* With inherited copies out, the ioctls reach them too: the full
+	 * path's work (ioctl_children.c). */
+	if (!(e->lean & PERF_LEAN_COUNT) || e->leader != e || !list_empty(&e->siblings) ||
+	    !list_empty(&e->child_list))
 		return false;
 	const struct task *t = e->task;
 	if (!t)

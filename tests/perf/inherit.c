@@ -347,6 +347,67 @@ static void test_grandchild_outlives_child(void)
 	close(pf);
 }
 
+/* A child that waits for a byte on go, touches CHILD_PAGES pages and
+ * exits; its pid. */
+static pid_t fault_later(int go[2])
+{
+	char c;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		close(go[1]);
+		read(go[0], &c, 1);
+		touch_pages(CHILD_PAGES);
+		_exit(0);
+	}
+	close(go[0]);
+	return pid;
+}
+
+/* Let a fault_later child run to its end. */
+static void release(pid_t pid, int go[2])
+{
+	int st;
+
+	write(go[1], "x", 1);
+	close(go[1]);
+	waitpid(pid, &st, 0);
+}
+
+/*
+ * DISABLE and ENABLE of an inherited event reach the copies its children
+ * already have (Linux's perf_event_for_each_child): a child forked while
+ * the event counts, then disabled with it, counts none of its pages; a
+ * child forked while it is off, then enabled with it, counts them all.
+ */
+static void test_ioctl_reaches_copies(void)
+{
+	int pf = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, 1), go[2];
+
+	if (!CHECK(pf >= 0 && pipe(go) == 0, "inherited page-faults for the ioctls' reach"))
+		return;
+	pid_t pid = fault_later(go);
+	CHECK(ioctl(pf, PERF_EVENT_IOC_DISABLE, 0) == 0, "DISABLE with a child's copy out");
+	uint64_t before = perf_value(pf);
+	release(pid, go);
+	uint64_t after = perf_value(pf);
+	CHECK(after - before < CHILD_PAGES / 2,
+	      "DISABLE reached the child's copy: %llu of its %d page faults counted",
+	      (unsigned long long)(after - before), CHILD_PAGES);
+
+	if (!CHECK(pipe(go) == 0, "a second pipe"))
+		return;
+	pid = fault_later(go);
+	CHECK(ioctl(pf, PERF_EVENT_IOC_ENABLE, 0) == 0, "ENABLE with a disabled copy out");
+	before = perf_value(pf);
+	release(pid, go);
+	after = perf_value(pf);
+	CHECK(after - before >= CHILD_PAGES,
+	      "ENABLE reached the child's copy: %llu page faults counted, %d or more due",
+	      (unsigned long long)(after - before), CHILD_PAGES);
+	close(pf);
+}
+
 int main(int argc, char **argv)
 {
 	self = argv[0];
@@ -371,6 +432,7 @@ int main(int argc, char **argv)
 	test_inherit(0, 0);
 	test_inherit(1, 1);
 	test_grandchild_outlives_child();
+	test_ioctl_reaches_copies();
 	test_inherit_group();
 	test_enable_on_exec_child();
 	test_enable_on_exec_self();
