@@ -7,6 +7,7 @@
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <linux/resource.h>
+#include "cputime.h"
 #include "futex.h"
 #include "kernel.h"
 #include "mm/mm.h"
@@ -410,6 +411,7 @@ void process_exit_thread(int code)
 	if (self != leader) {
 		uint64_t f = spin_lock_irqsave(&task_lock);
 		list_remove(&self->thread_node);
+		cputime_thread_exit(self);
 		spin_unlock_irqrestore(&task_lock, f);
 	}
 	if (last)
@@ -541,7 +543,7 @@ void process_continue(struct task *t)
 
 struct wait_result {
 	int pid, status, code;    /* status in wait4 form; code = CLD_* */
-	uint64_t utime_ns, stime_ns;
+	struct cpu_usage usage;   /* the child's, with its reaped children's */
 };
 
 static bool wait_matches(struct task *self, struct task *c, int idtype, int id)
@@ -563,7 +565,7 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 	int traced = ptrace_wait_scan(me, idtype, id, options, &pid, &status);
 	if (traced == 1) {
 		spin_unlock_irqrestore(&task_lock, f);
-		*r = (struct wait_result){ pid, status, CLD_TRAPPED, 0, 0 };
+		*r = (struct wait_result){ pid, status, CLD_TRAPPED, { 0 } };
 		return 1;
 	}
 	found = traced;
@@ -577,9 +579,11 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 			int st = c->exit_code;
 			*r = (struct wait_result){ c->tgid, st,
 				(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
-				task_utime_ns(c), task_stime_ns(c) };
+				{ 0 } };
+			cputime_of_child(c, &r->usage);
 			if (!(options & WNOWAIT)) {
 				list_remove(&c->sibling);
+				cputime_reap(me, c);
 				*reap = c;
 			}
 			found = 1;
@@ -587,14 +591,16 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 		}
 		if ((options & WSTOPPED) && c->stop_pending_report && c->stop_sig) {
 			*r = (struct wait_result){ c->tgid, 0x7f | (c->stop_sig << 8),
-						   CLD_STOPPED, 0, 0 };
+						   CLD_STOPPED, { 0 } };
+			cputime_of_child(c, &r->usage);
 			if (!(options & WNOWAIT))
 				c->stop_pending_report = false;
 			found = 1;
 			break;
 		}
 		if ((options & WCONTINUED) && c->cont_pending_report) {
-			*r = (struct wait_result){ c->tgid, 0xffff, CLD_CONTINUED, 0, 0 };
+			*r = (struct wait_result){ c->tgid, 0xffff, CLD_CONTINUED, { 0 } };
+			cputime_of_child(c, &r->usage);
 			if (!(options & WNOWAIT))
 				c->cont_pending_report = false;
 			found = 1;
@@ -643,11 +649,7 @@ static int wait4_idtype(int pid, int *id)
 
 static void fill_rusage(struct rusage *ru, const struct wait_result *r)
 {
-	memset(ru, 0, sizeof(*ru));
-	ru->ru_utime.tv_sec = (long)(r->utime_ns / 1000000000);
-	ru->ru_utime.tv_usec = (long)(r->utime_ns % 1000000000 / 1000);
-	ru->ru_stime.tv_sec = (long)(r->stime_ns / 1000000000);
-	ru->ru_stime.tv_usec = (long)(r->stime_ns % 1000000000 / 1000);
+	cputime_to_rusage(&r->usage, ru);
 }
 
 SYSCALL_DEFINE4(wait4, pid_t, pid, int __user *, stat_addr, int, options,

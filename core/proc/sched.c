@@ -13,6 +13,7 @@
 #include "tasks.h"
 #include "arch/switch.h"
 #include "pmu/perf.h"
+#include "cputime.h"
 #include "process.h"
 #include "arch/tsc.h"
 #include "timekeeping.h"
@@ -194,7 +195,7 @@ void sched_allow_tickless_idle(void)
 static bool tick_needed(struct runqueue *rq, struct task *next)
 {
 	unsigned cpu = this_cpu_id();
-	if (rq->nr_queued > 0 || perf_wants_tick(cpu))
+	if (rq->nr_queued > 0 || perf_wants_tick(cpu) || cputime_wants_tick(next))
 		return true;
 	if (next == rq->idle)
 		return !idle_tickless;
@@ -317,6 +318,7 @@ static void tick_fn(struct hrtimer *t, struct trap_frame *f)
 	this_cpu()->ticks++;
 	if (this_cpu()->running) {
 		sched_tick();
+		cputime_tick(this_cpu()->running);
 		perf_tick(f);
 		if (this_cpu_id() == 0)
 			timers_tick();
@@ -354,6 +356,16 @@ void sched_want_tick(void)
 	struct runqueue *rq = rq_of(this_cpu_id());
 	if (rq->tick_stopped)
 		rq->need_resched = true;
+}
+
+void sched_tick_recheck(void)
+{
+	uint64_t f = irq_save();
+	struct runqueue *rq = rq_of(this_cpu_id());
+	spin_lock(&rq->lock);
+	tick_update(rq, rq->curr);
+	spin_unlock(&rq->lock);
+	irq_restore(f);
 }
 
 void sched_tick(void)

@@ -31,6 +31,9 @@ void sched_tick_start(void);
 void sched_tick(void);
 /* Something (perf rotation) needs this CPU's tick (see tick_update). */
 void sched_want_tick(void);
+/* Decide again whether this CPU's tick runs (something the decision
+ * depends on changed: a CPU-time interval timer was armed). */
+void sched_tick_recheck(void);
 /* If a reschedule is due, switch now (only on the way back to user). */
 void sched_preempt_point(void);
 void sched_yield_now(void);

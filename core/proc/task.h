@@ -18,6 +18,7 @@
 #include "arch/trap.h"
 #include "waitq.h"
 #include "ptrace.h"
+#include "cputime.h"
 
 #define TASK_COMM_LEN 16
 #define KSTACK_SIZE (16 * 1024)
@@ -115,6 +116,15 @@ struct task {
 				      * (0: not yet in user mode) */
 	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
 	uint64_t minflt, majflt;
+	/* Process sums and CPU-time interval timers (cputime.c says who
+	 * writes what under which lock). The leader's: */
+	struct cpu_usage exited_threads;   /* its threads that exited */
+	struct cpu_usage reaped_children;  /* children it waited for */
+	struct cpu_itimer cpu_itimer[2];   /* ITIMER_VIRTUAL, ITIMER_PROF */
+	uint64_t cpu_charged[2];           /* user, user+system time charged */
+	bool cpu_itimers_armed;            /* either timer armed */
+	/* Each thread's: its own time already charged to cpu_charged[]. */
+	uint64_t cpu_charge_base[2];
 
 	/* ptrace (ptrace.h says who writes what). */
 	struct ptrace_state pt;

@@ -14,6 +14,7 @@
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
+#include "cputime.h"
 #include "timekeeping.h"
 #include "timers.h"
 #include "arch/tsc.h"
@@ -93,7 +94,12 @@ int clock_now(int clock, uint64_t *ns)
 	case CLOCK_BOOTTIME_ID:
 		*ns = time_since_boot_ns();
 		return 0;
-	case CLOCK_PROCESS_CPUTIME:
+	case CLOCK_PROCESS_CPUTIME: {
+		struct cpu_usage u;
+		cputime_process(t->leader, &u);
+		*ns = tsc_to_ns(u.utime_tsc + u.stime_tsc);
+		return 0;
+	}
 	case CLOCK_THREAD_CPUTIME:
 		*ns = task_utime_ns(t) + task_stime_ns(t);
 		return 0;
@@ -243,7 +249,7 @@ SYSCALL_DEFINE4(clock_nanosleep, clockid_t, clock, int, flags, uint64_t, rqtp, u
 	return s;
 }
 
-/* ---- interval timers (ITIMER_REAL, timers.c) ---- */
+/* ---- interval timers (setitimer, getitimer, alarm) ---- */
 
 static void (*poll_hook)(void);
 
@@ -258,28 +264,37 @@ void timers_tick(void)
 		poll_hook();
 }
 
-static void itimer_get(struct task *t, struct __kernel_old_itimerval *v)
+/* ITIMER_REAL counts wall time (timers.c); ITIMER_VIRTUAL and
+ * ITIMER_PROF the process's CPU time (cputime.c). */
+static void itimer_get(struct task *leader, int which, struct __kernel_old_itimerval *v)
 {
 	uint64_t left, interval;
-	itimer_get_real(t, &left, &interval);
+	if (which == ITIMER_REAL)
+		itimer_get_real(leader, &left, &interval);
+	else
+		cpu_itimer_get(leader, which == ITIMER_VIRTUAL ? CPU_ITIMER_VIRT : CPU_ITIMER_PROF,
+			       &left, &interval);
 	v->it_value.tv_sec = (long)(left / NS);
 	v->it_value.tv_usec = (long)(left % NS / 1000);
 	v->it_interval.tv_sec = (long)(interval / NS);
 	v->it_interval.tv_usec = (long)(interval % NS / 1000);
 }
 
-static void itimer_set(struct task *t, uint64_t value_ns, uint64_t interval_ns)
+static void itimer_set(struct task *leader, int which, uint64_t value_ns, uint64_t interval_ns)
 {
-	itimer_set_real(t, value_ns, interval_ns);
+	if (which == ITIMER_REAL)
+		itimer_set_real(leader, value_ns, interval_ns);
+	else
+		cpu_itimer_set(leader, which == ITIMER_VIRTUAL ? CPU_ITIMER_VIRT : CPU_ITIMER_PROF,
+			       value_ns, interval_ns);
 }
 
 SYSCALL_DEFINE2(getitimer, int, which, struct __kernel_old_itimerval __user *, value)
 {
-	struct __kernel_old_itimerval v = { 0 };
-	if (which < 0 || which > 2)
+	struct __kernel_old_itimerval v;
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
-	if (which == 0)
-		itimer_get(current->leader, &v);
+	itimer_get(current->leader, which, &v);
 	return copy_to_user(value, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
@@ -292,7 +307,7 @@ SYSCALL_DEFINE3(setitimer, int, which, const struct __kernel_old_itimerval __use
 		struct __kernel_old_itimerval __user *, ovalue)
 {
 	struct __kernel_old_itimerval v, old;
-	if (which < 0 || which > 2)
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
 	if (value && copy_from_user(&v, value, sizeof(v)))
 		return -EFAULT;
@@ -301,11 +316,12 @@ SYSCALL_DEFINE3(setitimer, int, which, const struct __kernel_old_itimerval __use
 		   v.it_value.tv_sec < 0 || v.it_interval.tv_sec < 0))
 		return -EINVAL;
 	struct task *leader = current->leader;
-	memset(&old, 0, sizeof(old));
-	if (which == 0)
-		itimer_get(leader, &old);
-	if (value && which == 0)
-		itimer_set(leader, tv_ns(&v.it_value), tv_ns(&v.it_interval));
+	itimer_get(leader, which, &old);
+	/* A NULL value disarms, as on Linux (which logs it as deprecated). */
+	if (value)
+		itimer_set(leader, which, tv_ns(&v.it_value), tv_ns(&v.it_interval));
+	else
+		itimer_set(leader, which, 0, 0);
 	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
@@ -315,8 +331,8 @@ SYSCALL_DEFINE1(alarm, unsigned int, seconds)
 {
 	struct task *leader = current->leader;
 	struct __kernel_old_itimerval old;
-	itimer_get(leader, &old);
-	itimer_set(leader, (uint64_t)seconds * NS, 0);
+	itimer_get(leader, ITIMER_REAL, &old);
+	itimer_set(leader, ITIMER_REAL, (uint64_t)seconds * NS, 0);
 	long left = old.it_value.tv_sec + (old.it_value.tv_usec >= 500000 ||
 					   (old.it_value.tv_sec == 0 && old.it_value.tv_usec));
 	return left;
