@@ -185,8 +185,17 @@ static void cpu_wide(int cpu)
 			broken++;
 	}
 	CHECK(sizes, "SWITCH_CPU_WIDE records are 32 bytes + trailer (16)");
-	CHECK(pairs >= 5 && broken == 0, "each OUT (A -> B) is followed by B's IN naming A "
-	      "(%d pairs, %d broken)", pairs, broken);
+	/* baremon pairs every record. The host Linux (6.18, on a busy
+	 * machine) does not always: once in 43 pairs an OUT (A -> B) was
+	 * followed by A's own IN from B, B's IN and OUT never written. A
+	 * guarantee Linux does not keep is not asserted there. */
+	if (perf_on_baremon())
+		CHECK(pairs >= 5 && broken == 0, "each OUT (A -> B) is followed by "
+		      "B's IN naming A (%d pairs, %d broken)", pairs, broken);
+	else
+		CHECK(pairs >= 5 && broken * 4 < pairs, "each OUT (A -> B) is "
+		      "mostly followed by B's IN naming A (%d pairs, %d broken)",
+		      pairs, broken);
 	CHECK(mine >= 5, "5 sleeps: at least 5 OUTs from us (%d)", mine);
 }
 
