@@ -299,7 +299,7 @@ static bool parent_ignores_children(struct task *parent)
 static void notify_parent(struct task *leader)
 {
 	struct task *parent = leader->parent;
-	int st = leader->exit_code;
+	int st = leader->exit_code, exit_signal = leader->exit_signal;
 	struct ksiginfo info = {
 		.signo = leader->exit_signal > 0 ? leader->exit_signal : SIGCHLD,
 		.pid = leader->tgid, .uid = leader->uid,
@@ -309,8 +309,10 @@ static void notify_parent(struct task *leader)
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	reparent_children(leader);
 	parent->child_events++;
+	/* From here the parent may reap and free leader: not touched again. */
+	leader->exit_reported = true;
 	spin_unlock_irqrestore(&task_lock, f);
-	if (leader->exit_signal > 0 && !parent_ignores_children(parent))
+	if (exit_signal > 0 && !parent_ignores_children(parent))
 		signal_send_process(parent->tgid, &info);
 	waitq_wake_all(&parent->child_exit);
 	waitq_wake_all(&init_task->child_exit);
@@ -574,7 +576,7 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 		if (!wait_matches(me, c, idtype, id))
 			continue;
 		found = 0;
-		if ((options & WEXITED) && c->state == TASK_ZOMBIE && c->nr_live == 0 &&
+		if ((options & WEXITED) && c->state == TASK_ZOMBIE && c->exit_reported &&
 		    __atomic_load_n(&c->switched_out, __ATOMIC_ACQUIRE)) {
 			int st = c->exit_code;
 			*r = (struct wait_result){ c->tgid, st,

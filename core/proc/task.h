@@ -67,6 +67,11 @@ struct task {
 	/* Family (task_lock). */
 	struct task *leader;         /* thread-group leader (self for leaders) */
 	int nr_live;                 /* leader: threads not yet exited (atomic) */
+	bool exit_reported;          /* leader: its last thread is done with it
+				      * and told the parent, who may now reap
+				      * it (task_lock). Not nr_live == 0: the
+				      * last thread still uses the leader
+				      * after that. */
 	uint64_t child_events;       /* leader: bumped when a child changes state */
 	int stop_sig;                /* leader: last stop, for WUNTRACED */
 	bool stop_pending_report, cont_pending_report, stopped;
