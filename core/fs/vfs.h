@@ -196,8 +196,9 @@ struct files {
 	int refs;
 	/* The quick read's cache (pmu/fops_quick.c): descriptor read_fd
 	 * holds the file of the perf event read_event, or read_event is NULL.
-	 * Filled by the owner with refs 1 and interrupts off; emptied under
-	 * lock whenever a slot may change meaning (files_read_forget). */
+	 * Filled by the table's only task (refs 1) with interrupts off;
+	 * emptied (files_read_forget) whenever the slot may change meaning
+	 * and when the table becomes shared (files_get, by that task). */
 	uint32_t read_fd;
 	void *read_event;
 	struct spinlock lock;
