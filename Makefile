@@ -160,6 +160,9 @@ $(DEPS_OK): tools/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 
 # --- kernel ----------------------------------------------------------------
+# The perf fd's quick read is a leaf on the SYSCALL entry's quick path:
+# no frame of its own (the backtrace loses nothing, it calls nothing).
+$(BUILD)/kernel/pmu/fops_quick.o: KCFLAGS += -momit-leaf-frame-pointer
 $(BUILD)/kernel/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)

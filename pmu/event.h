@@ -235,6 +235,13 @@ void perf_format_read(struct perf_event *e, uint64_t *out);
 /* fops_lean.c: the event file's lean read and ioctls. */
 /* Register them (boot, once). */
 void perf_fops_init(void);
+/* fops_quick.c: the quick read, for the value of the caller's own
+ * software events. Register it (perf_fops_init, once). */
+void perf_quick_init(void);
+struct files;
+/* The lean read of e through descriptor fd of fs succeeded: cache it for
+ * the quick read if that may read it (interrupts off, fs unshared). */
+void perf_quick_remember(struct files *fs, unsigned fd, struct perf_event *e);
 /* Set e->lean from its attr and PMU (perf_event_open, once e->pmu is). */
 void perf_lean_init(struct perf_event *e);
 /* A lone event's read (value, then the times read_format has; no GROUP,

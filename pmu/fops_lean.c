@@ -243,6 +243,7 @@ static long perf_read_lean(uint64_t fd, uint64_t ubuf, uint64_t n, uint64_t a3,
 	spin_unlock(&perf_lock);
 	if (!done || copy_words_to_user_nofault((uint64_t *)ubuf, &value, 1))
 		return SYSCALL_LEAN_DECLINE;
+	perf_quick_remember(current->files, (uint32_t)fd, e); /* the next read's */
 	return sizeof(value);
 }
 
@@ -277,4 +278,5 @@ void perf_fops_init(void)
 {
 	syscall_lean_register(__NR_read, perf_read_lean);
 	syscall_lean_register(__NR_ioctl, perf_ioctl_lean);
+	perf_quick_init();
 }

@@ -75,7 +75,7 @@ static void page_fault(struct trap_frame *f)
 	struct task *t = current;
 	int r = -EFAULT;
 	bool user_addr = addr < USER_TOP;
-	bool may_resolve = from_user(f) || (uaccess_fixup(f->rip) && !this_cpu()->pagefault_disabled);
+	bool may_resolve = from_user(f) || uaccess_may_resolve(f->rip);
 	if (user_addr && t && t->mm && may_resolve)
 		r = mm_handle_fault(t->mm, addr, f->error);
 	if (r == 0) {

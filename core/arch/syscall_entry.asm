@@ -4,6 +4,18 @@
 ;
 ; Two ways through:
 ;
+; After the checks below, one indirect jump through syscall_path[nr]
+; (proc/syscall.c fills it at boot) picks the way for the call: the
+; quick, fast, lean or full path.
+;
+; The quick path, for a quick handler (syscall_quick[nr], proc/syscall.h):
+; a C function that saves every register it uses itself
+; (no_caller_saved_registers), so the entry calls it with the user's
+; registers as they are and saves nothing more. It returns the call's
+; value (never negative) or SYSCALL_QUICK_DECLINE(nr) (~nr, negative)
+; having changed nothing: the call then goes the lean way (if nr has a
+; lean handler) or the full way, with RAX = nr again.
+;
 ; The lean path, for a fast call (syscall_fast[nr], proc/syscall.h's
 ; SYSCALL_DEFINE0_FAST) when nothing asks for the full one: save RCX,
 ; R11 and the argument registers the C handler may clobber (the
@@ -39,7 +51,9 @@ bits 64
 %include "frame.inc"
 %include "asm_offsets.inc"   ; TASK_WORK, TASK_PT_FLAGS (asm_offsets.c)
 section .text
-extern syscall_dispatch, trap_return, syscall_fast, syscall_lean, vpmu_counting, tp_active
+extern syscall_dispatch, trap_return, syscall_fast, syscall_lean, syscall_quick, syscall_path
+extern vpmu_counting, tp_active
+global syscall_path_quick, syscall_path_fast, syscall_path_lean, syscall_path_full
 
 %define PERCPU_RUNNING 8
 %define PERCPU_KERNEL_RSP 16
@@ -66,22 +80,37 @@ syscall_entry:
 	push rcx
 	mov ecx, [gs:PERCPU_ID]
 	cmp byte [vpmu_counting + rcx], 0
-	jne .full
+	jne syscall_path_full
 	test r11d, RFLAGS_TF
-	jnz .full
+	jnz syscall_path_full
 	cmp rax, MAX_SYSCALL
-	jae .full
+	jae syscall_path_full
 	mov r11, [gs:PERCPU_RUNNING]
 	test byte [r11 + TASK_PT_FLAGS], PT_SYSCALL
-	jnz .full
+	jnz syscall_path_full
 	cmp qword [r11 + TASK_WORK], 0
-	jne .full
+	jne syscall_path_full
 	cmp qword [tp_active + TP_SYS_ENTER * 4], 0
-	jne .full
+	jne syscall_path_full
+	jmp [syscall_path + rax * 8]
+
+; The quick path: RSP is 16-aligned at the call (kernel_rsp is, 2 pushes).
+syscall_path_quick:
+	call [syscall_quick + rax * 8]
+	test rax, rax
+	js .quick_declined
+	pop rcx
+	pop r11
+	mov rsp, [gs:PERCPU_USER_RSP]
+	swapgs
+	o64 sysret
+.quick_declined:                ; ~nr: the lean or the full way
+	not rax
+	jmp syscall_path_lean
+
+syscall_path_fast:
 	mov r11, [syscall_fast + rax * 8]
-	test r11, r11
-	jz .lean_handler
-	; The lean path: RSP is 16-aligned here (kernel_rsp is, 8 pushes).
+	; A fast call: RSP is 16-aligned here (kernel_rsp is, 8 pushes).
 	push rdi
 	push rsi
 	push rdx
@@ -104,10 +133,10 @@ syscall_entry:
 ; A lean handler (syscall_lean[nr]) with the call's six arguments; RAX
 ; is saved too, for the full path when the handler declines. Ten pushes
 ; in all: RSP is 16-aligned at the call.
-.lean_handler:
+syscall_path_lean:
 	mov r11, [syscall_lean + rax * 8]
 	test r11, r11
-	jz .full
+	jz syscall_path_full
 	push rdi
 	push rsi
 	push rdx
@@ -142,7 +171,7 @@ syscall_entry:
 	pop rsi
 	pop rdi
 
-.full:
+syscall_path_full:
 	pop rcx
 	pop r11
 	push USER_DS

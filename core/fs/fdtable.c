@@ -60,9 +60,18 @@ struct files *files_clone(struct files *src)
 	return fs;
 }
 
+/* Shared, the table may change under another thread: the quick read's
+ * cache is for a table of one task only (and the owner is the caller). */
 void files_get(struct files *fs)
 {
+	files_read_forget(fs, -1);
 	atomic_inc(&fs->refs);
+}
+
+void files_read_forget(struct files *fs, int fd)
+{
+	if (fd < 0 || fs->read_fd == (uint32_t)fd)
+		__atomic_store_n(&fs->read_event, NULL, __ATOMIC_RELAXED);
 }
 
 void files_put(struct files *fs)
@@ -83,6 +92,7 @@ void files_close_on_exec(struct files *fs)
 			f = fs->fd[i];
 			fs->fd[i] = NULL;
 			set_cloexec_locked(fs, i, false);
+			files_read_forget(fs, i);
 		}
 		spin_unlock_irqrestore(&fs->lock, fl);
 		file_put(f);
@@ -168,6 +178,7 @@ int fd_close(struct files *fs, int fd)
 	if (f) {
 		fs->fd[fd] = NULL;
 		set_cloexec_locked(fs, fd, false);
+		files_read_forget(fs, fd);
 	}
 	spin_unlock_irqrestore(&fs->lock, fl);
 	if (!f)
@@ -214,6 +225,7 @@ int fd_dup2(struct files *fs, int oldfd, int newfd, bool cloexec)
 		file_get(f);
 		old = fs->fd[newfd];
 		fs->fd[newfd] = f;
+		files_read_forget(fs, newfd);
 		set_cloexec_locked(fs, newfd, cloexec);
 		r = newfd;
 	}

@@ -194,6 +194,13 @@ int64_t generic_file_lseek(struct file *f, int64_t off, int whence,
 
 struct files {
 	int refs;
+	/* The quick read's cache (pmu/fops_quick.c): descriptor read_fd
+	 * holds the file of the perf event read_event, or read_event is NULL.
+	 * Filled by the table's only task (refs 1) with interrupts off;
+	 * emptied (files_read_forget) whenever the slot may change meaning
+	 * and when the table becomes shared (files_get, by that task). */
+	uint32_t read_fd;
+	void *read_event;
 	struct spinlock lock;
 	struct file *fd[MAX_FDS];
 	uint64_t cloexec[MAX_FDS / 64];
@@ -204,6 +211,8 @@ struct files *files_clone(struct files *src);   /* fork */
 void files_get(struct files *fs);
 void files_put(struct files *fs);                /* last put closes all */
 void files_close_on_exec(struct files *fs);
+/* Empty the quick read's cache if it names fd (-1: whatever it names). */
+void files_read_forget(struct files *fs, int fd);
 /* fd's file for the caller's use during its system call. A table that is
  * the caller's alone (refs 1: no thread shares it) changes only through
  * the caller, so the file is returned without a reference (*ref false),

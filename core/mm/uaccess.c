@@ -9,14 +9,28 @@ bool smap_enabled;
 struct ex_entry {
 	uint64_t fault_ip, fixup_ip;
 };
-extern const struct ex_entry __ex_table_start[], __ex_table_end[];
+/* .ex_table, then .ex_table_nofault: adjacent (linker.ld). */
+extern const struct ex_entry __ex_table_start[], __ex_table_nofault_start[],
+	__ex_table_end[];
 
-uint64_t uaccess_fixup(uint64_t rip)
+static const struct ex_entry *ex_find(uint64_t rip)
 {
 	for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end; e++)
 		if (e->fault_ip == rip)
-			return e->fixup_ip;
-	return 0;
+			return e;
+	return NULL;
+}
+
+uint64_t uaccess_fixup(uint64_t rip)
+{
+	const struct ex_entry *e = ex_find(rip);
+	return e ? e->fixup_ip : 0;
+}
+
+bool uaccess_may_resolve(uint64_t rip)
+{
+	const struct ex_entry *e = ex_find(rip);
+	return e && e < __ex_table_nofault_start && !this_cpu()->pagefault_disabled;
 }
 
 int copy_from_user(void *dst, const void *usrc, size_t n)

@@ -52,29 +52,35 @@ int64_t uaccess_strncpy(char *dst, const char *src, int64_t max);
  * CPU then sets it too and user copies bracket with STAC/CLAC. */
 extern bool smap_enabled;
 
+/* Whether a kernel fault at rip on a user address may be resolved
+ * (the page faulted in): rip is a user copy's (.ex_table) and page
+ * faults are not disabled on this CPU. A store in .ex_table_nofault
+ * never is: it resumes at its fixup at once (exceptions.c). */
+bool uaccess_may_resolve(uint64_t rip);
+
 /*
  * A few words to user memory, inline and with page faults disabled: a
  * page that is not present or not writable fails the copy (-EFAULT)
  * instead of being faulted in, so the copy never sleeps; the caller may
- * then take a path that can fault. For the lean system-call handlers
- * (proc/syscall.h), which run with interrupts off and copy one to three
- * words. Each store has its .ex_table entry, which resumes at `fault`;
- * the words before it were written, as uaccess_copy leaves them.
+ * then take a path that can fault. For the lean and quick system-call
+ * handlers (proc/syscall.h), which run with interrupts off and copy one
+ * to three words. Each store has its .ex_table_nofault entry, which
+ * resumes at `fault` with no attempt to resolve the fault (so no
+ * percpu.pagefault_disabled to count); the words before it were
+ * written, as uaccess_copy leaves them.
  */
 static inline int copy_words_to_user_nofault(uint64_t *udst, const uint64_t *src,
 					     size_t words)
 {
 	if (words > 64 || (uint64_t)udst > USER_TOP - words * 8) /* user_range_ok */
 		return -EFAULT;
-	struct percpu *self = this_cpu();
 	bool smap = smap_enabled;
 	int r = 0;
-	self->pagefault_disabled++;
 	if (smap)
 		__asm__ volatile("stac" ::: "memory");
 	for (size_t i = 0; i < words; i++)
 		__asm__ goto("1: movq %0, %1\n"
-			     ".pushsection .ex_table, \"a\"\n"
+			     ".pushsection .ex_table_nofault, \"a\"\n"
 			     ".balign 8\n"
 			     ".quad 1b, %l[fault]\n"
 			     ".popsection"
@@ -85,7 +91,6 @@ fault:
 out:
 	if (smap)
 		__asm__ volatile("clac" ::: "memory");
-	self->pagefault_disabled--;
 	return r;
 }
 

@@ -36,17 +36,26 @@ extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
 static const struct syscall_entry *table[MAX_SYSCALL];
 syscall_fast_fn syscall_fast[MAX_SYSCALL];
 syscall_lean_fn syscall_lean[MAX_SYSCALL];
+syscall_quick_fn syscall_quick[MAX_SYSCALL];
+const void *syscall_path[MAX_SYSCALL];
+/* syscall_entry.asm's paths (not functions: jumped to, never called). */
+extern const char syscall_path_quick[], syscall_path_fast[], syscall_path_lean[],
+	syscall_path_full[];
 static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];
 
 void syscall_init(void)
 {
 	unsigned n = 0;
+	for (unsigned i = 0; i < MAX_SYSCALL; i++)
+		syscall_path[i] = syscall_path_full;
 	for (const struct syscall_entry *e = __syscalls_start; e < __syscalls_end; e++) {
 		BUG_ON(e->nr >= MAX_SYSCALL);
 		if (table[e->nr])
 			panic("syscall %u (%s) defined twice", e->nr, e->name);
 		table[e->nr] = e;
 		syscall_fast[e->nr] = e->fast;
+		if (e->fast)
+			syscall_path[e->nr] = syscall_path_fast;
 		n++;
 	}
 	klog("syscall: %u Linux system calls", n);
@@ -57,6 +66,17 @@ void syscall_lean_register(unsigned nr, syscall_lean_fn fn)
 {
 	BUG_ON(nr >= MAX_SYSCALL || !table[nr] || syscall_fast[nr] || syscall_lean[nr]);
 	syscall_lean[nr] = fn;
+	if (!syscall_quick[nr])
+		syscall_path[nr] = syscall_path_lean;
+}
+
+/* A quick handler goes first; a lean one (registered before or after)
+ * takes what it declines. */
+void syscall_quick_register(unsigned nr, syscall_quick_fn fn)
+{
+	BUG_ON(nr >= MAX_SYSCALL || !table[nr] || syscall_fast[nr] || syscall_quick[nr]);
+	syscall_quick[nr] = fn;
+	syscall_path[nr] = syscall_path_quick;
 }
 
 void syscall_init_cpu(void)

@@ -26,7 +26,7 @@
 #include <linux/errno.h>
 #include "arch/trap.h"
 
-/* syscall_entry.asm reads syscall_fast[nr] and syscall_lean[nr] below
+/* syscall_entry.asm reads syscall_path[nr], syscall_fast[nr], syscall_lean[nr] and syscall_quick[nr] below
  * this bound. */
 #define MAX_SYSCALL 512
 
@@ -113,7 +113,8 @@ struct syscall_entry {
  * ordinary handler does the call. Besides a fast call's rules (never
  * sleep, enable interrupts or leave work for the return to user mode), a
  * lean handler touches user memory only with page faults disabled
- * (percpu.pagefault_disabled), declining when a copy fails, and does
+ * (mm/uaccess.h's copy_words_to_user_nofault), declining when a copy
+ * fails, and does
  * nothing that waits for another CPU (an IPI). Registered at boot
  * (syscall_lean_register), before user programs run.
  */
@@ -122,6 +123,25 @@ typedef syscall_fn syscall_lean_fn;
 void syscall_lean_register(unsigned nr, syscall_lean_fn fn);
 /* The lean handlers by number (read by syscall_entry.asm). */
 extern syscall_lean_fn syscall_lean[MAX_SYSCALL];
+
+/*
+ * A quick handler: a lean handler's cases that need no lock and no
+ * arguments past the third, called by syscall_entry.asm with no
+ * registers saved: it must preserve every register but RAX itself
+ * (SYSCALL_QUICK, GCC's no_caller_saved_registers) and calls nothing
+ * that does not. Besides a lean handler's rules, it never returns an
+ * error: it returns the call's value (>= 0) or SYSCALL_QUICK_DECLINE(nr)
+ * having changed nothing, and the call then goes to nr's lean handler,
+ * if any, else the full way, with the program's registers.
+ */
+#define SYSCALL_QUICK __attribute__((no_caller_saved_registers))
+typedef long (*syscall_quick_fn)(uint64_t, uint64_t, uint64_t);
+#define SYSCALL_QUICK_DECLINE(nr) (~(long)(nr))
+void syscall_quick_register(unsigned nr, syscall_quick_fn fn);
+extern syscall_quick_fn syscall_quick[MAX_SYSCALL];
+/* The way syscall_entry.asm takes for each number (its labels), after
+ * the checks every call passes: set at boot, read-only afterwards. */
+extern const void *syscall_path[MAX_SYSCALL];
 
 #define SYSCALL_DEFINE1(name, ...) SYSCALL_DEFINEx(1, name, __VA_ARGS__)
 #define SYSCALL_DEFINE2(name, ...) SYSCALL_DEFINEx(2, name, __VA_ARGS__)
