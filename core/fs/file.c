@@ -10,20 +10,24 @@
 /* Freed files, for the next open (mm.h's object caches). */
 static struct heap_cache file_cache = HEAP_CACHE_INIT("file", sizeof(struct file));
 
+/* Every field is set here, none left from the cache: the struct is
+ * written once, not zeroed and then written. */
 struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 {
-	struct file *f = heap_cache_zalloc(&file_cache);
+	struct file *f = heap_cache_alloc(&file_cache);
 	if (!f)
 		return NULL;
-	f->refs = 1;
-	f->fmode = fmode;
-	f->flags = flags;
-	f->path = *p;
-	path_get(&f->path);
-	f->ops = p->inode->fops;
-	sleeplock_init(&f->pos_lock);
 	if (S_ISREG(p->inode->mode) || S_ISDIR(p->inode->mode))
-		f->fmode |= FMODE_POS;
+		fmode |= FMODE_POS;
+	*f = (struct file){
+		.refs = 1,
+		.fmode = fmode,
+		.flags = flags,
+		.pos_lock = { .locked = 0, .wq = WAITQ_INIT(f->pos_lock.wq) },
+		.path = *p,
+		.ops = p->inode->fops,
+	};
+	path_get(&f->path);
 	return f;
 }
 
