@@ -10,8 +10,8 @@
 /* Freed files, for the next open (mm.h's object caches). */
 static struct heap_cache file_cache = HEAP_CACHE_INIT("file", sizeof(struct file));
 
-/* Every field is set here, none left from the cache: the struct is
- * written once, not zeroed and then written. */
+/* Every field is set here, none left from the cache, each written once
+ * (no zeroing first). */
 struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 {
 	struct file *f = heap_cache_alloc(&file_cache);
@@ -19,15 +19,17 @@ struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 		return NULL;
 	if (S_ISREG(p->inode->mode) || S_ISDIR(p->inode->mode))
 		fmode |= FMODE_POS;
-	*f = (struct file){
-		.refs = 1,
-		.fmode = fmode,
-		.flags = flags,
-		.pos_lock = { .locked = 0, .wq = WAITQ_INIT(f->pos_lock.wq) },
-		.path = *p,
-		.ops = p->inode->fops,
-	};
+	f->refs = 1;
+	f->fmode = fmode;
+	f->flags = flags;
+	f->pos = 0;
+	f->pos_lock = (struct sleeplock){ .locked = 0, .wq = WAITQ_INIT(f->pos_lock.wq) };
+	f->path = *p;
 	path_get(&f->path);
+	f->ops = p->inode->fops;
+	f->priv = NULL;
+	f->owner_type = f->owner_pid = f->owner_sig = 0;
+	f->owner_uid = f->owner_euid = 0;
 	return f;
 }
 
