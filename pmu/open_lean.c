@@ -10,8 +10,9 @@
  *     1, so fd_install's EMFILE is final here as there) and its context
  *     on this CPU's counters (it runs here, interrupts off);
  *   - a plain attr (lean_plain): type PERF_TYPE_SOFTWARE, config below
- *     PERF_COUNT_SW_MAX, a size we know in full (0, or PERF_ATTR_SIZE_VER0
- *     up to ours), no sample_period/freq and sample_type 0, read_format
+ *     PERF_COUNT_SW_MAX, size 0 or PERF_ATTR_SIZE_VER0 up to ours and
+ *     LEAN_TAIL_MAX bytes more, all zero past ours (a newer program's),
+ *     no sample_period/freq and sample_type 0, read_format
  *     of TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID and LOST only, of the
  *     flag bits disabled and exclude_{user,kernel,hv} only (exclude_kernel
  *     when perf_event_paranoid asks it of the caller), every other word 0.
@@ -80,25 +81,52 @@ static bool lean_permitted(const struct perf_event_attr *a, const struct task *m
 	return me->euid == 0 || a->exclude_kernel || sysctl_perf_event_paranoid() <= 1;
 }
 
+/* A newer program's attr may be longer than ours (Linux 6.3's VER8
+ * adds config3): up to this many bytes past ours, all zero, it is
+ * still plain. */
+#define LEAN_TAIL_MAX 64
+
+/* Are the n (<= LEAN_TAIL_MAX) bytes at u all zero? False also when
+ * they cannot be read. Page faults disabled by the caller. */
+static bool tail_zero(uint64_t u, size_t n)
+{
+	uint64_t w[LEAN_TAIL_MAX / 8] = { 0 }, any = 0;
+	if (copy_from_user(w, (const void *)u, n))
+		return false;
+	for (unsigned i = 0; i < LEAN_TAIL_MAX / 8; i++)
+		any |= w[i];
+	return !any;
+}
+
+/* An attr whose size is not ours (a read ours in full): shorter, the
+ * bytes it lacks cleared; longer, its bytes past ours all zero; its
+ * size set as copy_attr sets it. False to decline (the full path then
+ * writes E2BIG's size back if it must). Page faults disabled by the
+ * caller. Out of line: the common attr is ours. */
+static __attribute__((noinline)) bool other_size(uint64_t uattr, struct perf_event_attr *a)
+{
+	uint32_t size = a->size ? a->size : PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > sizeof(*a) + LEAN_TAIL_MAX)
+		return false;
+	if (size > sizeof(*a) && !tail_zero(uattr + sizeof(*a), size - sizeof(*a)))
+		return false;
+	if (size < sizeof(*a))
+		memset((char *)a + size, 0, sizeof(*a) - size);
+	a->size = size;
+	return true;
+}
+
 /* The user's attr into a, by copy_attr's size protocol for the sizes
  * it handles; false to decline. Reads ours in full whatever the size
- * says (a fault declines), then clears what a shorter attr lacks. */
+ * says: a fault declines. */
 static bool lean_attr(uint64_t uattr, struct perf_event_attr *a, const struct task *me)
 {
 	struct percpu *cpu = this_cpu();
 	cpu->pagefault_disabled++;
-	int r = copy_from_user(a, (const void *)uattr, sizeof(*a));
+	bool ok = !copy_from_user(a, (const void *)uattr, sizeof(*a)) &&
+		  (a->size == sizeof(*a) || other_size(uattr, a));
 	cpu->pagefault_disabled--;
-	if (r)
-		return false;
-	uint32_t size = a->size ? a->size : PERF_ATTR_SIZE_VER0;
-	if (size != sizeof(*a)) {
-		if (size < PERF_ATTR_SIZE_VER0 || size > sizeof(*a))
-			return false;
-		memset((char *)a + size, 0, sizeof(*a) - size);
-		a->size = size;
-	}
-	return lean_plain(a) && lean_permitted(a, me);
+	return ok && lean_plain(a) && lean_permitted(a, me);
 }
 
 /* PERF_LEAN_* of a plain attr (fops_lean.c's perf_lean_init). */

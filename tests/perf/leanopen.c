@@ -335,6 +335,32 @@ static void test_not_plain(void)
 	close(fd);
 }
 
+/* A newer program's longer attr (VER8 adds 8 bytes): a zero tail is
+ * fine and counts, a tail in an unmapped page EFAULT. (A non-zero tail:
+ * test_sizes; not within 8 bytes, which the host's Linux may know.) */
+static void test_longer(void)
+{
+	static unsigned char buf[sizeof(struct perf_event_attr) + 16];
+	struct perf_event_attr *a = (struct perf_event_attr *)buf;
+	memset(buf, 0, sizeof(buf));
+	clock_attr(a, 0);
+	a->size = sizeof(*a) + 8;
+	int fd = perf_open(a, 0, -1, -1, 0);
+	work_ns(200000);
+	CHECK(fd >= 0 && perf_value(fd) > 0, "an attr 8 bytes longer, zero tail: opens and counts");
+	close(fd);
+	unsigned char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || munmap(p + PAGE, PAGE))
+		return;
+	clock_attr(a, 0);
+	a->size = sizeof(*a) + 16;
+	memcpy(p + PAGE - sizeof(*a), a, sizeof(*a));
+	CHECK_ERR(perf_open((struct perf_event_attr *)(p + PAGE - sizeof(*a)), 0, -1, -1, 0), EFAULT,
+		  "a longer attr whose tail is in an unmapped page");
+	munmap(p, PAGE);
+}
+
 /* Errnos of attrs close to plain, from the full path as on Linux. */
 static void test_more_errnos(void)
 {
@@ -429,6 +455,7 @@ int main(void)
 	test_not_plain();
 	test_more_errnos();
 	test_short_tail();
+	test_longer();
 	test_fork();
 	return abi_done("leanopen");
 }
