@@ -24,6 +24,7 @@
 #include "mm/uaccess.h"
 #include "fs/vfs.h"
 #include "fs/fs.h"
+#include "open.h"
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");
 static uint64_t next_id = 1;     /* atomic: ids are taken without perf_lock */
@@ -41,7 +42,6 @@ void perf_callchain_put(struct perf_event *e)
 }
 
 static void event_inode_init(void);
-static void perf_open_lean_init(void);
 
 #define PERF_FLAG_ALL (PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -416,21 +416,22 @@ static int check_cpu_permission(const struct perf_event *e)
 
 /* Freed events, for the next open (mm.h's object caches): an open and
  * a close skip the heap's lists and lock. */
-static struct heap_cache event_cache = HEAP_CACHE_INIT("perf_event", sizeof(struct perf_event));
+struct heap_cache perf_event_cache = HEAP_CACHE_INIT("perf_event", sizeof(struct perf_event));
 
 void event_free(struct perf_event *e)
 {
 	if (e->pmu && e->pmu->free)
 		e->pmu->free(e);
-	heap_cache_free(&event_cache, e);
+	heap_cache_free(&perf_event_cache, e);
 }
 
-/* An event's memory: zeroed but for its attr, which the caller fills
- * (the lean open copies the user's attr straight into it). */
+/* An event's memory: zeroed but for its attr, which the caller fills.
+ * All of it: the PMU's and the sampling state past the fields an open
+ * sets (event.h) start at 0 too. */
 _Static_assert(offsetof(struct perf_event, attr) == 0, "the attr comes first");
 static struct perf_event *event_mem(void)
 {
-	struct perf_event *e = heap_cache_alloc(&event_cache);
+	struct perf_event *e = heap_cache_alloc(&perf_event_cache);
 	if (e)
 		memset((char *)e + sizeof(e->attr), 0, sizeof(*e) - sizeof(e->attr));
 	return e;
@@ -746,8 +747,7 @@ static void event_inode_init(void)
 	event_inode->fops = &perf_fops;
 }
 
-/* e's file, read-write, holding e: its release frees e. */
-static struct file *event_file(struct perf_event *e)
+struct file *perf_event_file(struct perf_event *e)
 {
 	struct path p = { NULL, event_inode };
 	struct file *f = file_alloc(&p, FMODE_READ | FMODE_WRITE, O_RDWR);
@@ -820,7 +820,7 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 
 	count_callchain(e);
 	r = -ENOMEM;
-	f = event_file(e);
+	f = perf_event_file(e);
 	if (!f)
 		goto err_callchain;
 	fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
@@ -850,104 +850,10 @@ SYSCALL_DEFINE5(perf_event_open, uint64_t, uattr, pid_t, pid, int, cpu, int, gro
 	return event_open(uattr, pid, cpu, group_fd, flags);
 }
 
-/* ---- the lean path's open (proc/syscall.h's lean handlers) ----
- *
- * The common open - a counting software event of the caller itself
- * (pid 0, any CPU, no group_fd, no flag but CLOEXEC) - straight from the
- * SYSCALL entry with interrupts off: no trap frame, no dispatch. Each
- * step is the full path's own (the same checks in the same order), so an
- * open it finishes gives what event_open would; it declines, having
- * changed nothing the caller can see, on anything else: another target,
- * a group, a sampling event or another PMU, an attr with bytes past ours
- * or one that faults, any failed check (the full path then finds the
- * errno), a shared descriptor table (fd_install's EMFILE is then final
- * here as there), no memory. Nothing on it sleeps, faults or waits for
- * another CPU: the event's context is on this CPU's counters (the caller
- * runs), so publishing it puts it on them in place (attach_here).
- */
-
-/* The attr's type and size words, read first: the lean open handles a
- * software event whose size is one we know in full (copy_attr then
- * neither reads bytes past ours nor writes E2BIG back). Page faults are
- * disabled around every user access here: a fault declines. */
-static bool lean_attr_head(uint64_t uattr, uint32_t *size)
+bool perf_open_checks_pass(const struct perf_event_attr *attr)
 {
-	uint64_t head; /* type (low half), then size */
-	_Static_assert(offsetof(struct perf_event_attr, size) == 4, "size follows type");
-	if (get_user(head, (uint64_t *)uattr))
-		return false;
-	*size = (uint32_t)(head >> 32);
-	return (uint32_t)head == PERF_TYPE_SOFTWARE &&
-	       (!*size || (*size >= PERF_ATTR_SIZE_VER0 && *size <= sizeof(struct perf_event_attr)));
-}
-
-/* The target the lean open handles: the caller itself, running here
- * (its context on this CPU's counters), its descriptor table its own. */
-static bool lean_target(int pid, int cpu, int group_fd, uint64_t flags)
-{
-	struct files *fs = current->files;
-	return pid == 0 && cpu == -1 && group_fd == -1 && !(flags & ~PERF_FLAG_FD_CLOEXEC) &&
-	       fs && __atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) == 1 && current->perf_ctx_in &&
-	       current->perf_cpu == (int)this_cpu_id();
-}
-
-/* A counting event that passes every attr check of the full path. */
-static bool lean_attr_ok(struct perf_event_attr *a)
-{
-	return !a->freq && !a->sample_period && !a->sigtrap && !a->inherit &&
-	       !check_attr(a) && !check_permission(a) && !check_target_attr(a, current) &&
-	       perf_pmu_for_attr(a, -1) == &perf_sw_pmu;
-}
-
-/* The new event, its attr copied from uattr; NULL to decline. */
-static struct perf_event *lean_event(uint64_t uattr)
-{
-	struct percpu *cpu = this_cpu();
-	struct perf_event *e = NULL;
-	uint32_t size;
-	cpu->pagefault_disabled++;
-	if (lean_attr_head(uattr, &size) && (e = event_mem()) &&
-	    (copy_attr_sized(uattr, size, &e->attr) || !lean_attr_ok(&e->attr))) {
-		event_free(e);
-		e = NULL;
-	}
-	cpu->pagefault_disabled--;
-	return e;
-}
-
-static long perf_event_open_lean(uint64_t uattr, uint64_t pid, uint64_t cpu,
-				 uint64_t group_fd, uint64_t flags, uint64_t a5)
-{
-	(void)a5;
-	struct open_group g = { NULL, NULL, NULL };
-	if (!lean_target((int)pid, (int)cpu, (int)group_fd, flags))
-		return SYSCALL_LEAN_DECLINE;
-	struct perf_event *e = lean_event(uattr);
-	if (!e)
-		return SYSCALL_LEAN_DECLINE;
-	event_setup(e, current, -1, e->attr.disabled ? EVENT_OFF : EVENT_INACTIVE);
-	e->id = e->stream_id = perf_new_id();
-	e->pmu = &perf_sw_pmu;
-	struct file *f = NULL;
-	if (!init_event(e, &g)) {
-		perf_lean_init(e); /* its read and ioctls take the lean path too */
-		f = event_file(e);
-	}
-	if (!f) {
-		free_unopened(e);
-		return SYSCALL_LEAN_DECLINE;
-	}
-	count_callchain(e);
-	int fd = fd_install(current->files, f, (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
-	if (fd < 0) {
-		file_put(f); /* releases e, as event_open does: EMFILE there too */
-		return fd;
-	}
-	publish_event(e, NULL);
-	return fd;
-}
-
-static void perf_open_lean_init(void)
-{
-	syscall_lean_register(__NR_perf_event_open, perf_event_open_lean);
+	struct perf_event_attr a = *attr; /* check_attr may complete it */
+	return !check_attr(&a) && !check_permission(&a) && !check_target_attr(&a, current) &&
+	       perf_pmu_for_attr(&a, -1) == &perf_sw_pmu && a.config < PERF_COUNT_SW_MAX &&
+	       !(a.sample_type & PERF_SAMPLE_BRANCH_STACK); /* sw.c's sw_init */
 }

@@ -17,6 +17,7 @@
 #ifndef BAREMON_PMU_EVENT_H
 #define BAREMON_PMU_EVENT_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
@@ -37,8 +38,42 @@ enum event_state {
 	EVENT_ACTIVE = 1,    /* enabled and counting (oncpu >= 0) */
 };
 
+/*
+ * The layout serves the open: the attr (copied from the user), then
+ * PERF_EVENT_ZEROED bytes that start at 0 (one short zeroing), then
+ * the fields every open sets, then state that only sampling events or a
+ * PMU's own event_init set up and use. event_alloc zeroes all of it; the
+ * lean open (open_lean.c), whose events are counting software events,
+ * zeroes the first part only and sets the second, so nothing past the
+ * set fields may be read for such an event before it is written.
+ */
 struct perf_event {
 	struct perf_event_attr attr;
+	/* ---- 0 at open ---- */
+	uint64_t count;             /* folded count */
+	uint64_t start_value;       /* software pmu: value at start */
+	struct ring_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
+	uint64_t lost_samples;      /* records dropped from its buffer
+				     * (PERF_FORMAT_LOST; records/output.c) */
+	uint64_t enabled_ns, running_ns;
+	struct perf_event *parent;  /* inherited copy: fold into parent */
+	uint64_t child_count, child_enabled_ns, child_running_ns;
+	/* notification (notify.c): O_ASYNC files of the fd, REFRESH's limit
+	 * (0: none), what the next perf_wakeup_pending owes */
+	struct fasync *fasync;
+	struct task *pending_sigtrap; /* SIGTRAP owed to it (raised in an NMI) */
+	int event_limit;
+	int pending_kill;           /* POLL_IN or POLL_HUP for the owner */
+	/* throttling (throttle.c), this CPU's, under perf_lock */
+	uint32_t interrupts;        /* overflows in tick interrupts_seq;
+				     * PERF_MAX_INTERRUPTS: throttled */
+	bool pending_disable;       /* the REFRESH limit was reached */
+	bool notify_queued;         /* on its CPU's notify list (holds a ref) */
+	bool task_exited;
+	/* sampling (hit.c): 0 for a counting event */
+	uint64_t sample_period;     /* current period (freq mode adjusts it) */
+	int64_t period_left;        /* occurrences until the next sample */
+	/* ---- set at every open ---- */
 	struct pmu *pmu;
 	uint64_t id;                /* the original's id (Linux's primary_event_id):
 				     * ID, IDENTIFIER, read_format, IOC_ID */
@@ -48,50 +83,34 @@ struct perf_event {
 	int cpu;                    /* -1: any CPU */
 	int state;
 	int oncpu;                  /* CPU whose counters hold it, or -1 */
+	int refs;                   /* the fd and inherited children */
 	struct perf_event *leader;  /* self for a leader */
 	struct list siblings;       /* leader: its siblings, creation order */
 	struct list sibling_node;
 	struct list ctx_node;       /* leaders in their context */
 	struct list owner_node;     /* in the opener's owned list (prctl) */
 	struct task *owner;
-	uint64_t count;             /* folded count */
-	uint64_t start_value;       /* software pmu: value at start */
-	struct hw_perf_event hw;    /* hardware pmu: its counter */
-	struct ring_buffer *rb;     /* its mmap ring buffer (ringbuf/) */
-	uint64_t lost_samples;      /* records dropped from its buffer
-				     * (PERF_FORMAT_LOST; records/output.c) */
-	/* sampling (hit.c) */
-	uint64_t sample_period;     /* current period (freq mode adjusts it) */
-	int64_t period_left;        /* occurrences until the next sample */
-	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
-	struct hrtimer clock_timer; /* sampling clock events (clock_sample.c) */
-	/* throttling (throttle.c), this CPU's, under perf_lock */
-	uint32_t interrupts;        /* overflows in tick interrupts_seq;
-				     * PERF_MAX_INTERRUPTS: throttled */
-	uint64_t interrupts_seq;
-	uint64_t last_period;       /* the period counting down now */
-	uint64_t jitter, rand_state; /* period randomization (jitter.c) */
-	/* notification (notify.c): O_ASYNC files of the fd, REFRESH's limit
-	 * (0: none), what the next perf_wakeup_pending owes */
-	struct fasync *fasync;
-	int event_limit;
-	int pending_kill;           /* POLL_IN or POLL_HUP for the owner */
-	bool pending_disable;       /* the REFRESH limit was reached */
-	struct task *pending_sigtrap; /* SIGTRAP owed to it (raised in an NMI) */
-	uint64_t pending_sigtrap_addr;
-	bool notify_queued;         /* on its CPU's notify list (holds a ref) */
-	struct perf_event *notify_next;
-	uint64_t enabled_ns, running_ns, tstamp;
-	struct perf_event *parent;  /* inherited copy: fold into parent */
 	struct list child_list;     /* parent: its inherited copies */
 	struct list child_node;
-	uint64_t child_count, child_enabled_ns, child_running_ns;
-	int refs;                   /* the fd and inherited children */
-	bool task_exited;
+	uint64_t tstamp;
 	uint8_t lean;               /* PERF_LEAN_*: what the fd's lean read and
 				     * ioctls may do (fops_lean.c); set at open,
 				     * 0 for an inherited copy */
+	/* ---- set up where used: a sampling event's (perf_sample_init),
+	 * a PMU's (event_init; hw.idx is -1 for all others) ---- */
+	struct hw_perf_event hw;    /* hardware pmu: its counter */
+	uint64_t last_sample_ns;    /* freq mode: when the last sample was */
+	struct hrtimer clock_timer; /* sampling clock events (clock_sample.c) */
+	uint64_t interrupts_seq;
+	uint64_t last_period;       /* the period counting down now */
+	uint64_t jitter, rand_state; /* period randomization (jitter.c) */
+	uint64_t pending_sigtrap_addr; /* with pending_sigtrap */
+	struct perf_event *notify_next; /* while notify_queued */
 };
+
+/* The bytes after the attr that every open zeroes (the first part). */
+#define PERF_EVENT_ZEROED (offsetof(struct perf_event, pmu) - sizeof(struct perf_event_attr))
+_Static_assert(offsetof(struct perf_event, pmu) <= 256, "the zeroed part fits 256 bytes");
 
 /* perf_event.lean: static facts about an event, from its attr and PMU. */
 #define PERF_LEAN_VALUE 1u  /* software PMU, read_format 0: a read is the value */

@@ -1,6 +1,9 @@
 /*
  * File descriptor tables. Locking: files->lock (irqsave) guards the
- * slots and close-on-exec bits. A file leaving a slot is put only after
+ * slots, close-on-exec bits and the lowest-free hint (next_fd: every
+ * slot below it is in use; a slot emptied below it lowers it). A free
+ * slot's close-on-exec bit is clear, so an install sets it only when
+ * asked. A file leaving a slot is put only after
  * the lock is dropped (release may sleep), so every function collects
  * what it removed and puts it at the end.
  *
@@ -36,6 +39,13 @@ static void set_cloexec_locked(struct files *fs, int fd, bool on)
 		fs->cloexec[fd / 64] |= bit;
 	else
 		fs->cloexec[fd / 64] &= ~bit;
+}
+
+/* fd's slot was emptied: the search for a free one starts there. */
+static void slot_freed_locked(struct files *fs, int fd)
+{
+	if (fd < fs->next_fd)
+		fs->next_fd = fd;
 }
 
 static bool cloexec_locked(struct files *fs, int fd)
@@ -93,6 +103,7 @@ void files_close_on_exec(struct files *fs)
 			fs->fd[i] = NULL;
 			set_cloexec_locked(fs, i, false);
 			files_read_forget(fs, i);
+			slot_freed_locked(fs, i);
 		}
 		spin_unlock_irqrestore(&fs->lock, fl);
 		file_put(f);
@@ -112,10 +123,14 @@ static int install_locked(struct files *fs, struct file *f, int min_fd,
 			  bool cloexec)
 {
 	int limit = fd_limit();
-	for (int i = min_fd < 0 ? 0 : min_fd; i < limit; i++) {
+	int from = min_fd > fs->next_fd ? min_fd : fs->next_fd;
+	for (int i = from; i < limit; i++) {
 		if (!fs->fd[i]) {
 			fs->fd[i] = f;
-			set_cloexec_locked(fs, i, cloexec);
+			if (cloexec) /* a free slot's bit is clear already */
+				set_cloexec_locked(fs, i, true);
+			if (from == fs->next_fd) /* [from, i] now in use */
+				fs->next_fd = i + 1;
 			return i;
 		}
 	}
@@ -141,8 +156,10 @@ void fd_commit(struct files *fs, int fd, struct file *f)
 	uint64_t fl = spin_lock_irqsave(&fs->lock);
 	BUG_ON(fs->fd[fd] != FD_RESERVED);
 	fs->fd[fd] = f;
-	if (!f)
+	if (!f) {
 		set_cloexec_locked(fs, fd, false);
+		slot_freed_locked(fs, fd);
+	}
 	spin_unlock_irqrestore(&fs->lock, fl);
 }
 
@@ -179,6 +196,7 @@ int fd_close(struct files *fs, int fd)
 		fs->fd[fd] = NULL;
 		set_cloexec_locked(fs, fd, false);
 		files_read_forget(fs, fd);
+		slot_freed_locked(fs, fd);
 	}
 	spin_unlock_irqrestore(&fs->lock, fl);
 	if (!f)

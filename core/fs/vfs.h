@@ -204,6 +204,9 @@ struct files {
 	struct spinlock lock;
 	struct file *fd[MAX_FDS];
 	uint64_t cloexec[MAX_FDS / 64];
+	/* Every slot below next_fd is in use: installs search from there.
+	 * Under lock. A free slot's close-on-exec bit is clear. */
+	int next_fd;
 };
 
 struct files *files_new(void);

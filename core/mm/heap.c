@@ -34,8 +34,6 @@
 #define MAX_SHIFT 12  /* 4 KiB blocks */
 #define NCLASSES (MAX_SHIFT - MIN_SHIFT + 1)
 #define KEEP_EMPTY 1  /* empty pages a class keeps rather than give back */
-#define MAGIC_SMALL 0x68656170736d6c6cULL
-#define MAGIC_LARGE 0x686561706c617267ULL
 
 /* A free block's list link, FREE_LINK bytes into the block. */
 struct free_block {
@@ -266,15 +264,6 @@ bool heap_cached_put(void *p, uint64_t site)
 	struct header *h = (void *)((char *)p - HEADER);
 	BUG_ON(h->magic != MAGIC_SMALL);
 	return heap_mark_free(h, 1ULL << h->size, site);
-}
-
-/* The header's class (h->size) is kept while the block is cached. */
-void heap_cached_take(void *p, size_t size, uint64_t site)
-{
-	struct header *h = (void *)((char *)p - HEADER);
-	heap_debug_reuse(h, 1ULL << h->size);
-	h->magic = MAGIC_SMALL;
-	heap_debug_alloc(h, size, 1ULL << h->size, site);
 }
 
 void heap_cached_release(void *p, size_t size)

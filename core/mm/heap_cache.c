@@ -21,6 +21,7 @@
 #include <string.h>
 #include "kernel.h"
 #include "mm.h"
+#include "heap_debug.h"
 
 static struct spinlock drain_lock = SPINLOCK_INIT("heap-cache-list");
 static struct heap_cache *caches;   /* every cache that ever cached */

@@ -72,4 +72,20 @@ static inline bool heap_debug_bad_free(struct header *h, uint64_t site)
 }
 
 #endif
+
+#define MAGIC_SMALL 0x68656170736d6c6cULL
+#define MAGIC_LARGE 0x686561706c617267ULL
+
+/* heap_cached_take (mm.h): revive p, a small block kept in an object
+ * cache, for a caller of size bytes. The header's class (h->size) is
+ * kept while the block is cached. Inline: every cached allocation runs
+ * it. */
+static inline void heap_cached_take(void *p, size_t size, uint64_t site)
+{
+	struct header *h = (void *)((char *)p - HEADER);
+	heap_debug_reuse(h, 1ULL << h->size);
+	h->magic = MAGIC_SMALL;
+	heap_debug_alloc(h, size, 1ULL << h->size, site);
+}
+
 #endif

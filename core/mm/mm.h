@@ -133,7 +133,7 @@ size_t heap_cache_bytes(void);   /* their heap blocks' bytes */
  * a debug check caught a report (p must not be cached); revive it for a
  * caller of size bytes; give a cached block back to the heap. */
 bool heap_cached_put(void *p, uint64_t site);
-void heap_cached_take(void *p, size_t size, uint64_t site);
+/* heap_cached_take(p, size, site) is inline in heap_debug.h. */
 void heap_cached_release(void *p, size_t size);
 
 #endif

@@ -6,7 +6,8 @@
  * (default 1, isolated by make bench) so nothing else runs there.
  *
  * perf_event_open costs: read() of a counting task-clock fd, the ENABLE,
- * RESET and DISABLE ioctls, perf_event_open + close, the context switch
+ * RESET and DISABLE ioctls, perf_event_open + close, perf_event_open
+ * alone (fds closed outside the timed part), the context switch
  * with 4 counting software events on each of the two tasks, and a ring
  * buffer's poll() wake-up.
  *
@@ -17,7 +18,7 @@
  * `bench CPU switch` the context-switch figures alone (the third: with a
  * user call-stack LBR event on each task, whose stack every switch
  * saves and puts back), `bench CPU perf` getppid and the perf fd's read
- * and ioctls alone.
+ * and ioctls and the open alone.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -258,6 +259,29 @@ static void bench_perf_open(void)
 	printf("perf_event_open+close (task-clock): %llu (open alone %llu)\n",
 	       (unsigned long long)median_of(t),
 	       (unsigned long long)median_of(open_only));
+}
+
+/* perf_event_open() alone: OPEN_BATCH fds opened one after another, each
+ * open timed, then all closed outside the timed part. A batch stays
+ * within the kernel's object caches (32 freed objects per size), so
+ * every open but a batch's first few finds its memory cached, as a
+ * program reopening its events does. */
+#define OPEN_BATCH 16
+static void bench_perf_open_alone(void)
+{
+	int fd[OPEN_BATCH];
+	for (int i = 0; i < RUNS;) {
+		int n = 0;
+		for (; n < OPEN_BATCH && i < RUNS; n++, i++) {
+			uint64_t a = __rdtsc();
+			fd[n] = perf_sw(PERF_COUNT_SW_TASK_CLOCK, 0);
+			t[i] = __rdtsc() - a;
+		}
+		while (n--)
+			close(fd[n]);
+	}
+	sort();
+	printf("perf_event_open() alone: %llu\n", (unsigned long long)t[RUNS / 2]);
 }
 
 /*
@@ -769,6 +793,7 @@ int main(int argc, char **argv)
 		bench_getppid();
 		bench_perf_read();
 		bench_perf_ioctl();
+		bench_perf_open_alone();
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */
@@ -788,6 +813,7 @@ int main(int argc, char **argv)
 	bench_perf_read();
 	bench_perf_ioctl();
 	bench_perf_open();
+	bench_perf_open_alone();
 	bench_fork();
 	bench_exec();
 	bench_rdpmc();
