@@ -33,20 +33,39 @@
 #include "arch/x86.h"
 
 #define ARGS_MAX (128 * 1024)   /* bytes of argument + environment strings */
+#define ARGS_FIRST 2048         /* the buffer's first size: doubled as needed */
 #define ARGC_MAX 4096
 #define PATH_MAX_LEN 4096
 
 /* Argument and environment strings gathered in kernel memory. */
 struct exec_args {
 	char *buf;           /* all strings, NUL-separated: argv then envp */
-	size_t used;
+	size_t used, cap;    /* cap: buf's size, ARGS_FIRST doubled up to ARGS_MAX */
 	int argc, envc;
 };
 
+/* Double the buffer: -E2BIG past ARGS_MAX (as Linux), -ENOMEM. */
+static int args_grow(struct exec_args *a)
+{
+	if (a->cap >= ARGS_MAX)
+		return -E2BIG;
+	char *b = kmalloc(a->cap * 2);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, a->buf, a->used);
+	kfree(a->buf);
+	a->buf = b;
+	a->cap *= 2;
+	return 0;
+}
+
 static int args_add(struct exec_args *a, const char *s, size_t len)
 {
-	if (a->used + len + 1 > ARGS_MAX)
-		return -E2BIG;
+	while (a->used + len + 1 > a->cap) {
+		int r = args_grow(a);
+		if (r)
+			return r;
+	}
 	memcpy(a->buf + a->used, s, len);
 	a->buf[a->used + len] = 0;
 	a->used += len + 1;
@@ -76,10 +95,13 @@ static int args_from_user(struct exec_args *a, uint64_t uvec, int *count)
 			return 0;
 		if (*count >= ARGC_MAX)
 			return -E2BIG;
-		long n = strncpy_from_user(a->buf + a->used, (const char *)p,
-					   ARGS_MAX - a->used);
-		if (n == -ENAMETOOLONG)
-			return -E2BIG;
+		long n;
+		while ((n = strncpy_from_user(a->buf + a->used, (const char *)p,
+					      a->cap - a->used)) == -ENAMETOOLONG) {
+			int r = args_grow(a); /* then the string again, whole */
+			if (r)
+				return r;
+		}
 		if (n < 0)
 			return (int)n;
 		a->used += (size_t)n + 1;
@@ -561,7 +583,9 @@ close_file:
 static struct exec_args *args_new(void)
 {
 	struct exec_args *a = kzalloc(sizeof(*a));
-	if (a && !(a->buf = kmalloc(ARGS_MAX))) {
+	if (a)
+		a->cap = ARGS_FIRST;
+	if (a && !(a->buf = kmalloc(ARGS_FIRST))) {
 		kfree(a);
 		return NULL;
 	}
