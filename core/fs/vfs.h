@@ -129,6 +129,8 @@ struct file_ops {
 #define FMODE_PATH  4u   /* O_PATH: a position in the tree, no I/O */
 #define FMODE_POS   8u   /* pos is shared: reads/writes take pos_lock */
 #define FMODE_ZERO_IO 16u /* read/write ops see 0-byte calls (perf: ENOSPC) */
+#define FMODE_WCOUNT 32u  /* holds a write access to its inode (writecount) */
+#define FMODE_DENYW  64u  /* holds its inode's writes off (an exec'd program) */
 
 struct path {
 	struct mount *mnt;
@@ -159,6 +161,11 @@ struct file *file_new_anon(const struct file_ops *ops, void *priv,
 			   int flags, uint32_t mode);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/* Keep writes off f's inode while f lives (exec's file, which the
+ * program's mappings hold): 0, or -ETXTBSY when it is open for writing. */
+int file_deny_write(struct file *f);
+/* The last file_put: give back what FMODE_WCOUNT/FMODE_DENYW hold. */
+void file_put_access(struct file *f);
 
 /*
  * read(2)/write(2) on an open file: at == NULL uses and moves the file

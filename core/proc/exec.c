@@ -141,6 +141,9 @@ static long exec_file_open(const char *path, struct exec_file *x)
 	r = -EACCES;
 	if (!file_is_regular(x->f) || !file_executable(x->f))
 		goto fail;
+	r = file_deny_write(x->f); /* -ETXTBSY while open for writing */
+	if (r)
+		goto fail;
 	r = -ENOEXEC;
 	if (file_size(x->f, &x->size) || x->size < sizeof(Elf64_Ehdr))
 		goto fail;
