@@ -75,6 +75,11 @@ long uio_copy_in(struct uio *u, void *dst, size_t n);        /* from the uio */
 long uio_zero(struct uio *u, size_t n);
 /* Shorten the uio to at most max bytes. */
 void uio_clamp(struct uio *u, size_t max);
+/* Fault in, for writing, the user pages the next n bytes of a read go
+ * to, before the file system takes a lock that a fault there could
+ * need (a lazy file mapping's page is read from its file, usermm.h);
+ * stops at the first page it cannot map. */
+void uio_fault_in(const struct uio *u, size_t n);
 /* Every user segment lies in the user half (Linux's access_ok). */
 bool uio_user_ok(const struct uio *u);
 
