@@ -4,7 +4,7 @@
  * its initialized data and its zeroed BSS, its writes stay its own (the
  * file is unchanged), MADV_DONTNEED gives a data page the file's bytes
  * back, a read() from its own file into a data page it never touched
- * works, and it keeps running, untouched pages and all, after its file
+ * works, so does a write() from one, and it keeps running, untouched pages and all, after its file
  * is unlinked. ETXTBSY both ways: open for writing (and truncate) of a
  * running program's file, and exec of a file open for writing. A
  * tracer's PTRACE_PEEKDATA and a fork child see read-only data nobody
@@ -44,7 +44,7 @@ static volatile unsigned char data_blob[4 * PG] __attribute__((aligned(PG))) = {
 };
 /* Read only data, read by nobody but a tracer and a fork child. */
 static const unsigned char ro_blob[3 * PG] __attribute__((aligned(PG))) = {
-	[0] = 7, [2 * PG] = 9, [2 * PG + 1] = 10,
+	[0] = 7, [PG] = 8, [2 * PG] = 9, [2 * PG + 1] = 10,
 };
 /* Pages of BSS alone (Linux maps them anonymous: the partial page's
  * tail comes back from the file after MADV_DONTNEED there). */
@@ -75,6 +75,10 @@ static int role_data(void)
 		bad |= 8;
 	if (syscall(SYS_madvise, bss_blob, PG, MADV_DONTNEED) != 0 || bss_blob[0] != 0)
 		bad |= 16;
+	int p[2]; /* write() from a page not touched yet: the kernel reads it */
+	char c = 0;
+	if (pipe(p) || write(p[1], &ro_blob[PG], 1) != 1 || read(p[0], &c, 1) != 1 || c != 8)
+		bad |= 32;
 	return bad;
 }
 
@@ -171,12 +175,13 @@ static int exit_code(int st)
 static void test_data(void)
 {
 	int st = exit_code(run("data", NULL));
-	CHECK(!(st & ~31), "the exec'd copy exits normally (%d)", st);
+	CHECK(!(st & ~63), "the exec'd copy exits normally (%d)", st);
 	CHECK(!(st & 1), "initialized data holds the file's bytes");
 	CHECK(!(st & 2), "BSS reads as zero");
 	CHECK(!(st & 4), "data and BSS are writable");
 	CHECK(!(st & 8), "MADV_DONTNEED gives a data page the file's bytes back");
 	CHECK(!(st & 16), "MADV_DONTNEED gives a BSS page zeros");
+	CHECK(!(st & 32), "write() from read-only data not touched yet");
 	CHECK(same_file(copy, "/proc/self/exe"), "the program's writes left its file unchanged");
 	CHECK(exit_code(run("read", copy)) == 0,
 	      "read() of its own file into a data page not touched yet");
