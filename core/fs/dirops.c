@@ -356,8 +356,14 @@ int vfs_truncate(const char *path, int64_t len)
 	if (r)
 		return r;
 	r = S_ISDIR(p.inode->mode) ? -EISDIR : inode_permission(p.inode, MAY_WRITE);
-	if (!r)
+	bool reg = S_ISREG(p.inode->mode);
+	if (!r && reg)
+		r = inode_get_write(p.inode); /* -ETXTBSY: a running program's */
+	if (!r) {
 		r = vfs_truncate_inode(p.inode, len);
+		if (reg)
+			inode_put_write(p.inode);
+	}
 	path_put(&p);
 	return r;
 }

@@ -47,6 +47,7 @@ void file_put(struct file *f)
 	if (left)
 		return;
 	fasync_release(f); /* off its O_ASYNC list before it goes */
+	file_put_access(f);
 	if (f->ops && f->ops->release && !(f->fmode & FMODE_PATH))
 		f->ops->release(f);
 	path_put(&f->path);

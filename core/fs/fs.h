@@ -70,12 +70,19 @@ struct inode {
 	const struct inode_ops *ops;
 	const struct file_ops *fops;    /* how it reads once opened */
 	void *priv;
+	int writecount;          /* Linux's i_writecount (atomic): > 0 files
+				  * open for writing, < 0 programs running
+				  * from it (exec): each excludes the other */
 };
 
 /* Fill in the common fields; refs = 1. */
 void inode_init(struct inode *ino, struct super_block *sb, uint32_t mode,
 		const struct inode_ops *ops, const struct file_ops *fops);
 uint64_t sb_new_ino(struct super_block *sb);
+/* A write access to the inode (open for writing, truncate): 0, or
+ * -ETXTBSY while a program runs from it; inode_put_write ends it. */
+int inode_get_write(struct inode *ino);
+void inode_put_write(struct inode *ino);
 void inode_get(struct inode *ino);
 void inode_put(struct inode *ino);
 void inode_fill_stat(struct inode *ino, struct stat *st);

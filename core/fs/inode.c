@@ -32,6 +32,47 @@ void inode_init(struct inode *ino, struct super_block *sb, uint32_t mode,
 	ino->atime = ino->mtime = ino->ctime = vfs_time_ns();
 }
 
+/* ---- writers and running programs (i_writecount) ---- */
+
+/* Move writecount one step in dir (+1 a writer, -1 a program) unless it
+ * stands the other way. */
+static int writecount_step(struct inode *ino, int dir)
+{
+	int c = __atomic_load_n(&ino->writecount, __ATOMIC_RELAXED);
+	do {
+		if (c * dir < 0)
+			return -ETXTBSY;
+	} while (!__atomic_compare_exchange_n(&ino->writecount, &c, c + dir, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return 0;
+}
+
+int inode_get_write(struct inode *ino)
+{
+	return writecount_step(ino, 1);
+}
+
+void inode_put_write(struct inode *ino)
+{
+	__atomic_sub_fetch(&ino->writecount, 1, __ATOMIC_ACQ_REL);
+}
+
+int file_deny_write(struct file *f)
+{
+	int r = writecount_step(f->path.inode, -1);
+	if (!r)
+		f->fmode |= FMODE_DENYW;
+	return r;
+}
+
+void file_put_access(struct file *f)
+{
+	if (f->fmode & FMODE_WCOUNT)
+		inode_put_write(f->path.inode);
+	if (f->fmode & FMODE_DENYW)
+		__atomic_add_fetch(&f->path.inode->writecount, 1, __ATOMIC_ACQ_REL);
+}
+
 void inode_get(struct inode *ino)
 {
 	atomic_inc(&ino->refs);

@@ -130,7 +130,11 @@ static int open_inode(struct path *p, int flags, bool created,
 	struct file *f = file_alloc(p, open_fmode(flags), keep | O_LARGEFILE);
 	if (!f)
 		return -ENOMEM;
-	if (ino->ops->open && (r = ino->ops->open(ino, f)) != 0) {
+	if ((f->fmode & FMODE_WRITE) && S_ISREG(ino->mode)) { /* as Linux: ETXTBSY */
+		if ((r = inode_get_write(ino)) == 0)
+			f->fmode |= FMODE_WCOUNT;
+	}
+	if (r || (ino->ops->open && (r = ino->ops->open(ino, f)) != 0)) {
 		f->ops = NULL;    /* not opened: no release */
 		file_put(f);
 		return r;

@@ -115,6 +115,9 @@ static long read_locked(struct tnode *n, struct uio *u, uint64_t *pos)
 static long tfile_read(struct file *f, struct uio *u, uint64_t *pos)
 {
 	struct tnode *n = T(f->path.inode);
+	uint64_t size = __atomic_load_n(&n->inode.size, __ATOMIC_RELAXED);
+	if (*pos < size) /* the buffer may map this very file (exec) */
+		uio_fault_in(u, size - *pos);
 	sleep_lock(&n->data_lock);
 	long r = read_locked(n, u, pos);
 	sleep_unlock(&n->data_lock);

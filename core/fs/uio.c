@@ -7,6 +7,8 @@
 #include <string.h>
 #include "kernel.h"
 #include "mm/uaccess.h"
+#include "mm/usermm.h"
+#include "proc/task.h"
 #include "vfs.h"
 
 void uio_init(struct uio *u, struct iovec *seg, void *buf, size_t n, bool user)
@@ -110,4 +112,23 @@ void uio_clamp(struct uio *u, size_t max)
 {
 	if (u->resid > max)
 		u->resid = max;
+}
+
+void uio_fault_in(const struct uio *u, size_t n)
+{
+	struct mm *mm = current ? current->mm : NULL;
+	if (!u->user || !mm)
+		return;
+	size_t off = u->seg_off;
+	for (unsigned i = 0; i < u->nseg && n; i++, off = 0) {
+		uint64_t a = (uint64_t)u->iov[i].iov_base + off;
+		size_t len = u->iov[i].iov_len - off;
+		if (len > n)
+			len = n;
+		n -= len;
+		for (uint64_t p = ALIGN_DOWN(a, PAGE_SIZE); len && (p < a || p - a < len);
+		     p += PAGE_SIZE)
+			if (!mm_translate(mm, p, true))
+				return; /* the copy stops here too */
+	}
 }

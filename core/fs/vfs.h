@@ -75,6 +75,11 @@ long uio_copy_in(struct uio *u, void *dst, size_t n);        /* from the uio */
 long uio_zero(struct uio *u, size_t n);
 /* Shorten the uio to at most max bytes. */
 void uio_clamp(struct uio *u, size_t max);
+/* Fault in, for writing, the user pages the next n bytes of a read go
+ * to, before the file system takes a lock that a fault there could
+ * need (a lazy file mapping's page is read from its file, usermm.h);
+ * stops at the first page it cannot map. */
+void uio_fault_in(const struct uio *u, size_t n);
 /* Every user segment lies in the user half (Linux's access_ok). */
 bool uio_user_ok(const struct uio *u);
 
@@ -129,6 +134,8 @@ struct file_ops {
 #define FMODE_PATH  4u   /* O_PATH: a position in the tree, no I/O */
 #define FMODE_POS   8u   /* pos is shared: reads/writes take pos_lock */
 #define FMODE_ZERO_IO 16u /* read/write ops see 0-byte calls (perf: ENOSPC) */
+#define FMODE_WCOUNT 32u  /* holds a write access to its inode (writecount) */
+#define FMODE_DENYW  64u  /* holds its inode's writes off (an exec'd program) */
 
 struct path {
 	struct mount *mnt;
@@ -159,6 +166,11 @@ struct file *file_new_anon(const struct file_ops *ops, void *priv,
 			   int flags, uint32_t mode);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/* Keep writes off f's inode while f lives (exec's file, which the
+ * program's mappings hold): 0, or -ETXTBSY when it is open for writing. */
+int file_deny_write(struct file *f);
+/* The last file_put: give back what FMODE_WCOUNT/FMODE_DENYW hold. */
+void file_put_access(struct file *f);
 
 /*
  * read(2)/write(2) on an open file: at == NULL uses and moves the file

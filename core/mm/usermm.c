@@ -22,6 +22,7 @@
 #include "arch/x86.h"
 #include "arch/percpu.h"
 #include "tlb.h"
+#include "fs/vfs.h"
 
 struct shared_anon {
 	int refs;            /* vmas referring to it (under their mm locks) */
@@ -45,9 +46,22 @@ static uint64_t mm_lock(struct mm *mm)
 	return f;
 }
 
+static void put_dead(struct list *dead);
+
+/* Release mm->lock, then drop the file references of the file vmas
+ * removed under it (a last file_put may free an inode: not with the
+ * spinlock held). */
 static void mm_unlock(struct mm *mm, uint64_t f)
 {
+	struct list dead;
+	list_init(&dead);
+	if (!list_empty(&mm->dead)) { /* move the entries to a local head */
+		list_insert_between(&dead, mm->dead.prev, &mm->dead);
+		list_remove(&mm->dead);
+		list_init(&mm->dead);
+	}
 	spin_unlock_irqrestore(&mm->lock, f);
+	put_dead(&dead);
 }
 
 /* ---- page tables ---- */
@@ -299,6 +313,8 @@ static struct vma *split_vma(struct vma *v, uint64_t addr)
 	*hi = *v;
 	hi->start = addr;
 	hi->file_off = v->file_off + (addr - v->start);
+	if (v->file)
+		file_get(v->file);
 	if (v->shm) {
 		__atomic_add_fetch(&v->shm->refs, 1, __ATOMIC_ACQ_REL);
 		hi->shm_pgoff = v->shm_pgoff + (addr - v->start) / PAGE_SIZE;
@@ -308,6 +324,7 @@ static struct vma *split_vma(struct vma *v, uint64_t addr)
 	return hi;
 }
 
+/* Free v; a file vma waits on mm->dead for mm_unlock (or mm_put). */
 static void free_vma(struct mm *mm, struct vma *v)
 {
 	list_remove(&v->node);
@@ -315,7 +332,20 @@ static void free_vma(struct mm *mm, struct vma *v)
 		v->ops->close(mm, v->priv);
 	if (v->shm)
 		shm_put(v->shm);
-	kfree(v);
+	if (v->file)
+		list_add_tail(&v->node, &mm->dead);
+	else
+		kfree(v);
+}
+
+static void put_dead(struct list *dead)
+{
+	list_for_each_safe(n, dead) {
+		struct vma *v = vma_of(n);
+		list_remove(n);
+		file_put(v->file);
+		kfree(v);
+	}
 }
 
 /* A VMA_NOSPLIT area only partly inside [start, end)? */
@@ -519,6 +549,7 @@ struct mm *mm_create(void)
 	mm->refs = 1;
 	mm->lock = (struct spinlock)SPINLOCK_INIT("mm");
 	list_init(&mm->vmas);
+	list_init(&mm->dead);
 	return mm;
 }
 
@@ -545,6 +576,7 @@ void mm_put(struct mm *mm)
 		return;
 	BUG_ON(read_cr3() == mm->pml4);
 	unmap_locked(mm, 0, 0x0000800000000000ULL);
+	put_dead(&mm->dead);
 	free_tables(phys_to_virt(mm->pml4), 3);
 	pmm_free_pages(mm->pml4, 1);
 	kfree(mm);
@@ -628,6 +660,26 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	mm_unlock(mm, f);
 	if (r)
 		free_vma(mm, v);
+	return r;
+}
+
+int mm_map_file(struct mm *mm, uint64_t start, uint64_t len, int prot,
+		struct file *file, uint64_t off, uint64_t end, const char *name)
+{
+	struct vma *v = new_vma(start, start + len, prot, 0, name);
+	if (!v)
+		return -ENOMEM;
+	file_get(file);
+	v->file = file;
+	v->file_off = off;
+	v->file_end = end;
+	uint64_t f = mm_lock(mm);
+	int r = unmap_locked(mm, start, start + len);
+	if (r == 0)
+		insert_vma(mm, v);
+	else
+		free_vma(mm, v);
+	mm_unlock(mm, f);
 	return r;
 }
 
@@ -785,6 +837,8 @@ static int fault_in(struct mm *mm, struct vma *v, uint64_t addr)
 	uint64_t page, index = v->shm_pgoff + (va - v->start) / PAGE_SIZE;
 	if (v->shm && index >= v->shm->npages)
 		return -ENXIO; /* grown by mremap past its object */
+	if (v->file)
+		return -EAGAIN; /* read without mm->lock: file_page_in */
 	if (v->shm)
 		page = shm_page(v->shm, index);
 	else
@@ -825,6 +879,58 @@ static int cow_break(struct mm *mm, struct vma *v, uint64_t va, bool force)
 	return 0;
 }
 
+/* The bytes of file vma v's page at va: where in the file, how many. */
+static uint64_t file_bytes(const struct vma *v, uint64_t va, uint64_t *off)
+{
+	*off = v->file_off + (va - v->start);
+	if (v->file_end <= *off)
+		return 0;
+	return v->file_end - *off < PAGE_SIZE ? v->file_end - *off : PAGE_SIZE;
+}
+
+/*
+ * Fill the page at addr of a file vma from the file (fault_in said
+ * -EAGAIN). Called without mm->lock: the read may sleep (tmpfs's
+ * data_lock). The page goes in only if the same file vma is still
+ * there and nothing filled the entry meanwhile; either way the caller
+ * looks again. 0, or -ENOMEM.
+ */
+static int file_page_in(struct mm *mm, uint64_t addr)
+{
+	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE), off;
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, va);
+	struct file *file = v ? v->file : NULL;
+	uint64_t n = file ? file_bytes(v, va, &off) : 0;
+	if (file)
+		file_get(file);
+	mm_unlock(mm, f);
+	if (!file)
+		return 0;
+	uint64_t page = pmm_alloc_page_dirty();
+	int r = page ? 0 : -ENOMEM;
+	if (page) {
+		long got = n ? kernel_read(file, phys_to_virt(page), n, off) : 0;
+		got = got < 0 ? 0 : got; /* cut short: zeros, as past the end */
+		memset((char *)phys_to_virt(page) + got, 0, PAGE_SIZE - (uint64_t)got);
+		f = mm_lock(mm);
+		v = find_vma(mm, va);
+		uint64_t *pte = v && v->file == file ? pte_of(mm, va, true) : NULL;
+		if (pte && !pte_has_page(*pte)) {
+			*pte = page | pte_flags(v->prot);
+			mm->rss_pages++;
+			page = 0;
+		} else if (v && v->file == file && !pte) {
+			r = -ENOMEM;
+		}
+		mm_unlock(mm, f);
+		if (page)
+			pmm_free_pages(page, 1);
+	}
+	file_put(file);
+	return r;
+}
+
 static bool access_allowed(const struct vma *v, uint64_t error)
 {
 	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
@@ -849,9 +955,12 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		r = cow_break(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), false) == 0 ? 0 : -EACCES;
 	else if (error & 1)
 		r = -EACCES;  /* present page, protection violation */
-	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO && r != -ENOMEM)
+	else if ((r = fault_in(mm, v, addr)) != 0 && r != -ENXIO && r != -ENOMEM &&
+		 r != -EAGAIN)
 		r = -EFAULT;
 	mm_unlock(mm, f);
+	if (r == -EAGAIN) /* the access is retried with the page there */
+		r = file_page_in(mm, addr);
 	return r;
 }
 
@@ -862,6 +971,12 @@ int mm_populate(struct mm *mm, uint64_t start, uint64_t len)
 	for (uint64_t va = start; va < start + len && !r; va += PAGE_SIZE) {
 		struct vma *v = find_vma(mm, va);
 		r = v ? fault_in(mm, v, va) : -EFAULT;
+		if (r == -EAGAIN) { /* a file page: read, then this va again */
+			mm_unlock(mm, f);
+			r = file_page_in(mm, va);
+			f = mm_lock(mm);
+			va -= PAGE_SIZE;
+		}
 	}
 	mm_unlock(mm, f);
 	return r;
@@ -875,7 +990,16 @@ static uint64_t translate(struct mm *mm, uint64_t addr, bool write, bool unshare
 	uint64_t f = mm_lock(mm);
 	uint64_t phys = 0, va = ALIGN_DOWN(addr, PAGE_SIZE);
 	struct vma *v = find_vma(mm, addr);
-	if (v && (!write || (v->prot & PROT_WRITE)) && fault_in(mm, v, addr) == 0) {
+	int r = v && (!write || (v->prot & PROT_WRITE)) ? fault_in(mm, v, addr) : -EFAULT;
+	while (r == -EAGAIN) { /* a file page: read it in, look again */
+		mm_unlock(mm, f);
+		r = file_page_in(mm, addr);
+		f = mm_lock(mm);
+		v = find_vma(mm, addr);
+		if (!r)
+			r = v && (!write || (v->prot & PROT_WRITE)) ? fault_in(mm, v, addr) : -EFAULT;
+	}
+	if (r == 0) {
 		uint64_t *pte = pte_of(mm, addr, false);
 		if (!unshare || (v->flags & VMA_SHARED) || !(*pte & PTE_PRESENT) ||
 		    !page_shared(*pte & PTE_ADDR) || cow_break(mm, v, va, true) == 0)
@@ -963,6 +1087,8 @@ static int clone_vma(struct mm *dst, struct mm *src, struct vma *v)
 	*c = *v;
 	if (c->shm)
 		__atomic_add_fetch(&c->shm->refs, 1, __ATOMIC_ACQ_REL);
+	if (c->file)
+		file_get(c->file);
 	list_add_tail(&c->node, &dst->vmas);
 	if (v->flags & VMA_SHARED)
 		return 0; /* the child faults the shared pages in itself */

@@ -33,6 +33,7 @@
 
 struct shared_anon;
 struct mm;
+struct file;
 
 /* A driver's mapping (perf ring buffers): told when its vma goes away
  * (munmap, exec, exit). close runs with the mm lock held and interrupts
@@ -53,6 +54,13 @@ struct vma {
 				   * (/proc/<pid>/maps, perf's pgoff) */
 	const struct vma_ops *ops;
 	void *priv;
+	/* A private file mapping (mm_map_file): a page not present reads
+	 * from file at file_off + (va - start), the file's bytes ending at
+	 * file offset file_end (the rest of the page and the pages after
+	 * it read as zero). A counted reference, dropped after mm->lock
+	 * (mm->dead). */
+	struct file *file;
+	uint64_t file_end;
 };
 
 struct mm {
@@ -71,6 +79,8 @@ struct mm {
 				   * credential change (ptrace/perf access) */
 	int perf_rdpmc_maps;      /* mapped buffers of cpu-PMU events: RDPMC
 				   * allowed (pmu/rdpmc.c; atomic) */
+	struct list dead;         /* removed file vmas: their file references
+				   * are dropped once mm->lock is released */
 };
 
 struct mm *mm_create(void);
@@ -113,6 +123,12 @@ int mm_move(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
 
 int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		unsigned flags, const char *name);
+/* Map [start, start+len) private and backed by file f from offset off
+ * (page aligned): each page is read from the file at its first touch,
+ * not now; file bytes end at file offset end (an ELF segment's BSS reads
+ * as zero). Replaces what was there; takes its own reference on f. */
+int mm_map_file(struct mm *mm, uint64_t start, uint64_t len, int prot,
+		struct file *f, uint64_t off, uint64_t end, const char *name);
 /* The mapping starting at start holds the file's bytes from offset off
  * (exec's segments); shown in /proc/<pid>/maps. */
 void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off);
@@ -120,7 +136,8 @@ void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off);
 uint64_t mm_find_free(struct mm *mm, uint64_t len);
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t len);
 int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot);
-/* MADV_DONTNEED: private pages of the range read as zero again. */
+/* MADV_DONTNEED: private pages of the range read as zero again (as
+ * the file's bytes again in a file mapping). */
 int mm_discard(struct mm *mm, uint64_t start, uint64_t len);
 /* Is any page of the range mapped? */
 bool mm_range_overlaps(struct mm *mm, uint64_t start, uint64_t len);

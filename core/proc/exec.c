@@ -33,20 +33,39 @@
 #include "arch/x86.h"
 
 #define ARGS_MAX (128 * 1024)   /* bytes of argument + environment strings */
+#define ARGS_FIRST 2048         /* the buffer's first size: doubled as needed */
 #define ARGC_MAX 4096
 #define PATH_MAX_LEN 4096
 
 /* Argument and environment strings gathered in kernel memory. */
 struct exec_args {
 	char *buf;           /* all strings, NUL-separated: argv then envp */
-	size_t used;
+	size_t used, cap;    /* cap: buf's size, ARGS_FIRST doubled up to ARGS_MAX */
 	int argc, envc;
 };
 
+/* Double the buffer: -E2BIG past ARGS_MAX (as Linux), -ENOMEM. */
+static int args_grow(struct exec_args *a)
+{
+	if (a->cap >= ARGS_MAX)
+		return -E2BIG;
+	char *b = kmalloc(a->cap * 2);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, a->buf, a->used);
+	kfree(a->buf);
+	a->buf = b;
+	a->cap *= 2;
+	return 0;
+}
+
 static int args_add(struct exec_args *a, const char *s, size_t len)
 {
-	if (a->used + len + 1 > ARGS_MAX)
-		return -E2BIG;
+	while (a->used + len + 1 > a->cap) {
+		int r = args_grow(a);
+		if (r)
+			return r;
+	}
 	memcpy(a->buf + a->used, s, len);
 	a->buf[a->used + len] = 0;
 	a->used += len + 1;
@@ -76,10 +95,13 @@ static int args_from_user(struct exec_args *a, uint64_t uvec, int *count)
 			return 0;
 		if (*count >= ARGC_MAX)
 			return -E2BIG;
-		long n = strncpy_from_user(a->buf + a->used, (const char *)p,
-					   ARGS_MAX - a->used);
-		if (n == -ENAMETOOLONG)
-			return -E2BIG;
+		long n;
+		while ((n = strncpy_from_user(a->buf + a->used, (const char *)p,
+					      a->cap - a->used)) == -ENAMETOOLONG) {
+			int r = args_grow(a); /* then the string again, whole */
+			if (r)
+				return r;
+		}
 		if (n < 0)
 			return (int)n;
 		a->used += (size_t)n + 1;
@@ -118,6 +140,9 @@ static long exec_file_open(const char *path, struct exec_file *x)
 	}
 	r = -EACCES;
 	if (!file_is_regular(x->f) || !file_executable(x->f))
+		goto fail;
+	r = file_deny_write(x->f); /* -ETXTBSY while open for writing */
+	if (r)
 		goto fail;
 	r = -ENOEXEC;
 	if (file_size(x->f, &x->size) || x->size < sizeof(Elf64_Ehdr))
@@ -191,11 +216,38 @@ static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t
 	out->nseg++;
 }
 
-/* A segment's file bytes into its place. */
-static int copy_segment(struct mm *mm, struct exec_file *x, uint64_t va,
-			const Elf64_Phdr *ph)
+/* A segment's file bytes in its first page, which the previous
+ * segment's mapping holds already. */
+static int copy_head(struct mm *mm, struct exec_file *x, uint64_t va,
+		     const Elf64_Phdr *ph)
 {
-	return copy_from_file(mm, x, va, ph->p_offset, ph->p_filesz);
+	uint64_t room = ALIGN_UP(va + 1, PAGE_SIZE) - va;
+	return copy_from_file(mm, x, va, ph->p_offset,
+			      ph->p_filesz < room ? ph->p_filesz : room);
+}
+
+/*
+ * Map [start, end) of the segment at va. The file's pages are read at
+ * first touch, as Linux maps them (from the page of p_offset; zeros past
+ * p_filesz). A segment whose address and offset differ within the page
+ * cannot map the file's pages: it is copied in now (one without file
+ * bytes is anonymous).
+ */
+static int map_segment(struct mm *mm, struct exec_file *x, uint64_t va,
+		       uint64_t start, uint64_t end, const Elf64_Phdr *ph)
+{
+	int prot = segment_prot(ph->p_flags);
+	uint64_t off = ALIGN_DOWN(ph->p_offset, PAGE_SIZE) + (start - ALIGN_DOWN(va, PAGE_SIZE));
+	if (ph->p_filesz && ((va ^ ph->p_offset) & (PAGE_SIZE - 1)) == 0)
+		return mm_map_file(mm, start, end - start, prot, x->f, off,
+				   ph->p_offset + ph->p_filesz, mm->exe);
+	int r = mm_map_anon(mm, start, end - start, prot, 0, mm->exe);
+	if (!r)
+		mm_set_file_off(mm, start, off);
+	uint64_t skip = start > va ? start - va : 0; /* in the shared page */
+	if (!r && ph->p_filesz > skip)
+		r = copy_from_file(mm, x, va + skip, ph->p_offset + skip, ph->p_filesz - skip);
+	return r;
 }
 
 /* Map and fill the PT_LOAD segments into mm (x is checked). */
@@ -220,21 +272,16 @@ static int load_segments(struct mm *mm, struct exec_file *x, struct loaded *out)
 		uint64_t end = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE);
 		if (start < USER_MIN_ADDR || end > USER_STACK_TOP - USER_STACK_SIZE)
 			return -ENOEXEC;
-		/* A page shared with the previous segment keeps its contents. */
+		int r = 0;
+		/* A page shared with the previous segment keeps its contents;
+		 * this segment's bytes there are copied in now. */
 		if (mm_range_mapped(mm, start, PAGE_SIZE)) {
 			mm_protect(mm, start, PAGE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC);
+			r = copy_head(mm, x, va, ph);
 			start += PAGE_SIZE;
 		}
-		int r = start < end ? mm_map_anon(mm, start, end - start,
-						  segment_prot(ph->p_flags), 0, mm->exe) : 0;
-		if (!r && start < end) /* as Linux maps it: from the page of p_offset */
-			mm_set_file_off(mm, start, ALIGN_DOWN(ph->p_offset, PAGE_SIZE) +
-					(start - ALIGN_DOWN(va, PAGE_SIZE)));
-		if (!r)
-			r = mm_populate(mm, ALIGN_DOWN(va, PAGE_SIZE),
-					ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - ALIGN_DOWN(va, PAGE_SIZE));
-		if (!r)
-			r = copy_segment(mm, x, va, ph);
+		if (!r && start < end)
+			r = map_segment(mm, x, va, start, end, ph);
 		if (r)
 			return r;
 		note_exec_segment(out, ph, va);
@@ -539,7 +586,9 @@ close_file:
 static struct exec_args *args_new(void)
 {
 	struct exec_args *a = kzalloc(sizeof(*a));
-	if (a && !(a->buf = kmalloc(ARGS_MAX))) {
+	if (a)
+		a->cap = ARGS_FIRST;
+	if (a && !(a->buf = kmalloc(ARGS_FIRST))) {
 		kfree(a);
 		return NULL;
 	}

@@ -18,7 +18,8 @@
  * `bench CPU switch` the context-switch figures alone (the third: with a
  * user call-stack LBR event on each task, whose stack every switch
  * saves and puts back), `bench CPU perf` getppid and the perf fd's read
- * and ioctls and the open alone.
+ * and ioctls and the open alone, `bench CPU proc` fork+exit+wait and
+ * fork+exec alone.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -794,6 +795,11 @@ int main(int argc, char **argv)
 		bench_perf_read();
 		bench_perf_ioctl();
 		bench_perf_open_alone();
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[2], "proc")) { /* bench CPU proc: fork, exec */
+		bench_fork();
+		bench_exec();
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */
