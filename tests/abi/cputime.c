@@ -203,8 +203,13 @@ static void test_threads(void)
 	CHECK(proc >= 50 * MS && self < proc / 2,
 	      "CLOCK_PROCESS_CPUTIME_ID counts the spinning thread "
 	      "(%lld ms, %lld ms of it this thread's)", proc / MS, self / MS);
-	CHECK(usage_ns(RUSAGE_SELF, 1) - usage_ns(RUSAGE_THREAD, 1) >= 40 * MS,
-	      "RUSAGE_SELF counts it, RUSAGE_THREAD does not");
+	/* The other thread's share, by the clocks, is over 25 ms: at least
+	 * half of it shows in rusage (a busy host splits its user and
+	 * system time in any way). */
+	long long other = usage_ns(RUSAGE_SELF, 0) - usage_ns(RUSAGE_THREAD, 0);
+	CHECK(other >= (proc - self) / 2, "RUSAGE_SELF counts it, RUSAGE_THREAD "
+	      "does not (%lld ms of the other thread's %lld)", other / MS,
+	      (proc - self) / MS);
 
 	/* ITIMER_PROF counts the process: the spinner's time fires it
 	 * while this thread sleeps. */
