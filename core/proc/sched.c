@@ -218,15 +218,23 @@ static void enqueue_remote(struct task *t, unsigned cpu);
 
 /* The second half of a switch, run by the task switched to: release the
  * queue, and hand a migrating predecessor to its new CPU now that its
- * stack is no longer in use. */
+ * stack is no longer in use.
+ *
+ * A migrating task is prev itself, runnable. Once enqueue_remote has
+ * queued it, it is no longer ours: its new CPU may run it, it may exit
+ * and its parent reap and free it before we get past enqueue_remote. So
+ * prev is not touched after the hand-off (reading its state there once
+ * found the TASK_DEAD that reap sets and freed the task a second time). */
 static void sched_finish(struct runqueue *rq)
 {
 	struct task *m = rq->migrating, *prev = rq->prev;
 	rq->migrating = 0;
 	rq->prev = 0;
 	spin_unlock(&rq->lock);
-	if (m)
+	if (m) {
 		enqueue_remote(m, (unsigned)m->migrate_to);
+		return;
+	}
 	if (!prev)
 		return;
 	/* Read once: a parent may reap (and free) a zombie as soon as
