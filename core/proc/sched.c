@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "arch/apic.h"
+#include "cmdline.h"
 #include "arch/hrtimer.h"
 #include "kernel.h"
 #include "arch/percpu.h"
@@ -40,6 +41,27 @@ static struct cpumask online_mask;   /* bits set atomically as CPUs come up */
 static struct cpumask isolated_mask; /* set once by smp_init */
 
 static struct runqueue *rq_of(unsigned cpu) { return &rqs[cpu]; }
+
+/*
+ * A test aid (sched_handoff_spin=N on the command line, docs/cmdline.md):
+ * spin N loops after handing a task to another CPU, so that the task
+ * can run, exit and be freed there while this CPU is still on its way
+ * out of the hand-off; code that touched the task after it then fails
+ * at once instead of once in many runs (tests/abi/migrexit.c). Read on
+ * the boot CPU before the others start; 0, the default, spins none.
+ */
+static uint64_t handoff_spin;
+
+static void handoff_spin_init(void)
+{
+	handoff_spin = cmdline_get_u64("sched_handoff_spin", 0);
+}
+
+static void handoff_spin_wait(void)
+{
+	for (volatile uint64_t i = 0; i < handoff_spin; i++)
+		;
+}
 
 const struct cpumask *sched_online_mask(void) { return &online_mask; }
 bool sched_cpu_online(unsigned cpu) { return cpumask_test(&online_mask, cpu); }
@@ -77,6 +99,8 @@ void sched_init_cpu(struct task *idle)
 	trap_set_handler(VEC_IPI_RESCHED, ipi_resched);
 	trap_set_handler(VEC_IPI_KICK, ipi_kick);
 	struct runqueue *rq = rq_of(this_cpu_id());
+	if (this_cpu_id() == 0)
+		handoff_spin_init();
 	rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
 	list_init(&rq->queue);
 	rq->idle = rq->curr = idle;
@@ -406,6 +430,8 @@ void sched_yield_now(void)
 	schedule();
 }
 
+/* t is another CPU's once this returns: its caller does not touch it
+ * again unless it holds it some other way. */
 static void enqueue_remote(struct task *t, unsigned cpu)
 {
 	struct runqueue *dst = rq_of(cpu);
@@ -416,6 +442,8 @@ static void enqueue_remote(struct task *t, unsigned cpu)
 	dst->need_resched |= dst->curr == dst->idle;
 	spin_unlock_irqrestore(&dst->lock, f);
 	kick_cpu(cpu);
+	if (handoff_spin)
+		handoff_spin_wait();
 }
 
 /* Move a task that is queued but not running to another CPU's queue; a
