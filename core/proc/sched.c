@@ -164,9 +164,13 @@ void sched_start(struct task *t)
 
 void sched_wake(struct task *t)
 {
-	if (t->on_cpu < 0)
+	int on = __atomic_load_n(&t->on_cpu, __ATOMIC_RELAXED);
+	if (on < 0)
 		return; /* a new task not started yet: sched_start queues it */
-	struct runqueue *rq = rq_of((unsigned)t->on_cpu);
+	/* The CPU whose queue we use is the one kicked: once the lock is
+	 * dropped t may run, exit and be freed, so it is not read again. */
+	unsigned cpu = (unsigned)on;
+	struct runqueue *rq = rq_of(cpu);
 	uint64_t f = spin_lock_irqsave(&rq->lock);
 	if (t->state == TASK_SLEEPING || t->state == TASK_SLEEPING_UNINT) {
 		t->state = TASK_RUNNABLE;
@@ -179,7 +183,7 @@ void sched_wake(struct task *t)
 			rq->need_resched = true;
 	}
 	spin_unlock_irqrestore(&rq->lock, f);
-	kick_cpu((unsigned)t->on_cpu);
+	kick_cpu(cpu);
 }
 
 void sched_kick_running(struct task *t)
@@ -450,14 +454,15 @@ static void enqueue_remote(struct task *t, unsigned cpu)
  * sleeping task just changes CPU (it is queued there on wakeup). */
 static void migrate_other(struct task *t, unsigned to)
 {
-	struct runqueue *from = rq_of((unsigned)t->on_cpu);
+	unsigned cpu = (unsigned)t->on_cpu;
+	struct runqueue *from = rq_of(cpu);
 	uint64_t f = spin_lock_irqsave(&from->lock);
 	if (from->curr == t) {
 		/* Running elsewhere: it moves itself at its next switch. */
 		t->migrate_to = (int)to;
 		from->need_resched = true;
 		spin_unlock_irqrestore(&from->lock, f);
-		kick_cpu((unsigned)t->on_cpu);
+		kick_cpu(cpu); /* not t->on_cpu: t may be gone by now */
 		return;
 	}
 	bool queued = t->state == TASK_RUNNABLE && !t->sleep_timer;
