@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "arch/apic.h"
+#include "cmdline.h"
 #include "arch/hrtimer.h"
 #include "kernel.h"
 #include "arch/percpu.h"
@@ -40,6 +41,27 @@ static struct cpumask online_mask;   /* bits set atomically as CPUs come up */
 static struct cpumask isolated_mask; /* set once by smp_init */
 
 static struct runqueue *rq_of(unsigned cpu) { return &rqs[cpu]; }
+
+/*
+ * A test aid (sched_handoff_spin=N on the command line, docs/cmdline.md):
+ * spin N loops after handing a task to another CPU, so that the task
+ * can run, exit and be freed there while this CPU is still on its way
+ * out of the hand-off; code that touched the task after it then fails
+ * at once instead of once in many runs (tests/abi/migrexit.c). Read on
+ * the boot CPU before the others start; 0, the default, spins none.
+ */
+static uint64_t handoff_spin;
+
+static void handoff_spin_init(void)
+{
+	handoff_spin = cmdline_get_u64("sched_handoff_spin", 0);
+}
+
+static void handoff_spin_wait(void)
+{
+	for (volatile uint64_t i = 0; i < handoff_spin; i++)
+		;
+}
 
 const struct cpumask *sched_online_mask(void) { return &online_mask; }
 bool sched_cpu_online(unsigned cpu) { return cpumask_test(&online_mask, cpu); }
@@ -77,6 +99,8 @@ void sched_init_cpu(struct task *idle)
 	trap_set_handler(VEC_IPI_RESCHED, ipi_resched);
 	trap_set_handler(VEC_IPI_KICK, ipi_kick);
 	struct runqueue *rq = rq_of(this_cpu_id());
+	if (this_cpu_id() == 0)
+		handoff_spin_init();
 	rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
 	list_init(&rq->queue);
 	rq->idle = rq->curr = idle;
@@ -140,9 +164,13 @@ void sched_start(struct task *t)
 
 void sched_wake(struct task *t)
 {
-	if (t->on_cpu < 0)
+	int on = __atomic_load_n(&t->on_cpu, __ATOMIC_RELAXED);
+	if (on < 0)
 		return; /* a new task not started yet: sched_start queues it */
-	struct runqueue *rq = rq_of((unsigned)t->on_cpu);
+	/* The CPU whose queue we use is the one kicked: once the lock is
+	 * dropped t may run, exit and be freed, so it is not read again. */
+	unsigned cpu = (unsigned)on;
+	struct runqueue *rq = rq_of(cpu);
 	uint64_t f = spin_lock_irqsave(&rq->lock);
 	if (t->state == TASK_SLEEPING || t->state == TASK_SLEEPING_UNINT) {
 		t->state = TASK_RUNNABLE;
@@ -155,7 +183,7 @@ void sched_wake(struct task *t)
 			rq->need_resched = true;
 	}
 	spin_unlock_irqrestore(&rq->lock, f);
-	kick_cpu((unsigned)t->on_cpu);
+	kick_cpu(cpu);
 }
 
 void sched_kick_running(struct task *t)
@@ -218,15 +246,23 @@ static void enqueue_remote(struct task *t, unsigned cpu);
 
 /* The second half of a switch, run by the task switched to: release the
  * queue, and hand a migrating predecessor to its new CPU now that its
- * stack is no longer in use. */
+ * stack is no longer in use.
+ *
+ * A migrating task is prev itself, runnable. Once enqueue_remote has
+ * queued it, it is no longer ours: its new CPU may run it, it may exit
+ * and its parent reap and free it before we get past enqueue_remote. So
+ * prev is not touched after the hand-off (reading its state there once
+ * found the TASK_DEAD that reap sets and freed the task a second time). */
 static void sched_finish(struct runqueue *rq)
 {
 	struct task *m = rq->migrating, *prev = rq->prev;
 	rq->migrating = 0;
 	rq->prev = 0;
 	spin_unlock(&rq->lock);
-	if (m)
+	if (m) {
 		enqueue_remote(m, (unsigned)m->migrate_to);
+		return;
+	}
 	if (!prev)
 		return;
 	/* Read once: a parent may reap (and free) a zombie as soon as
@@ -398,6 +434,8 @@ void sched_yield_now(void)
 	schedule();
 }
 
+/* t is another CPU's once this returns: its caller does not touch it
+ * again unless it holds it some other way. */
 static void enqueue_remote(struct task *t, unsigned cpu)
 {
 	struct runqueue *dst = rq_of(cpu);
@@ -408,20 +446,23 @@ static void enqueue_remote(struct task *t, unsigned cpu)
 	dst->need_resched |= dst->curr == dst->idle;
 	spin_unlock_irqrestore(&dst->lock, f);
 	kick_cpu(cpu);
+	if (handoff_spin)
+		handoff_spin_wait();
 }
 
 /* Move a task that is queued but not running to another CPU's queue; a
  * sleeping task just changes CPU (it is queued there on wakeup). */
 static void migrate_other(struct task *t, unsigned to)
 {
-	struct runqueue *from = rq_of((unsigned)t->on_cpu);
+	unsigned cpu = (unsigned)t->on_cpu;
+	struct runqueue *from = rq_of(cpu);
 	uint64_t f = spin_lock_irqsave(&from->lock);
 	if (from->curr == t) {
 		/* Running elsewhere: it moves itself at its next switch. */
 		t->migrate_to = (int)to;
 		from->need_resched = true;
 		spin_unlock_irqrestore(&from->lock, f);
-		kick_cpu((unsigned)t->on_cpu);
+		kick_cpu(cpu); /* not t->on_cpu: t may be gone by now */
 		return;
 	}
 	bool queued = t->state == TASK_RUNNABLE && !t->sleep_timer;

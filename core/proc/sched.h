@@ -5,7 +5,9 @@
  * Locking: rq->lock (irqsave) protects a run queue and the state and
  * on_rq fields of the tasks assigned to that CPU. It is held across
  * context_switch and released by the task switched to (sched_finish).
- * A task only changes CPU while it is not running (sched_migrate).
+ * A task only changes CPU while it is not running (sched_apply_affinity); once
+ * queued on another CPU it is that CPU's, and may run, exit and be freed
+ * at once: the CPU that handed it over does not touch it again.
  */
 #ifndef BAREMON_SCHED_H
 #define BAREMON_SCHED_H

@@ -16,4 +16,13 @@ three_builds abi 1 4
 THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=hrsleep THREE_BUILDS_OPTS="--icount 4" \
 	THREE_BUILDS_TAG=-icount three_builds abi 1 4
 
+# migrexit again with the hand-off to another CPU stretched
+# (sched_handoff_spin, docs/cmdline.md): each child may then exit and be
+# reaped while its old CPU is still in sched_finish, which must not
+# touch it any more. Without the stretch that window is a few
+# instructions wide and the bug showed once in many runs.
+THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=migrexit \
+	THREE_BUILDS_OPTS="--cmdline sched_handoff_spin=200000" \
+	THREE_BUILDS_TAG=-handoff three_builds abi 4
+
 finish
