@@ -295,10 +295,12 @@ static bool parent_ignores_children(struct task *parent)
 	return a->sa_handler == SIG_IGN || (a->sa_flags & SA_NOCLDWAIT);
 }
 
-/* The whole process is gone: become a zombie and tell the parent. */
+/* The whole process is gone: become a zombie and tell the parent. The
+ * parent is read under task_lock and pinned: it may be exiting too (a
+ * group kill), and once it has reparented us it may be reaped; the pin
+ * keeps its memory and signal state until we are done telling it. */
 static void notify_parent(struct task *leader)
 {
-	struct task *parent = leader->parent;
 	int st = leader->exit_code, exit_signal = leader->exit_signal;
 	struct ksiginfo info = {
 		.signo = leader->exit_signal > 0 ? leader->exit_signal : SIGCHLD,
@@ -307,15 +309,30 @@ static void notify_parent(struct task *leader)
 		.status = (st & 0x7f) ? (st & 0x7f) : (st >> 8) & 0xff,
 	};
 	uint64_t f = spin_lock_irqsave(&task_lock);
+	struct task *parent = leader->parent;
+	task_pin(parent);
 	reparent_children(leader);
 	parent->child_events++;
+	bool ignored = parent_ignores_children(parent);
 	/* From here the parent may reap and free leader: not touched again. */
 	leader->exit_reported = true;
 	spin_unlock_irqrestore(&task_lock, f);
-	if (exit_signal > 0 && !parent_ignores_children(parent))
+	if (exit_signal > 0 && !ignored)
 		signal_send_process(parent->tgid, &info);
 	waitq_wake_all(&parent->child_exit);
 	waitq_wake_all(&init_task->child_exit);
+	task_unpin(parent);
+}
+
+/* Whether the process of `leader` vanishes at exit (its parent ignores
+ * SIGCHLD), decided once, under task_lock: the parent may change (it
+ * exits and init adopts us) while we exit. */
+static bool exit_autoreaps(struct task *leader)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	bool ignored = parent_ignores_children(leader->parent);
+	spin_unlock_irqrestore(&task_lock, f);
+	return ignored;
 }
 
 static void clear_child_tid(struct task *self)
@@ -362,9 +379,10 @@ static void unlink_from_parent(struct task *leader)
 /*
  * The last thread of a process is gone. Either the parent will wait for
  * it (the leader stays a zombie and the parent is told), or the parent
- * ignores SIGCHLD and the process vanishes at once.
+ * ignores SIGCHLD and the process vanishes at once (autoreap, decided
+ * by the caller once for both of them).
  */
-static void process_gone(struct task *self, struct task *leader)
+static void process_gone(struct task *self, struct task *leader, bool autoreap)
 {
 	itimer_forget(leader);
 	if (leader == init_task) {
@@ -374,7 +392,7 @@ static void process_gone(struct task *self, struct task *leader)
 		klog("init: exited with status %d", status);
 		machine_exit(status);
 	}
-	if (parent_ignores_children(leader->parent)) {
+	if (autoreap) {
 		unlink_from_parent(leader);
 		if (leader != self) {
 			/* The leader exited earlier and is off its CPU. */
@@ -408,7 +426,7 @@ void process_exit_thread(int code)
 		leader->exit_code = self->sig->group_exit_code;
 	else if (last || self == leader)
 		leader->exit_code = code;
-	bool autoreap = last && parent_ignores_children(leader->parent);
+	bool autoreap = last && exit_autoreaps(leader);
 	ptrace_exit_unlink(last);
 	if (self != leader) {
 		uint64_t f = spin_lock_irqsave(&task_lock);
@@ -417,7 +435,7 @@ void process_exit_thread(int code)
 		spin_unlock_irqrestore(&task_lock, f);
 	}
 	if (last)
-		process_gone(self, leader);
+		process_gone(self, leader, autoreap);
 	bool zombie = self == leader && !autoreap;
 	if (!zombie)
 		task_unlist(self); /* no sender may hold it when it goes */
@@ -483,11 +501,15 @@ void process_zombie_switched_out(struct task *t)
 	struct task *parent = t->parent;
 	bool notify = t->leader == t && parent && t->nr_live == 0;
 	__atomic_store_n(&t->switched_out, true, __ATOMIC_RELEASE);
-	if (notify)
+	if (notify) {
 		parent->child_events++;
+		task_pin(parent); /* it may be reaped once we unlock */
+	}
 	spin_unlock_irqrestore(&task_lock, f);
-	if (notify)
+	if (notify) {
 		waitq_wake_all(&parent->child_exit);
+		task_unpin(parent);
+	}
 }
 
 /* ---- stop and continue ---- */
