@@ -192,23 +192,23 @@ SYSCALL_DEFINE2(set_robust_list, uint64_t, head, size_t, len)
 	return 0;
 }
 
+/* Linux reports the size of a robust_list_head (24) whatever
+ * set_robust_list was given, and writes it before the head. */
 SYSCALL_DEFINE3(get_robust_list, unsigned long, pid, uint64_t __user *, head_ptr,
 		uint64_t __user *, len_ptr)
 {
-	uint64_t head, len;
+	uint64_t head;
 	if (pid) {
 		/* copied under the pin: put_user may sleep */
 		struct task *t = task_find_pinned((int)pid);
 		if (!t)
 			return -ESRCH;
 		head = t->robust_list;
-		len = t->robust_len;
 		task_unpin(t);
 	} else {
 		head = current->robust_list;
-		len = current->robust_len;
 	}
-	if (put_user(head, head_ptr) || put_user(len, len_ptr))
+	if (put_user((uint64_t)24, len_ptr) || put_user(head, head_ptr))
 		return -EFAULT;
 	return 0;
 }
