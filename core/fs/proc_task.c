@@ -2,9 +2,10 @@
  * The files in /proc/<pid>/: status, stat and comm from struct task in
  * Linux's formats, with the task pinned (nothing there sleeps); cmdline,
  * maps and exe from a reference to its mm, cwd from one to its
- * fs_context, taken under the pin and used after it (they may sleep). Fields baremon does not track (memory sizes, signal
- * dispositions, capabilities beyond root's) read as Linux shows an idle
- * task: zeros, or root's full set.
+ * fs_context, taken under the pin and used after it (they may sleep).
+ * Fields baremon does not track (memory sizes, signal dispositions,
+ * capabilities beyond root's) read as Linux shows an idle task: zeros,
+ * or root's full set.
  *
  * A task's fields are read without its lock: the text is a snapshot
  * that may mix values from moments apart, as on Linux.
@@ -29,10 +30,14 @@ static const char *state_name(const struct task *t)
 	return t->state >= 0 && t->state < 6 ? n[t->state] : "unknown";
 }
 
+/* Under task_lock: the parent, a family link, cannot be reaped then. */
 static int ppid_of(const struct task *t)
 {
+	uint64_t f = spin_lock_irqsave(&task_lock);
 	/* init is its own parent internally; Linux shows 0 */
-	return t->parent && t->parent != t->leader ? t->parent->tgid : 0;
+	int ppid = t->parent && t->parent != t->leader ? t->parent->tgid : 0;
+	spin_unlock_irqrestore(&task_lock, f);
+	return ppid;
 }
 
 /* Cpus_allowed as Linux prints a mask of nr_cpu_ids bits: 32-bit hex
