@@ -27,6 +27,7 @@
 #include "abi.h"
 
 #define ROUNDS 300
+#define PASSES 30       /* over each child's calls */
 #define PRIO_PROCESS_ 0
 #define RLIMIT_NOFILE_ 7
 
@@ -141,13 +142,22 @@ static void robust_list(int pid)
 	note("get_robust_list", pid, r, r == 0 && len == 24, ESRCH);
 }
 
-/* The hammer: every call on the newest child until told to stop. */
+/* The hammer: every call on the newest child, PASSES times, then it
+ * yields until there is a newer one (so that with one CPU the parent
+ * and its children get to run), until told to stop. */
 static void __attribute__((noreturn)) hammer(void)
 {
+	int last = 0, passes = 0;
 	while (!sh->stop) {
 		int pid = sh->target;
-		if (!pid)
+		if (pid != last) {
+			last = pid;
+			passes = 0;
+		}
+		if (!pid || passes++ >= PASSES) {
+			sched_yield();
 			continue;
+		}
 		ids(pid);
 		affinity(pid);
 		priority(pid);
