@@ -16,8 +16,9 @@ static unsigned pidfd_poll(struct file *f)
 	struct task *t = task_find_pinned(pid);
 	if (!t)
 		return POLLIN | POLLRDNORM;
-	/* t->leader is t: pidfd_open took only a process's pid */
-	bool exited = t->state == TASK_ZOMBIE || t->leader->nr_live == 0;
+	/* pidfd_open took a process's pid: its leader is t itself, and
+	 * a thread with that tid now means the process is gone */
+	bool exited = t->tgid != pid || t->state == TASK_ZOMBIE || t->nr_live == 0;
 	task_unpin(t);
 	return exited ? POLLIN | POLLRDNORM : 0;
 }
