@@ -235,13 +235,17 @@ static void send_sigio(const struct owner *o, const struct ksiginfo *info)
 			signal_send_process(c.tgid[i], info);
 		return;
 	}
-	struct task *t = task_find(o->nr);
-	if (!t || !may_sigio(o, t))
+	/* pinned while used; nothing here sleeps (fasync_lock is held) */
+	struct task *t = task_find_pinned(o->nr);
+	if (!t)
 		return;
-	if (o->type == F_OWNER_TID)
-		signal_send_thread(t, info);
-	else
-		signal_send_process(t->tgid, info);
+	if (may_sigio(o, t)) {
+		if (o->type == F_OWNER_TID)
+			signal_send_thread(t, info);
+		else
+			signal_send_process(t->tgid, info);
+	}
+	task_unpin(t);
 }
 
 void kill_fasync(struct fasync **list, int sig, int reason)

@@ -1,16 +1,19 @@
 /*
  * The files in /proc/<pid>/: status, stat and comm from struct task in
- * Linux's formats; cmdline, maps and exe from the task code
- * (task_format_cmdline, task_format_maps, task_exe_path); cwd from the
- * task's fs_context. Fields baremon does not track (memory sizes, signal
- * dispositions, capabilities beyond root's) read as Linux shows an idle
- * task: zeros, or root's full set.
+ * Linux's formats, with the task pinned (nothing there sleeps); cmdline,
+ * maps and exe from a reference to its mm, cwd from one to its
+ * fs_context, taken under the pin and used after it (they may sleep).
+ * Fields baremon does not track (memory sizes, signal dispositions,
+ * capabilities beyond root's) read as Linux shows an idle task: zeros,
+ * or root's full set.
  *
  * A task's fields are read without its lock: the text is a snapshot
  * that may mix values from moments apart, as on Linux.
  */
 #include "procfs.h"
 #include "proc/task.h"
+#include "proc/tasks.h"
+#include "mm/usermm.h"
 
 #define CLOCK_TICK_NS 10000000ULL   /* USER_HZ = 100 */
 
@@ -27,10 +30,14 @@ static const char *state_name(const struct task *t)
 	return t->state >= 0 && t->state < 6 ? n[t->state] : "unknown";
 }
 
+/* Under task_lock: the parent, a family link, cannot be reaped then. */
 static int ppid_of(const struct task *t)
 {
+	uint64_t f = spin_lock_irqsave(&task_lock);
 	/* init is its own parent internally; Linux shows 0 */
-	return t->parent && t->parent != t->leader ? t->parent->tgid : 0;
+	int ppid = t->parent && t->parent != t->leader ? t->parent->tgid : 0;
+	spin_unlock_irqrestore(&task_lock, f);
+	return ppid;
 }
 
 /* Cpus_allowed as Linux prints a mask of nr_cpu_ids bits: 32-bit hex
@@ -57,27 +64,57 @@ static void allowed_cpus(struct cpumask *m, const struct task *t)
 			cpumask_set(m, c);
 }
 
+/* Threads in t's process, from its leader pinned for the count. */
+static int nr_threads(struct task *t)
+{
+	struct task *leader = task_find_pinned(t->tgid);
+	if (!leader)
+		return 1;
+	int n = task_nr_threads(leader);
+	task_unpin(leader);
+	return n;
+}
+
+/* t's file-creation mask: t->fs is let go under task_lock at exit. */
+static unsigned umask_of(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	unsigned m = t->fs ? t->fs->umask : 022;
+	spin_unlock_irqrestore(&task_lock, f);
+	return m;
+}
+
+/* RLIMIT_SIGPENDING of t's process, or 0 once its leader is gone. */
+static unsigned long long sigpending_limit(struct task *t)
+{
+	struct task *leader = task_find_pinned(t->tgid);
+	if (!leader)
+		return 0;
+	unsigned long long v = leader->rlimits[RLIMIT_SIGPENDING].rlim_cur;
+	task_unpin(leader);
+	return v;
+}
+
 static void status_ids(struct seqbuf *out, struct task *t)
 {
-	struct task *leader = task_find(t->tgid);
 	sb_printf(out, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		  "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\n"
 		  "Groups:\t\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n"
 		  "Threads:\t%d\n",
 		  t->tgid, t->tid, ppid_of(t), t->uid, t->euid, t->euid, t->euid,
 		  t->gid, t->egid, t->egid, t->egid, MAX_FDS, t->tgid, t->tid,
-		  t->pgid, t->sid, leader ? task_nr_threads(leader) : 1);
+		  t->pgid, t->sid, nr_threads(t));
 }
 
 static int gen_status(struct seqbuf *out, struct task *t)
 {
 	uint64_t caps = t->euid == 0 ? 0x1ffffffffffULL : 0;
 	sb_printf(out, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\n", t->comm,
-		  t->fs ? t->fs->umask : 022, state_char(t), state_name(t));
+		  umask_of(t), state_char(t), state_name(t));
 	status_ids(out, t);
 	sb_printf(out, "SigQ:\t0/%llu\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n"
 		  "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
-		  (unsigned long long)t->leader->rlimits[RLIMIT_SIGPENDING].rlim_cur,
+		  sigpending_limit(t),
 		  (unsigned long long)t->sigpending, 0ULL,
 		  (unsigned long long)t->sigmask, 0ULL, 0ULL);
 	sb_printf(out, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
@@ -106,14 +143,13 @@ static unsigned long long ticks(uint64_t ns)
 /* The 52 fields of /proc/<pid>/stat (proc(5)); memory fields are 0. */
 static int gen_stat(struct seqbuf *out, struct task *t)
 {
-	struct task *leader = task_find(t->tgid);
 	sb_printf(out, "%d (%s) %c %d %d %d 0 -1 %u %llu 0 %llu 0 ",
 		  t->tid, t->comm, state_char(t), ppid_of(t), t->pgid, t->sid,
 		  t->mm ? 0x400000u : 0x200000u, (unsigned long long)t->minflt,
 		  (unsigned long long)t->majflt);
 	sb_printf(out, "%llu %llu 0 0 20 0 %d 0 %llu 0 0 18446744073709551615 ",
 		  ticks(task_utime_ns(t)), ticks(task_stime_ns(t)),
-		  leader ? task_nr_threads(leader) : 1, ticks(t->start_ns));
+		  nr_threads(t), ticks(t->start_ns));
 	sb_printf(out, "0 0 0 0 0 %llu %llu 0 0 0 0 0 %d %d 0 0 0 0 0 ",
 		  (unsigned long long)t->sigpending, (unsigned long long)t->sigmask,
 		  t->exit_signal, t->on_cpu);
@@ -127,16 +163,19 @@ static int gen_comm(struct seqbuf *out, struct task *t)
 	return 0;
 }
 
-/* Text from a task_format_* function that reports the length it needs. */
-static int gen_via(struct seqbuf *out, struct task *t,
-		   int (*fn)(struct task *, char *, size_t))
+/* Text from an mm_format_* function that reports the length it needs;
+ * empty when the task has let its mm go. */
+static int gen_via(struct seqbuf *out, struct mm *mm,
+		   int (*fn)(struct mm *, char *, size_t))
 {
 	size_t want = 4096;
+	if (!mm)
+		return 0;
 	for (int tries = 0; tries < 8; tries++) {
 		size_t room = sb_reserve(out, want);
 		if (!room)
 			return out->err;
-		int n = fn(t, out->buf + out->len, room);
+		int n = fn(mm, out->buf + out->len, room);
 		if (n < 0)
 			return n;
 		if ((size_t)n <= room) {
@@ -148,21 +187,26 @@ static int gen_via(struct seqbuf *out, struct task *t,
 	return -EFBIG;
 }
 
-static int gen_cmdline(struct seqbuf *out, struct task *t)
+static int gen_cmdline(struct seqbuf *out, const struct task_res *r)
 {
-	return gen_via(out, t, task_format_cmdline);
+	return gen_via(out, r->mm, mm_format_cmdline);
 }
 
-static int gen_maps(struct seqbuf *out, struct task *t)
+static int gen_maps(struct seqbuf *out, const struct task_res *r)
 {
-	return gen_via(out, t, task_format_maps);
+	return gen_via(out, r->mm, mm_format_maps);
 }
 
-static int cwd_link(struct task *t, char *buf, size_t max)
+static int exe_link(const struct task_res *r, char *buf, size_t max)
 {
-	if (!t->fs)
+	return r->mm ? mm_exe_path(r->mm, buf, max) : -ENOENT;
+}
+
+static int cwd_link(const struct task_res *r, char *buf, size_t max)
+{
+	if (!r->fs)
 		return -ENOENT;
-	long n = vfs_getcwd(t->fs, buf, max);
+	long n = vfs_getcwd(r->fs, buf, max);
 	if (n == -ERANGE)
 		return (int)max;
 	return n < 0 ? (int)n : (int)n - 1;
@@ -173,8 +217,8 @@ void proc_task_files_init(void)
 	procfs_register_task_file("stat", gen_stat);
 	procfs_register_task_file("status", gen_status);
 	procfs_register_task_file("comm", gen_comm);
-	procfs_register_task_file("cmdline", gen_cmdline);
-	procfs_register_task_file("maps", gen_maps);
-	procfs_register_task_link("exe", task_exe_path);
-	procfs_register_task_link("cwd", cwd_link);
+	procfs_register_res_file("cmdline", gen_cmdline);
+	procfs_register_res_file("maps", gen_maps);
+	procfs_register_res_link("exe", exe_link);
+	procfs_register_res_link("cwd", cwd_link);
 }

@@ -12,14 +12,18 @@
 #include "mm/mm.h"
 #include "procfs.h"
 #include "proc/task.h"
+#include "proc/tasks.h"
 
 #define MAX_TASK_ENTRIES 24
 #define PID_INO_BASE (1ULL << 32)
 
+/* One of gen (made from the pinned task) or rgen/rlink (from its
+ * references, after the pin is dropped) is set. */
 struct task_entry {
 	const char *name;
 	task_gen_fn gen;
-	task_link_fn link;
+	res_gen_fn rgen;
+	res_link_fn rlink;
 };
 
 /* An inode under /proc/<pid>: entry < 0 is the directory itself. */
@@ -51,15 +55,15 @@ int procfs_register_link(const char *path, glink_fn link, void *arg)
 	return genfs_add(&procfs, path, S_IFLNK | 0777, NULL, NULL, link, arg);
 }
 
-static int add_task_entry(const char *name, task_gen_fn gen, task_link_fn link)
+static int add_task_entry(const struct task_entry *e)
 {
 	int r = -ENOSPC;
 	uint64_t fl = spin_lock_irqsave(&task_entry_lock);
 	for (unsigned i = 0; i < ntask_entries; i++)
-		if (strcmp(task_entries[i].name, name) == 0)
+		if (strcmp(task_entries[i].name, e->name) == 0)
 			r = -EEXIST;
 	if (r != -EEXIST && ntask_entries < MAX_TASK_ENTRIES) {
-		task_entries[ntask_entries++] = (struct task_entry){ name, gen, link };
+		task_entries[ntask_entries++] = *e;
 		r = 0;
 	}
 	spin_unlock_irqrestore(&task_entry_lock, fl);
@@ -68,12 +72,17 @@ static int add_task_entry(const char *name, task_gen_fn gen, task_link_fn link)
 
 int procfs_register_task_file(const char *name, task_gen_fn gen)
 {
-	return add_task_entry(name, gen, NULL);
+	return add_task_entry(&(struct task_entry){ .name = name, .gen = gen });
 }
 
-int procfs_register_task_link(const char *name, task_link_fn link)
+int procfs_register_res_file(const char *name, res_gen_fn gen)
 {
-	return add_task_entry(name, NULL, link);
+	return add_task_entry(&(struct task_entry){ .name = name, .rgen = gen });
+}
+
+int procfs_register_res_link(const char *name, res_link_fn link)
+{
+	return add_task_entry(&(struct task_entry){ .name = name, .rlink = link });
 }
 
 static bool task_entry_at(unsigned i, struct task_entry *out)
@@ -109,20 +118,24 @@ static struct pnode *P(struct inode *ino)
 
 static int pnode_make(int pid, int entry, struct inode **out)
 {
-	struct task *t = task_find(pid);
 	struct task_entry e;
-	if (!t || (entry >= 0 && !task_entry_at((unsigned)entry, &e)))
+	if (entry >= 0 && !task_entry_at((unsigned)entry, &e))
 		return -ENOENT;
-	uint32_t mode = entry < 0 ? S_IFDIR | 0555 : e.link ? S_IFLNK | 0777
-							: S_IFREG | 0444;
+	struct task *t = task_find_pinned(pid);
+	if (!t)
+		return -ENOENT;
+	uint32_t uid = t->euid, gid = t->egid;
+	task_unpin(t);
+	uint32_t mode = entry < 0 ? S_IFDIR | 0555 : e.rlink ? S_IFLNK | 0777
+							 : S_IFREG | 0444;
 	struct pnode *n = kmalloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	inode_init(&n->inode, &procfs.sb, mode, &pnode_iops,
 		   entry < 0 ? &dir_fops : &genfile_fops);
 	n->inode.ino = pnode_ino(pid, entry);
-	n->inode.uid = t->euid;
-	n->inode.gid = t->egid;
+	n->inode.uid = uid;
+	n->inode.gid = gid;
 	n->pid = pid;
 	n->entry = entry;
 	*out = &n->inode;
@@ -147,12 +160,32 @@ static int pnode_iterate(struct inode *dir, struct dir_ctx *ctx)
 		return 0;
 	struct task_entry e;
 	for (unsigned i = (unsigned)ctx->pos - 2; task_entry_at(i, &e); i++) {
-		uint32_t mode = e.link ? S_IFLNK : S_IFREG;
+		uint32_t mode = e.rlink ? S_IFLNK : S_IFREG;
 		if (!dir_emit(ctx, e.name, strlen(e.name),
 			      pnode_ino(P(dir)->pid, (int)i), mode, i + 3))
 			return 0;
 	}
 	return 0;
+}
+
+/* Fill sb from entry e of task pid: a task_gen_fn while the task is
+ * pinned, a res_gen_fn on its references after the pin is dropped. */
+static int pnode_gen(int pid, const struct task_entry *e, struct seqbuf *sb)
+{
+	struct task *t = task_find_pinned(pid);
+	if (!t)
+		return -ESRCH;
+	if (e->gen) {
+		int r = e->gen(sb, t);
+		task_unpin(t);
+		return r;
+	}
+	struct task_res res;
+	task_res_get(t, &res);
+	task_unpin(t);
+	int r = e->rgen(sb, &res);
+	task_res_put(&res);
+	return r;
 }
 
 static int pnode_open(struct inode *ino, struct file *f)
@@ -163,11 +196,10 @@ static int pnode_open(struct inode *ino, struct file *f)
 		return 0;
 	if (f->fmode & FMODE_WRITE)
 		return -EACCES;
-	struct task *t = task_find(n->pid);
-	if (!t || !task_entry_at((unsigned)n->entry, &e) || !e.gen)
+	if (!task_entry_at((unsigned)n->entry, &e) || e.rlink)
 		return -ESRCH;
 	struct seqbuf sb = { 0 };
-	int r = e.gen(&sb, t);
+	int r = pnode_gen(n->pid, &e, &sb);
 	if (r >= 0)
 		r = sb.err;
 	if (r < 0) {
@@ -181,10 +213,16 @@ static int pnode_readlink(struct inode *ino, char *buf, size_t max)
 {
 	struct pnode *n = P(ino);
 	struct task_entry e;
-	struct task *t = task_find(n->pid);
-	if (!t || !task_entry_at((unsigned)n->entry, &e) || !e.link)
+	if (!task_entry_at((unsigned)n->entry, &e) || !e.rlink)
 		return -ENOENT;
-	int r = e.link(t, buf, max);
+	struct task *t = task_find_pinned(n->pid);
+	if (!t)
+		return -ENOENT;
+	struct task_res res;
+	task_res_get(t, &res);
+	task_unpin(t); /* the link may sleep */
+	int r = e.rlink(&res, buf, max);
+	task_res_put(&res);
 	return r > (int)max ? (int)max : r;   /* a longer target is cut */
 }
 

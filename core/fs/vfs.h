@@ -348,16 +348,22 @@ size_t sb_reserve(struct seqbuf *sb, size_t n);
  */
 typedef int (*gen_fn)(struct seqbuf *out, void *arg);
 typedef int (*write_fn)(const char *data, size_t len, void *arg);
+struct task_res;
+/* A /proc/<pid> file from the task itself: t is pinned (proc/tasks.h)
+ * while it runs, so it must not sleep (kmalloc does not). */
 typedef int (*task_gen_fn)(struct seqbuf *out, struct task *t);
-/* Symlink target for a task (e.g. exe): length or -errno. */
-typedef int (*task_link_fn)(struct task *t, char *buf, size_t max);
+/* One from references the task held (task_res): may sleep. */
+typedef int (*res_gen_fn)(struct seqbuf *out, const struct task_res *r);
+/* Symlink target from a task's references (e.g. exe): length or -errno. */
+typedef int (*res_link_fn)(const struct task_res *r, char *buf, size_t max);
 
 /* path is relative to /proc (or /sys); missing directories are made.
  * Returns 0, -EEXIST or -ENOMEM. Usable before vfs_init. */
 int procfs_register(const char *path, gen_fn gen, write_fn write, void *arg);
 int procfs_mkdir(const char *path);
 int procfs_register_task_file(const char *name, task_gen_fn gen);
-int procfs_register_task_link(const char *name, task_link_fn link);
+int procfs_register_res_file(const char *name, res_gen_fn gen);
+int procfs_register_res_link(const char *name, res_link_fn link);
 int sysfs_register(const char *path, gen_fn gen, write_fn write, void *arg);
 int sysfs_mkdir(const char *path);
 /* A read-only file reading as s plus a newline (s is kept, not copied). */
@@ -409,20 +415,29 @@ void signal_send_current(int sig);
 void signal_restore_mask_after_delivery(uint64_t old);
 /* tgids of all processes (thread-group leaders), at most max; count. */
 int task_list_pids(int *out, int max);
-/* (/proc also uses task_find from task.h: it formats a task right after
- * finding it and keeps no pointer, so the task must not be freed while
- * that runs.) */
-/* Threads in the process led by leader. */
+/* Threads in the process led by leader (which the caller holds pinned,
+ * proc/tasks.h). */
 int task_nr_threads(struct task *leader);
 /*
- * Text for /proc/<pid>/maps and /proc/<pid>/cmdline (NUL-separated
- * arguments), and the executable's path for /proc/<pid>/exe. Each writes
- * at most max bytes to buf and returns the length the whole text needs
- * (like snprintf: a result > max means "call again with more room"),
- * or -errno (-ENOENT: no executable, e.g. a kernel thread).
+ * What a /proc/<pid> file made after the task's pin is dropped may use
+ * (it may sleep; the task may be freed): references to the task's mm and
+ * fs taken under task_lock, NULL where it had let one go. task_res_put
+ * drops them.
  */
-int task_format_maps(struct task *t, char *buf, size_t max);
-int task_format_cmdline(struct task *t, char *buf, size_t max);
-int task_exe_path(struct task *t, char *buf, size_t max);
+struct task_res {
+	struct mm *mm;
+	struct fs_context *fs;
+};
+void task_res_get(struct task *t, struct task_res *r);
+void task_res_put(struct task_res *r);
+/*
+ * Text for /proc/<pid>/cmdline (NUL-separated arguments) and the
+ * executable's path for /proc/<pid>/exe (mm_format_maps in mm/usermm.h
+ * for maps). Each writes at most max bytes to buf and returns the length
+ * the whole text needs (like snprintf: a result > max means "call again
+ * with more room"), or -errno (-ENOENT: no executable).
+ */
+int mm_format_cmdline(struct mm *mm, char *buf, size_t max);
+int mm_exe_path(struct mm *mm, char *buf, size_t max);
 
 #endif

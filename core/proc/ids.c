@@ -77,18 +77,30 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
 	return size < 0 ? -EINVAL : 0;
 }
 
-static struct task *process(int pid)
+/* The process pid (0: the caller's), pinned (tasks.h): the caller
+ * task_unpins it and does not sleep before that. NULL: no such process. */
+static struct task *process_pinned(int pid)
 {
-	if (pid == 0)
+	if (pid == 0) {
+		task_pin(current->leader); /* lives while current does */
 		return current->leader;
-	struct task *t = task_find(pid);
-	return t && t->tgid == pid ? t : NULL;
+	}
+	struct task *t = task_find_pinned(pid);
+	if (t && t->tgid != pid) {
+		task_unpin(t);
+		return NULL;
+	}
+	return t;
 }
 
 SYSCALL_DEFINE1(getpgid, pid_t, pid)
 {
-	struct task *t = process(pid);
-	return t ? t->pgid : -ESRCH;
+	struct task *t = process_pinned(pid);
+	if (!t)
+		return -ESRCH;
+	int pgid = t->pgid;
+	task_unpin(t);
+	return pgid;
 }
 
 SYSCALL_DEFINE0(getpgrp)
@@ -98,8 +110,12 @@ SYSCALL_DEFINE0(getpgrp)
 
 SYSCALL_DEFINE1(getsid, pid_t, pid)
 {
-	struct task *t = process(pid);
-	return t ? t->sid : -ESRCH;
+	struct task *t = process_pinned(pid);
+	if (!t)
+		return -ESRCH;
+	int sid = t->sid;
+	task_unpin(t);
+	return sid;
 }
 
 struct pgrp_exists {
@@ -114,13 +130,10 @@ static void check_pgrp(struct task *t, void *ctx)
 		p->found = true;
 }
 
-SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+/* setpgid's checks and change on t, which the caller holds pinned
+ * (nothing here sleeps: task_for_each only takes task_lock). */
+static int set_pgid(struct task *me, struct task *t, int pgid)
 {
-	if (pgid < 0)
-		return -EINVAL;
-	struct task *me = current->leader, *t = process(pid);
-	if (!t)
-		return -ESRCH;
 	if (t != me && t->parent != me)
 		return -ESRCH;
 	if (t->sid != me->sid)
@@ -137,6 +150,18 @@ SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 	}
 	t->pgid = pgid;
 	return 0;
+}
+
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+{
+	if (pgid < 0)
+		return -EINVAL;
+	struct task *t = process_pinned(pid);
+	if (!t)
+		return -ESRCH;
+	int r = set_pgid(current->leader, t, pgid);
+	task_unpin(t);
+	return r;
 }
 
 SYSCALL_DEFINE0(setsid)
@@ -167,14 +192,23 @@ SYSCALL_DEFINE2(set_robust_list, uint64_t, head, size_t, len)
 	return 0;
 }
 
+/* Linux reports the size of a robust_list_head (24) whatever
+ * set_robust_list was given, and writes it before the head. */
 SYSCALL_DEFINE3(get_robust_list, unsigned long, pid, uint64_t __user *, head_ptr,
 		uint64_t __user *, len_ptr)
 {
-	struct task *t = pid ? task_find((int)pid) : current;
-	if (!t)
-		return -ESRCH;
-	if (put_user(t->robust_list, head_ptr) ||
-	    put_user(t->robust_len, len_ptr))
+	uint64_t head;
+	if (pid) {
+		/* copied under the pin: put_user may sleep */
+		struct task *t = task_find_pinned((int)pid);
+		if (!t)
+			return -ESRCH;
+		head = t->robust_list;
+		task_unpin(t);
+	} else {
+		head = current->robust_list;
+	}
+	if (put_user((uint64_t)24, len_ptr) || put_user(head, head_ptr))
 		return -EFAULT;
 	return 0;
 }

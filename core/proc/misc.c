@@ -18,6 +18,7 @@
 #include "sched.h"
 #include "syscall.h"
 #include "task.h"
+#include "tasks.h"
 #include "arch/tsc.h"
 #include "mm/uaccess.h"
 #include "arch/msr-index.h"
@@ -90,23 +91,41 @@ static int set_limit(struct task *p, unsigned res, const struct rlimit *want)
 	return 0;
 }
 
+/* The process of thread tid (0: the caller's), pinned (tasks.h): the
+ * caller task_unpins it and does not sleep before that. */
+static struct task *process_of_pinned(int tid)
+{
+	int tgid = current->tgid;
+	if (tid) {
+		struct task *t = task_find_pinned(tid);
+		if (!t)
+			return NULL;
+		tgid = t->tgid;
+		task_unpin(t);
+	}
+	/* by tgid, not t->leader: a leader outlives its threads in the
+	 * list, and pinning it keeps its rlimits here */
+	return task_find_pinned(tgid);
+}
+
+/* Linux's order: the new limit is read from the user before the lookup
+ * (EFAULT before ESRCH). Only copies happen under the pin. */
 SYSCALL_DEFINE4(prlimit64, unsigned long, pid, unsigned int, res,
 		const struct rlimit __user *, new_rlim, struct rlimit __user *, old_rlim)
 {
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct task *p = pid ? task_find((int)pid) : current;
+	struct rlimit want;
+	if (new_rlim && copy_from_user(&want, new_rlim, sizeof(want)))
+		return -EFAULT;
+	struct task *p = process_of_pinned((int)pid);
 	if (!p)
 		return -ESRCH;
-	struct rlimit old = p->leader->rlimits[res];
-	if (new_rlim) {
-		struct rlimit want;
-		if (copy_from_user(&want, new_rlim, sizeof(want)))
-			return -EFAULT;
-		int r = set_limit(p, res, &want);
-		if (r)
-			return r;
-	}
+	struct rlimit old = p->rlimits[res];
+	int r = new_rlim ? set_limit(p, res, &want) : 0;
+	task_unpin(p);
+	if (r)
+		return r;
 	if (old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
@@ -136,22 +155,25 @@ SYSCALL_DEFINE0(sched_yield)
 	return 0;
 }
 
-static struct task *target_task(int pid)
+/* Thread pid (0: the caller), pinned (tasks.h): the caller task_unpins
+ * it and does not sleep before that. */
+static struct task *target_pinned(int pid)
 {
-	return pid == 0 ? current : task_find(pid);
+	if (pid == 0) {
+		task_pin(current);
+		return current;
+	}
+	return task_find_pinned(pid);
 }
 
 /*
  * Linux's rules: a user mask shorter than the kernel's (cpumask_user_size
  * bytes) is read as is, the rest taken as clear; a longer one is read
- * only that far. No allowed CPU online: EINVAL.
+ * only that far, before the lookup. No allowed CPU online: EINVAL.
  */
 SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned long, cpusetsize,
 		const void __user *, user_mask)
 {
-	struct task *t = target_task(pid);
-	if (!t)
-		return -ESRCH;
 	struct cpumask mask;
 	size_t len = cpumask_user_size();
 	cpumask_clear(&mask);
@@ -159,26 +181,38 @@ SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned long, cpusetsize,
 		len = cpusetsize;
 	if (copy_from_user(&mask, user_mask, len))
 		return -EFAULT;
-	if (!cpumask_and(&mask, &mask, sched_online_mask()))
+	struct task *t = target_pinned(pid);
+	if (!t)
+		return -ESRCH;
+	if (!cpumask_and(&mask, &mask, sched_online_mask())) {
+		task_unpin(t);
 		return -EINVAL;
+	}
 	t->affinity = mask;
-	sched_apply_affinity(t);
+	bool self = t == current;
+	if (!self)
+		sched_apply_affinity(t); /* migrate_other: spinlocks only */
+	task_unpin(t);
+	if (self)
+		sched_apply_affinity(t); /* may schedule(): not under a pin */
 	return 0;
 }
 
 /* Linux's rules: the buffer must hold nr_cpu_ids bits and be whole
- * longs (else EINVAL); the kernel writes min(size, its mask's size)
- * bytes, leaves the rest alone, and returns how many it wrote. */
+ * longs (else EINVAL, checked before the lookup); the kernel writes
+ * min(size, its mask's size) bytes, leaves the rest alone, and returns
+ * how many it wrote. */
 SYSCALL_DEFINE3(sched_getaffinity, pid_t, pid, unsigned long, cpusetsize,
 		void __user *, user_mask)
 {
-	struct task *t = target_task(pid);
-	if (!t)
-		return -ESRCH;
 	if (cpusetsize * 8 < cpu_ids || (cpusetsize & (sizeof(long) - 1)))
 		return -EINVAL;
+	struct task *t = target_pinned(pid);
+	if (!t)
+		return -ESRCH;
 	struct cpumask mask;
 	cpumask_and(&mask, &t->affinity, sched_online_mask());
+	task_unpin(t); /* copy_to_user may sleep */
 	size_t len = cpumask_user_size();
 	if (cpusetsize < len)
 		len = cpusetsize;
@@ -199,7 +233,8 @@ SYSCALL_DEFINE3(getcpu, unsigned __user *, cpup, unsigned __user *, nodep, void 
 
 SYSCALL_DEFINE1(sched_getscheduler, pid_t, pid)
 {
-	return target_task(pid) ? 0 /* SCHED_OTHER */ : -ESRCH;
+	/* only whether it exists: the pointer is never dereferenced */
+	return pid == 0 || task_find(pid) ? 0 /* SCHED_OTHER */ : -ESRCH;
 }
 
 SYSCALL_DEFINE2(getpriority, int, which, int, who)

@@ -7,15 +7,20 @@
 #include "kernel.h"
 #include "syscall.h"
 #include "task.h"
+#include "proc/tasks.h"
 #include "fs/vfs.h"
 
 static unsigned pidfd_poll(struct file *f)
 {
 	int pid = (int)(long)f->priv;
-	struct task *t = task_find(pid);
-	if (!t || t->state == TASK_ZOMBIE || t->leader->nr_live == 0)
+	struct task *t = task_find_pinned(pid);
+	if (!t)
 		return POLLIN | POLLRDNORM;
-	return 0;
+	/* pidfd_open took a process's pid: its leader is t itself, and
+	 * a thread with that tid now means the process is gone */
+	bool exited = t->tgid != pid || t->state == TASK_ZOMBIE || t->nr_live == 0;
+	task_unpin(t);
+	return exited ? POLLIN | POLLRDNORM : 0;
 }
 
 static const struct file_ops pidfd_ops = {
@@ -28,10 +33,12 @@ SYSCALL_DEFINE2(pidfd_open, pid_t, pid, unsigned int, flags)
 		return -EINVAL;
 	if (pid <= 0)
 		return -EINVAL;
-	struct task *t = task_find(pid);
+	struct task *t = task_find_pinned(pid);
 	if (!t)
 		return -ESRCH;
-	if (t->tgid != pid)
+	bool thread = t->tgid != pid;
+	task_unpin(t);
+	if (thread)
 		return -EINVAL; /* a thread, not a process */
 	struct file *f = file_new_anon(&pidfd_ops, (void *)(long)pid,
 				       O_RDWR | (int)flags, 0600);

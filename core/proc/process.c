@@ -108,11 +108,37 @@ struct mm *task_mm_get(struct task *t)
 	return mm;
 }
 
+/* t's mm and fs, with references the caller drops with task_res_put;
+ * NULL where t has let one go. Both change only under task_lock once t
+ * is listed (release_resources, exec), as task_mm_get relies on. */
+void task_res_get(struct task *t, struct task_res *r)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	r->mm = t->mm;
+	r->fs = t->fs;
+	if (r->mm)
+		mm_get(r->mm);
+	if (r->fs)
+		fs_get(r->fs);
+	spin_unlock_irqrestore(&task_lock, f);
+}
+
+void task_res_put(struct task_res *r)
+{
+	if (r->mm)
+		mm_put(r->mm);
+	fs_put(r->fs); /* NULL is no-op */
+	r->mm = NULL;
+	r->fs = NULL;
+}
+
 static void release_resources(struct task *t)
 {
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct mm *mm = t->mm;
+	struct fs_context *fs = t->fs; /* see task_res_get */
 	t->mm = NULL;
+	t->fs = NULL;
 	spin_unlock_irqrestore(&task_lock, f);
 	if (mm) {
 		if (t == current)
@@ -121,10 +147,8 @@ static void release_resources(struct task *t)
 	}
 	if (t->files)
 		files_put(t->files);
-	if (t->fs)
-		fs_put(t->fs);
+	fs_put(fs);
 	t->files = NULL;
-	t->fs = NULL;
 }
 
 static void link_family(struct task *t, struct task *p, uint64_t flags)

@@ -19,25 +19,7 @@ int task_nr_threads(struct task *leader)
 	return n;
 }
 
-/* fn on t's mm through a reference (task_mm_get): the task may exit
- * while /proc reads it. 0 when it has no mm any more. */
-static int with_task_mm(struct task *t, int (*fn)(struct mm *, char *, size_t),
-			char *buf, size_t max)
-{
-	struct mm *mm = task_mm_get(t);
-	if (!mm)
-		return 0;
-	int r = fn(mm, buf, max);
-	mm_put(mm);
-	return r;
-}
-
-int task_format_maps(struct task *t, char *buf, size_t max)
-{
-	return with_task_mm(t, mm_format_maps, buf, max);
-}
-
-static int format_cmdline(struct mm *mm, char *buf, size_t max)
+int mm_format_cmdline(struct mm *mm, char *buf, size_t max)
 {
 	if (!mm->arg_end || mm->arg_end <= mm->arg_start)
 		return 0;
@@ -48,23 +30,13 @@ static int format_cmdline(struct mm *mm, char *buf, size_t max)
 	return (int)len;
 }
 
-int task_format_cmdline(struct task *t, char *buf, size_t max)
+int mm_exe_path(struct mm *mm, char *buf, size_t max)
 {
-	return with_task_mm(t, format_cmdline, buf, max);
-}
-
-int task_exe_path(struct task *t, char *buf, size_t max)
-{
-	struct mm *mm = task_mm_get(t);
-	int r = -ENOENT;
-	if (mm && mm->exe[0]) {
-		r = (int)strlen(mm->exe);
-		if (max)
-			strlcpy(buf, mm->exe, max);
-	}
-	if (mm)
-		mm_put(mm);
-	return r;
+	if (!mm->exe[0])
+		return -ENOENT;
+	if (max)
+		strlcpy(buf, mm->exe, max);
+	return (int)strlen(mm->exe);
 }
 
 void signal_restore_mask_after_delivery(uint64_t old)

@@ -169,8 +169,11 @@ static inline struct trap_frame *current_frame(void)
 	return current->frame;
 }
 
-/* Look up a task by tid (NULL if none). Caller holds task_lock or accepts
- * that the task may exit. */
+/* Look up a task by tid (NULL if none). Nothing keeps the task from
+ * being reaped and freed once this returns: only a test for existence,
+ * or a task that cannot be reaped meanwhile (the caller's own child
+ * that has not run), may use it; the rest use task_find_pinned
+ * (tasks.h). */
 struct task *task_find(int tid);
 /* A fresh login's limits (misc.c); the soft limit of the current
  * process. */

@@ -5,6 +5,7 @@
  * family links (parent, children, sibling, threads) of every task.
  */
 #include <string.h>
+#include "cmdline.h"
 #include "kernel.h"
 #include "mm/kstack.h"
 #include "mm/mm.h"
@@ -136,6 +137,22 @@ void task_free(struct task *t)
 	kfree(t);
 }
 
+/*
+ * A test aid (task_find_spin=N on the command line, docs/cmdline.md):
+ * spin N loops after a lookup by tid drops task_lock, so that the task
+ * found may exit and be reaped meanwhile; a caller that uses it without
+ * a pin then reads freed memory at once instead of once in many runs
+ * (tests/abi/pidrace.c). task_find_pinned spins with its pin held, and
+ * the reaper waits. Read on the boot CPU before the others start.
+ */
+static uint64_t find_spin;
+
+static void find_spin_wait(void)
+{
+	for (volatile uint64_t i = 0; i < find_spin; i++)
+		;
+}
+
 struct task *task_find(int tid)
 {
 	struct task *found = NULL;
@@ -148,6 +165,8 @@ struct task *task_find(int tid)
 		}
 	}
 	spin_unlock_irqrestore(&task_lock, f);
+	if (find_spin && found)
+		find_spin_wait();
 	return found;
 }
 
@@ -164,6 +183,8 @@ struct task *task_find_pinned(int tid)
 		}
 	}
 	spin_unlock_irqrestore(&task_lock, f);
+	if (find_spin && found)
+		find_spin_wait();
 	return found;
 }
 
@@ -238,6 +259,8 @@ struct task *task_create_idle(unsigned cpu, uint64_t stack_base)
 	BUG_ON(!t || !fpu);
 	init_fields(t, stack_base, fpu, "swapper");
 	t->tid = t->tgid = 0; /* as on Linux, idle is pid 0 */
+	if (cpu == 0)
+		find_spin = cmdline_get_u64("task_find_spin", 0);
 	t->affinity = cpumask_of(cpu);
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	list_add_tail(&t->all_node, &all_tasks);

@@ -335,6 +335,8 @@ static const uint8_t getppids_prog[] = {
 static int fork_child(const uint8_t *prog, size_t len)
 {
 	long pid = call(__NR_fork, 0, 0, 0);
+	/* No pin needed: c is our child, which only we can reap, and it
+	 * has not run yet. */
 	struct task *c = pid > 0 ? task_find((int)pid) : NULL;
 	if (!c)
 		return pid > 0 ? -ESRCH : (int)pid;

@@ -18,11 +18,31 @@ THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=hrsleep THREE_BUILDS_OPTS="--icount 4" \
 
 # migrexit again with the hand-off to another CPU stretched
 # (sched_handoff_spin, docs/cmdline.md): each child may then exit and be
-# reaped while its old CPU is still in sched_finish, which must not
+# reaped while its old CPU is still in sched_# pidrace again with the window between a lookup by pid and its use
+# stretched (task_find_spin, docs/cmdline.md), on the debug kernel that
+# poisons freed memory: a call that used the task it found without a pin
+# then reads (or writes) a reaped child's freed memory every few rounds.
+debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
+[ -f "$debug/kernel.elf" ] || debug=$build
+BAREMON_BUILD=$debug THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=pidrace \
+	THREE_BUILDS_OPTS="--cmdline task_find_spin=200000" \
+	THREE_BUILDS_TAG=-findspin three_builds abi 4
+
+finish, which must not
 # touch it any more. Without the stretch that window is a few
 # instructions wide and the bug showed once in many runs.
 THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=migrexit \
 	THREE_BUILDS_OPTS="--cmdline sched_handoff_spin=200000" \
 	THREE_BUILDS_TAG=-handoff three_builds abi 4
+
+# pidrace again with the window between a lookup by pid and its use
+# stretched (task_find_spin, docs/cmdline.md), on the debug kernel that
+# poisons freed memory: a call that used the task it found without a pin
+# then reads (or writes) a reaped child's freed memory every few rounds.
+debug=${BAREMON_DEBUG_BUILD:-$top/build-debug}
+[ -f "$debug/kernel.elf" ] || debug=$build
+BAREMON_BUILD=$debug THREE_BUILDS_SKIP="" THREE_BUILDS_ONLY=pidrace \
+	THREE_BUILDS_OPTS="--cmdline task_find_spin=200000" \
+	THREE_BUILDS_TAG=-findspin three_builds abi 4
 
 finish
