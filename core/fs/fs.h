@@ -246,6 +246,9 @@ struct inode *procfs_mount(struct super_block **sb);
 struct inode *sysfs_mount(struct super_block **sb);
 void procfs_init_files(void);
 void sysfs_init_files(void);
+/* ino lies in /sys/kernel/tracing or /sys/kernel/debug/tracing, which
+ * Linux mounts as tracefs (statfs says so). */
+bool sysfs_in_tracefs(struct inode *ino);
 /* /sys/devices/system/cpu/cpuN/cache/ (sysfs_cache.c). */
 void sysfs_cache_init(void);
 void random_init(void);
