@@ -20,18 +20,16 @@
 #include "tasks.h"
 #include "mm/uaccess.h"
 
-#define CAP_ALL ((1ULL << (CAP_LAST_CAP + 1)) - 1)
-
 void caps_reset(struct task *t)
 {
 	t->caps.set = false;
 }
 
-static struct task_caps caps_of(const struct task *t)
+struct task_caps caps_of(const struct task *t)
 {
 	if (t->caps.set)
 		return t->caps;
-	uint64_t all = t->euid == 0 ? CAP_ALL : 0;
+	uint64_t all = t->euid == 0 ? CAPS_ALL : 0;
 	return (struct task_caps){ .effective = all, .permitted = all };
 }
 
@@ -92,7 +90,7 @@ static uint64_t join(const struct __user_cap_data_struct *d, int words,
 	uint64_t v = 0;
 	for (int i = 0; i < words; i++)
 		v |= (uint64_t)*(const uint32_t *)((const char *)&d[i] + field) << (32 * i);
-	return v & CAP_ALL;
+	return v & CAPS_ALL;
 }
 
 SYSCALL_DEFINE2(capset, struct __user_cap_header_struct __user *, h,
@@ -114,7 +112,7 @@ SYSCALL_DEFINE2(capset, struct __user_cap_header_struct __user *, h,
 	c.permitted = join(in, words, offsetof(struct __user_cap_data_struct, permitted));
 	c.inheritable = join(in, words, offsetof(struct __user_cap_data_struct, inheritable));
 	bool setpcap = old.effective & (1ULL << CAP_SETPCAP);
-	uint64_t inh_limit = old.inheritable | (setpcap ? CAP_ALL : old.permitted);
+	uint64_t inh_limit = old.inheritable | (setpcap ? CAPS_ALL : old.permitted);
 	if ((c.inheritable & ~inh_limit) || (c.permitted & ~old.permitted) ||
 	    (c.effective & ~c.permitted))
 		return -EPERM;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/capability.h>
 
 struct task_caps {
 	bool set;                 /* capset gave these; else from the ids */
@@ -22,5 +23,9 @@ struct task_caps {
 struct task;
 /* Exec and setuid: back to the sets the ids give. */
 void caps_reset(struct task *t);
+/* t's sets now (capget, /proc/PID/status). */
+struct task_caps caps_of(const struct task *t);
+/* Every capability Linux 6.1 has (CAP_LAST_CAP and below). */
+#define CAPS_ALL ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
 #endif
