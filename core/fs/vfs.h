@@ -5,7 +5,8 @@
  *
  *   /      the initrd (cpio newc), read-only
  *   /tmp   tmpfs, in memory
- *   /dev   devfs: console, tty, ttyS0, null, zero, full, random, urandom
+ *   /dev   devfs: console, tty, ttyS0, null, zero, full, random, urandom,
+ *          cpu/N/{msr,cpuid}
  *   /proc  procfs: generated files, /proc/<pid>/, /proc/self, /proc/sys
  *   /sys   sysfs: generated files
  *
