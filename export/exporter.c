@@ -23,17 +23,17 @@
  */
 #include <string.h>
 #include <linux/errno.h>
-#include "kernel.h"
-#include "log.h"
+#include "core/kernel.h"
+#include "core/log.h"
 #include "exporter.h"
-#include "frame.h"
-#include "spinlock.h"
+#include "wire/frame.h"
+#include "core/spinlock.h"
 #include "serial_export.h"
-#include "arch/tsc.h"
-#include "mm/mm.h"
-#include "mm/usermm.h"
-#include "proc/task.h"
-#include "proc/waitq.h"
+#include "core/arch/tsc.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
+#include "core/proc/task.h"
+#include "core/proc/waitq.h"
 
 #define EXPORT_CHUNK (FRAME_MAX_PAYLOAD - 8)
 #define FRAMES_PER_ROUND 8   /* per stream, so streams take turns */

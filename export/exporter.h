@@ -6,7 +6,7 @@
 #define BAREMON_RINGBUF_EXPORTER_H
 
 #include <stdint.h>
-#include "ringbuf.h"
+#include "ringbuf/ringbuf.h"
 
 #define EXPORT_MAX_STREAMS 32
 

@@ -11,9 +11,9 @@
  * exporter is called outside it (it allocates nothing but sleeps).
  */
 #include <linux/errno.h>
-#include "event.h"
-#include "export.h"
-#include "ringbuf/exporter.h"
+#include "pmu/events/event.h"
+#include "export/ioctl.h"
+#include "export/exporter.h"
 
 /* The event's buffer with a reference, or NULL. */
 static struct ring_buffer *event_rb(struct perf_event *e, uint64_t *lost)

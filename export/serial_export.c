@@ -18,18 +18,18 @@
 #include <errno.h>
 #include <string.h>
 #include <linux/poll.h>
-#include "serial.h"
+#include "core/serial.h"
 #include "serial_export.h"
-#include "cmdline.h"
-#include "log.h"
-#include "fs/fs.h"
-#include "fs/vfs.h"
-#include "mm/mm.h"
-#include "proc/sched.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "arch/tsc.h"
-#include "proc/waitq.h"
+#include "core/cmdline.h"
+#include "core/log.h"
+#include "core/fs/fs.h"
+#include "core/fs/vfs.h"
+#include "core/mm/mm.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/arch/tsc.h"
+#include "core/proc/waitq.h"
 
 #define TXQ 16384    /* a power of two; at least a few frames */
 #define RXQ 8192

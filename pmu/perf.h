@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include "arch/percpu.h"
-#include "arch/trap.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
 
 struct task;
 struct trap_frame;

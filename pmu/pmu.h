@@ -25,7 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "list.h"
+#include "core/list.h"
 
 struct perf_event;
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 /* Milliseconds of CLOCK_MONOTONIC. */
 uint64_t now_ms(void);

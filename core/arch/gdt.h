@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpumask.h" /* MAX_CPUS */
+#include "core/cpumask.h" /* MAX_CPUS */
 
 /* Selector values; user ones fit SYSRET's layout (STAR base 0x10). */
 #define KERNEL_CS 0x08

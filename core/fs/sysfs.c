@@ -11,10 +11,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "arch/acpi.h"
+#include "core/arch/acpi.h"
 #include "genfs.h"
-#include "arch/percpu.h"
-#include "mm/mm.h"
+#include "core/arch/percpu.h"
+#include "core/mm/mm.h"
 
 #define EVENT_SOURCE "bus/event_source/devices/"
 

@@ -32,8 +32,8 @@
 #include <linux/limits.h>
 #include <linux/stat.h>
 #include <linux/uio.h>
-#include "spinlock.h"
-#include "proc/waitq.h"
+#include "core/spinlock.h"
+#include "core/proc/waitq.h"
 
 struct task;
 struct inode;

@@ -12,9 +12,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpumask.h"
-#include "list.h"
-#include "spinlock.h"
+#include "core/cpumask.h"
+#include "core/list.h"
+#include "core/spinlock.h"
 
 #define USER_STACK_TOP   0x00007ffffffde000ULL
 #define USER_STACK_SIZE  (8ULL << 20)

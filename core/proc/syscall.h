@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include <asm/unistd_64.h>
 #include <linux/errno.h>
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 /* syscall_entry.asm reads syscall_path[nr], syscall_fast[nr], syscall_lean[nr] and syscall_quick[nr] below
  * this bound. */

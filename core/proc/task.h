@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 #include <linux/resource.h>
-#include "cpumask.h"
-#include "list.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
+#include "core/cpumask.h"
+#include "core/list.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
 #include "waitq.h"
 #include "ptrace.h"
 #include "cputime.h"

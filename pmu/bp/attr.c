@@ -13,11 +13,11 @@
 #include <linux/errno.h>
 #include <linux/hw_breakpoint.h>
 #include "breakpoint.h"
-#include "event.h"
-#include "kernel.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
-#include "fs/vfs.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
+#include "core/fs/vfs.h"
 
 static bool is_pow2(uint64_t x)
 {

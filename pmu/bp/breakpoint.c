@@ -21,16 +21,16 @@
 #include <linux/hw_breakpoint.h>
 #include "breakpoint.h"
 #include "debugreg.h"
-#include "event.h"
-#include "arch/gdt.h"
-#include "kernel.h"
-#include "panic.h"
-#include "arch/percpu.h"
-#include "perf.h"
-#include "hit.h"
-#include "proc/sched.h"
-#include "arch/trap.h"
-#include "arch/percpu_table.h"
+#include "pmu/events/event.h"
+#include "core/arch/gdt.h"
+#include "core/kernel.h"
+#include "core/panic.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
+#include "pmu/events/hit.h"
+#include "core/proc/sched.h"
+#include "core/arch/trap.h"
+#include "core/arch/percpu_table.h"
 
 #define RFLAGS_IF (1ULL << 9)
 

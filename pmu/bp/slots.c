@@ -28,12 +28,12 @@
 #include <linux/errno.h>
 #include "breakpoint.h"
 #include "debugreg.h"
-#include "event.h"
-#include "kernel.h"
-#include "proc/sched.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "arch/x86.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/arch/x86.h"
 
 /* Is e a breakpoint that may be installed on cpu? */
 static int counts_on(const struct perf_event *e, unsigned cpu)

@@ -12,12 +12,12 @@
 #include <linux/hw_breakpoint.h>
 #include "breakpoint.h"
 #include "debugreg.h"
-#include "event.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
-#include "selftest.h"
-#include "arch/x86.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
+#include "core/selftest.h"
+#include "core/arch/x86.h"
 
 #define DR7_RESERVED (1ULL << 10) /* reads as 1 */
 

@@ -3,27 +3,27 @@
  * order and with its errnos, contexts (per task and per CPU), groups,
  * enabling and time accounting. See event.h for the locking rule.
  */
-#include "rdpmc.h"
+#include "pmu/x86/rdpmc.h"
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/fcntl.h>
 #include <asm/perf_regs.h>
 #include "event.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
-#include "perf.h"
-#include "records/records.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
+#include "pmu/records/records.h"
 #include "ringbuf/ringbuf.h"
-#include "arch/smp.h"
-#include "proc/sched.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "arch/tsc.h"
-#include "mm/uaccess.h"
-#include "fs/vfs.h"
-#include "fs/fs.h"
+#include "core/arch/smp.h"
+#include "core/proc/sched.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/arch/tsc.h"
+#include "core/mm/uaccess.h"
+#include "core/fs/vfs.h"
+#include "core/fs/fs.h"
 #include "open.h"
 
 struct spinlock perf_lock = SPINLOCK_INIT("perf");

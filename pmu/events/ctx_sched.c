@@ -34,19 +34,19 @@
  * the switch-in or by perf_ctx_call's resync.
  */
 #include "pmu/vpmu/vpmu.h"
-#include "rdpmc.h"
+#include "pmu/x86/rdpmc.h"
 #include "event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
-#include "perf.h"
-#include "records/records.h"
-#include "proc/sched.h"
-#include "proc/task.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
+#include "pmu/records/records.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
 #include "hit.h"
-#include "sw.h"
+#include "pmu/sw/sw.h"
 #include "throttle.h"
-#include "arch/tsc.h"
-#include "arch/percpu_table.h"
+#include "core/arch/tsc.h"
+#include "core/arch/percpu_table.h"
 
 #define TICK_NS 10000000ULL
 

@@ -21,10 +21,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include "arch/hrtimer.h"
-#include "list.h"
-#include "pmu.h"
-#include "spinlock.h"
+#include "core/arch/hrtimer.h"
+#include "core/list.h"
+#include "pmu/pmu.h"
+#include "core/spinlock.h"
 
 struct perf_event;
 struct task;

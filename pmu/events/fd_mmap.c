@@ -16,11 +16,11 @@
 #include <linux/errno.h>
 #include <linux/mman.h>
 #include "event.h"
-#include "kernel.h"
-#include "rdpmc.h"
-#include "records/records.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
+#include "core/kernel.h"
+#include "pmu/x86/rdpmc.h"
+#include "pmu/records/records.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
 
 /* e's buffer for a mapping of nr_pages data pages, with a reference and
  * a mapping counted; a new one if e has none in use. */

@@ -5,19 +5,19 @@
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/poll.h>
-#include "breakpoint.h"
+#include "pmu/bp/breakpoint.h"
 #include "event.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "notify.h"
-#include "export.h"
-#include "perf.h"
+#include "export/ioctl.h"
+#include "pmu/perf.h"
 #include "ringbuf/ringbuf.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
-#include "fs/vfs.h"
-#include "arch/percpu.h"
-#include "proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
+#include "core/fs/vfs.h"
+#include "core/arch/percpu.h"
+#include "core/proc/syscall.h"
 
 static int siblings_of(const struct perf_event *l)
 {

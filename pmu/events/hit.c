@@ -17,14 +17,14 @@
  * NMI raises irq_work for it when perf_wakeup_owed()).
  */
 #include "event.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "notify.h"
-#include "arch/percpu.h"
-#include "perf.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
 #include "hit.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
 
 #define MAX_SAMPLES_PER_HIT 16
 

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "perf.h"  /* struct perf_hit */
+#include "pmu/perf.h"  /* struct perf_hit */
 
 struct perf_event;
 

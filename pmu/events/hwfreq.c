@@ -13,7 +13,7 @@
  */
 #include "event.h"
 #include "throttle.h"
-#include "arch/tsc.h"
+#include "core/arch/tsc.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 

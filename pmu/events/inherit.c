@@ -6,13 +6,13 @@
  */
 #include <linux/errno.h>
 #include "event.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "perf.h"
-#include "records/records.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/perf.h"
+#include "pmu/records/records.h"
 #include "ringbuf/ringbuf.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
 
 /* Take e out of its context, or out of its group: a closed leader's
  * siblings become leaders of their own. Context off the counters. */

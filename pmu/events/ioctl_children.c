@@ -10,10 +10,10 @@
  * themselves and may wait for another CPU; a copy whose task exits
  * meanwhile is folded and freed only at its last put.
  */
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "event.h"
-#include "perf.h"
+#include "pmu/perf.h"
 
 /* e's live copies, each with a reference; their number (0: none, or no
  * memory for the list - then they keep their state, as before). */

@@ -15,8 +15,8 @@
 #include <linux/errno.h>
 #include "event.h"
 #include "notify.h"
-#include "mm/uaccess.h"
-#include "fs/vfs.h"
+#include "core/mm/uaccess.h"
+#include "core/fs/vfs.h"
 
 static uint64_t next_random(uint64_t *state)
 {

@@ -31,16 +31,16 @@
  */
 #include <linux/errno.h>
 #include "event.h"
-#include "kernel.h"
-#include "perf.h"
-#include "sw.h"
+#include "core/kernel.h"
+#include "pmu/perf.h"
+#include "pmu/sw/sw.h"
 #include "throttle.h"
-#include "arch/percpu.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
-#include "mm/uaccess.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
+#include "core/arch/percpu.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
 
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 _Static_assert(TIMES == 3, "a lone layout's words index by read_format");

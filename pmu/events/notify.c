@@ -28,15 +28,15 @@
 #include <asm/siginfo.h>
 #include <linux/errno.h>
 #include "event.h"
-#include "fs/fasync.h"
-#include "kernel.h"
+#include "core/fs/fasync.h"
+#include "core/kernel.h"
 #include "notify.h"
-#include "arch/percpu.h"
+#include "core/arch/percpu.h"
 #include "hit.h"
-#include "proc/signal.h"
-#include "arch/nmi.h"
-#include "arch/trap.h"
-#include "fs/vfs.h"
+#include "core/proc/signal.h"
+#include "core/arch/nmi.h"
+#include "core/arch/trap.h"
+#include "core/fs/vfs.h"
 
 static struct perf_event *pending[MAX_CPUS];
 

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include "event.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 /* Freed events, for the next open (mm.h's object caches): event_free
  * puts an event there. */

@@ -33,14 +33,14 @@
 #include <linux/errno.h>
 #include <linux/fcntl.h>
 #include "event.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "open.h"
-#include "arch/percpu.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
-#include "mm/uaccess.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
+#include "core/arch/percpu.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
 
 #ifdef BAREMON_DEBUG
 #define LEAN_CROSS_CHECK 1

@@ -16,7 +16,7 @@
  */
 #include "event.h"
 #include "notify.h"
-#include "records/records.h"
+#include "pmu/records/records.h"
 #include "hit.h"
 #include "throttle.h"
 

@@ -8,9 +8,9 @@
  */
 #include <linux/errno.h>
 #include "event.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "notify.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 
 static void set_period_fn(struct perf_event *e, void *arg, uint64_t now)
 {

@@ -11,8 +11,8 @@
 #include <linux/errno.h>
 #include <linux/perf_event.h>
 #include "event.h"
-#include "kernel.h"
-#include "fs/vfs.h"
+#include "core/kernel.h"
+#include "core/fs/vfs.h"
 
 static struct list pmus = LIST_INIT(pmus);
 static uint32_t next_dynamic_type = PERF_TYPE_MAX;

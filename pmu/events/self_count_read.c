@@ -31,13 +31,13 @@
  * the decline.
  */
 #include "event.h"
-#include "perf.h"
-#include "arch/percpu.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
-#include "mm/uaccess.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
+#include "pmu/perf.h"
+#include "core/arch/percpu.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
 
 /* time_since_boot_ns() in RAX, RDX and RCX only (tsc_to_ns's product
  * and shift, done by hand): every register the quick read touches is one

@@ -10,13 +10,13 @@
  * them.
  */
 #include "event.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
-#include "proc/sched.h"
-#include "selftest.h"
-#include "arch/tsc.h"
-#include "arch/x86.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
+#include "core/proc/sched.h"
+#include "core/selftest.h"
+#include "core/arch/tsc.h"
+#include "core/arch/x86.h"
 
 #define NR_FAKE 2
 

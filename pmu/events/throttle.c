@@ -23,14 +23,14 @@
  * seq[c] and need_tick[c] are CPU c's own (read by its scheduler).
  */
 #include "event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
-#include "proc/sched.h"
-#include "proc/task.h"
-#include "records/records.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
+#include "pmu/records/records.h"
 #include "throttle.h"
-#include "arch/tsc.h"
-#include "fs/vfs.h"
+#include "core/arch/tsc.h"
+#include "core/fs/vfs.h"
 
 static uint64_t seq[MAX_CPUS];        /* this CPU's tick number */
 static bool need_tick[MAX_CPUS];      /* an event throttled since the tick */

@@ -14,10 +14,10 @@
  * is on no counter: offset is then the whole count).
  */
 #include "event.h"
-#include "rdpmc.h"
+#include "pmu/x86/rdpmc.h"
 #include "ringbuf/ringbuf.h"
-#include "arch/tsc.h"
-#include "arch/x86.h"
+#include "core/arch/tsc.h"
+#include "core/arch/x86.h"
 
 void perf_event_update_userpage(struct perf_event *e, uint64_t now)
 {

@@ -9,14 +9,14 @@
  * the same way), so two CPUs calling each other both progress.
  * Senders never hold perf_lock: the called function takes it.
  */
-#include "arch/apic.h"
+#include "core/arch/apic.h"
 #include "event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
-#include "mm/tlb.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
-#include "arch/percpu_table.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
+#include "core/mm/tlb.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
+#include "core/arch/percpu_table.h"
 
 struct mailbox {
 	int busy;                  /* claimed by a sender */

@@ -14,7 +14,7 @@
  */
 #include <linux/errno.h>
 #include "kbench_msr.h"
-#include "pmu/msr.h"
+#include "pmu/x86/msr.h"
 
 #define AMD_PERF_CTL0     0xc0010000u  /* legacy: 4 counters, CTL then CTR */
 #define AMD_PERF_CTR0     0xc0010004u

@@ -11,7 +11,7 @@
  * Under perf_lock (pmu/fd_mmap.c), before the mapping is visible to the user.
  */
 #include <string.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
 
 extern char __text_start[], __text_end[];

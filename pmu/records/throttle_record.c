@@ -9,7 +9,7 @@
  * overflow interrupt or the tick); writes nothing when the event has no
  * buffer.
  */
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
 
 void perf_record_throttle(struct perf_event *e, bool unthrottle)

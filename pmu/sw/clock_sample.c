@@ -15,15 +15,15 @@
  * timer interrupt and takes perf_lock itself; an event that is no
  * longer ACTIVE there (stopped meanwhile) is left alone.
  */
-#include "event.h"
-#include "arch/hrtimer.h"
-#include "kernel.h"
-#include "arch/percpu.h"
-#include "perf.h"
-#include "hit.h"
-#include "proc/task.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
+#include "pmu/events/event.h"
+#include "core/arch/hrtimer.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
+#include "pmu/events/hit.h"
+#include "core/proc/task.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
 
 #define CLOCK_MIN_PERIOD_NS 10000ULL
 

@@ -8,10 +8,10 @@
  * what it advanced. Runs under perf_lock on the CPU it reads (pmu.h).
  */
 #include <linux/errno.h>
-#include "event.h"
-#include "kernel.h"
-#include "arch/msr-index.h"
-#include "arch/x86.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/x86.h"
 
 enum { MSR_EV_TSC, MSR_EV_APERF, MSR_EV_MPERF, MSR_EV_MAX };
 

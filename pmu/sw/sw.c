@@ -6,14 +6,14 @@
  * at 0, as on x86 Linux; bpf-output and dummy never count.
  */
 #include <linux/errno.h>
-#include "event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
-#include "perf.h"
-#include "hit.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
+#include "pmu/perf.h"
+#include "pmu/events/hit.h"
 #include "sw.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
 
 static int sw_init(struct perf_event *e)
 {

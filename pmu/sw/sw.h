@@ -12,8 +12,8 @@
 #ifndef BAREMON_PMU_SW_H
 #define BAREMON_PMU_SW_H
 
-#include "event.h"
-#include "throttle.h"
+#include "pmu/events/event.h"
+#include "pmu/events/throttle.h"
 
 static inline bool perf_sw_is_clock(const struct perf_event *e)
 {

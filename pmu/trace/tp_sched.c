@@ -8,9 +8,9 @@
  * started, exec and exit run in the task itself.
  */
 #include <string.h>
-#include "kernel.h"
-#include "mm/mm.h"
-#include "proc/task.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/proc/task.h"
 #include "tp_records.h"
 #include "trace.h"
 

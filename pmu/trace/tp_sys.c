@@ -3,10 +3,10 @@
  * raw_syscalls:sys_enter and sys_exit around every system call, and
  * irq:irq_handler_entry before a device interrupt's handler.
  */
-#include "proc/syscall.h"
+#include "core/proc/syscall.h"
 #include "tp_records.h"
 #include "trace.h"
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 #define IRQ_NAME_MAX 32
 

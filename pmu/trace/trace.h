@@ -7,7 +7,7 @@
 #define BAREMON_PMU_TRACE_H
 
 #include <stdint.h>
-#include "perf.h"
+#include "pmu/perf.h"
 
 /* Report one occurrence: rec (size bytes, a record of tp_records.h whose
  * common_* header tp_emit fills) to the active events of tracepoint i. */

@@ -9,10 +9,10 @@
  * read constant tables.
  */
 #include <stdio.h>
-#include "kernel.h"
-#include "event.h"
+#include "core/kernel.h"
+#include "pmu/events/event.h"
 #include "tp_events.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 
 static const char *const roots[] = { "kernel/tracing", "kernel/debug/tracing" };
 

@@ -19,17 +19,17 @@
  * occurrence reported from inside another on the same CPU.
  */
 #include <linux/errno.h>
-#include "event.h"
-#include "arch/gdt.h"
-#include "arch/percpu.h"
-#include "hit.h"
-#include "proc/sched.h"
-#include "proc/task.h"
+#include "pmu/events/event.h"
+#include "core/arch/gdt.h"
+#include "core/arch/percpu.h"
+#include "pmu/events/hit.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
 #include "trace.h"
 #include "tp_events.h"
 #include "tp_records.h"
-#include "arch/trap.h"
-#include "fs/vfs.h"
+#include "core/arch/trap.h"
+#include "core/fs/vfs.h"
 
 #define TP_STOPPED 1ULL  /* hw.flags: stop() without del() */
 

@@ -27,13 +27,13 @@
  * (the model's entry points, the step path).
  */
 #include <string.h>
-#include "arch/msr-index.h"
-#include "arch/percpu.h"
-#include "kernel.h"
-#include "lbr.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/percpu.h"
+#include "core/kernel.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "mode.h"
 #include "vpmu.h"
-#include "arch/percpu_table.h"
+#include "core/arch/percpu_table.h"
 
 #define DEPTHS_BITMAP 0x0bu  /* CPUID 1CH.EAX: depths 8, 16, 32 */
 #define CAP_CPL_FILTER    (1u << 0)

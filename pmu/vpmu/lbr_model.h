@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "arch/x86.h"
+#include "core/arch/x86.h"
 
 /* IA32_LBR_CTL */
 #define ARCH_LBR_CTL_LBREN      (1ULL << 0)

@@ -10,11 +10,11 @@
  * (vpmu_lbr_user_branch); the real stepping path is tests/perf/lbr.c's.
  */
 #include <string.h>
-#include "arch/msr-index.h"
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "selftest.h"
-#include "lbr.h"
+#include "core/arch/msr-index.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "core/selftest.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "vpmu.h"
 
 #define ALL_USER (ARCH_LBR_CTL_LBREN | ARCH_LBR_CTL_USR | ARCH_LBR_CTL_BRANCHES)

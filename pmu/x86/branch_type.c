@@ -8,7 +8,7 @@
  * user memory.
  */
 #include <linux/perf_event.h>
-#include "mm/uaccess.h"
+#include "core/mm/uaccess.h"
 #include "pmu/vpmu/vpmu.h"
 #include "branch_type.h"
 

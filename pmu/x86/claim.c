@@ -2,7 +2,7 @@
  * Counter ownership and group fitting of the x86 core PMUs
  * (x86_counters.h).
  */
-#include "x86_counters.h"
+#include "pmu/x86/claim.h"
 
 #define HW_ON_COUNTER (1ULL << 0)  /* e->hw.idx is e's counter */
 

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 
 #define X86_MAX_IDX 40  /* Intel's fixed counters start at index 32 */
 

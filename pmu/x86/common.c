@@ -9,12 +9,12 @@
  * several overflows, and only the one that ends it samples. A counting
  * event's period is max_period, so it survives any number of wraps.
  */
-#include "arch/tsc.h"
-#include "hit.h"
+#include "core/arch/tsc.h"
+#include "pmu/events/hit.h"
 #include "msr.h"
-#include "perf.h"
-#include "throttle.h"
-#include "x86_common.h"
+#include "pmu/perf.h"
+#include "pmu/events/throttle.h"
+#include "pmu/x86/common.h"
 
 bool x86_set_period(struct perf_event *e, const struct x86_counter *k, bool pmi)
 {

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 
 struct trap_frame;
 

@@ -12,8 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "arch/msr-index.h"  /* the PMU's MSR numbers */
-#include "arch/x86.h"
+#include "core/arch/msr-index.h"  /* the PMU's MSR numbers */
+#include "core/arch/x86.h"
 
 /* IA32_PERFEVTSELx */
 #define EVTSEL_EVENT    0x000000ffULL

@@ -4,7 +4,7 @@
  * counter is programmed, and only read afterwards.
  */
 #include <string.h>
-#include "arch/cpu.h"
+#include "core/arch/cpu.h"
 #include "msr.h"
 #include "pmu/vpmu/vpmu.h"
 

@@ -48,17 +48,17 @@
  * cannot run while the NMI does.
  */
 #include <string.h>
-#include "arch/apic.h"
-#include "arch/irq_work.h"
-#include "arch/nmi.h"
-#include "arch/percpu.h"
-#include "cmdline.h"
-#include "pmu/event.h"
-#include "pmu/x86_pmi.h"
-#include "kernel.h"
-#include "pmu/msr.h"
+#include "core/arch/apic.h"
+#include "core/arch/irq_work.h"
+#include "core/arch/nmi.h"
+#include "core/arch/percpu.h"
+#include "core/cmdline.h"
+#include "pmu/events/event.h"
+#include "pmu/x86/pmi.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "arch/percpu_table.h"
+#include "core/arch/percpu_table.h"
 
 static const struct x86_pmi_ops *ops; /* the driver's */
 static bool nmi_mode = true;

@@ -20,15 +20,15 @@
  */
 #include <stdio.h>
 #include <linux/errno.h>
-#include "arch/x86.h"
-#include "event.h"
-#include "fs/vfs.h"
-#include "pmu/amd/amd.h"
-#include "pmu/intel/intel.h"
-#include "kernel.h"
-#include "mm/usermm.h"
+#include "core/arch/x86.h"
+#include "pmu/events/event.h"
+#include "core/fs/vfs.h"
+#include "pmu/x86/amd/amd.h"
+#include "pmu/x86/intel/intel.h"
+#include "core/kernel.h"
+#include "core/mm/usermm.h"
 #include "msr.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 #include "rdpmc.h"
 
 #define CR4_PCE (1ULL << 8)

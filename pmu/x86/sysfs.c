@@ -2,8 +2,8 @@
  * format/, events/ and caps/ of the x86 core PMUs (x86_sysfs.h).
  */
 #include <stdio.h>
-#include "kernel.h"
-#include "x86_sysfs.h"
+#include "core/kernel.h"
+#include "pmu/x86/sysfs.h"
 
 void x86_sysfs_add(struct pmu_sysfs_entry *dir, const char *name, const char *value)
 {

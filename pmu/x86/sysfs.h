@@ -9,7 +9,7 @@
 #define BAREMON_PMU_X86_SYSFS_H
 
 #include <stdint.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 
 #define X86_SYSFS_FORMAT 8
 #define X86_SYSFS_EVENTS (PERF_COUNT_HW_MAX + 2)

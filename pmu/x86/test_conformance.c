@@ -36,11 +36,11 @@
  * Not checked: cmask on instructions (the model refuses it at open).
  */
 #include <linux/errno.h>
-#include "pmu/amd/amd.h"
-#include "pmu/intel/intel.h"
-#include "kernel.h"
+#include "pmu/x86/amd/amd.h"
+#include "pmu/x86/intel/intel.h"
+#include "core/kernel.h"
 #include "msr.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "pmu/vpmu/vpmu.h"
 
 #define LOOP 100000u            /* iterations: 2 instructions each */

@@ -1,9 +1,9 @@
 /*
  * The x86 drivers' shared self-test set-up (x86_test.h).
  */
-#include "kernel.h"
-#include "mm/mm.h"
-#include "x86_test.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/test_setup.h"
 
 bool x86_test_usable(struct selftest_ctx *t, bool registered, const char *what,
 		     bool (*busy)(void))

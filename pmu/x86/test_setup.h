@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "pmu/perf.h"
-#include "selftest.h"
+#include "core/selftest.h"
 
 /* Can t run? Not when the driver's PMU is not registered (t is skipped,
  * `what` naming the PMU looked for); when it needs this CPU's counters

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 static void discard(void *ctx, const uint8_t *p, size_t n)
 {

@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "font8x16.h"
+#include "core/font8x16.h"
 
 /* Read until the monitor's "(qemu) " prompt; 0 on success. */
 static int wait_prompt(int fd)

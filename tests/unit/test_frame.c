@@ -2,7 +2,7 @@
  * the reader that separates them from console text. */
 #include "unit.h"
 #include <string.h>
-#include "ringbuf/frame.h"
+#include "wire/frame.h"
 
 static void test_crc32c_check_values(void **state)
 {

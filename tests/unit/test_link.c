@@ -3,7 +3,7 @@
  * and in order. */
 #include "unit.h"
 #include <string.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 /* One direction of the line: bytes in flight, damaged as they enter. */
 struct wire {

@@ -23,13 +23,13 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
-#include "lbr.h"
-#include "arch/cpu.h"
-#include "kernel.h"
-#include "pmu/msr.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "core/arch/cpu.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
 #include "pmu/vpmu/vpmu.h"
-#include "pmu/x86_sysfs.h"
+#include "pmu/x86/sysfs.h"
 
 #define CPUID_EXT_FEATURES 0x80000001
 #define CPUID_EXT_PERFMON 0x80000022

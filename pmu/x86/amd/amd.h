@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 
 #define AMD_MAX_COUNTERS 16
 #define AMD_WIDTH 48

@@ -38,18 +38,18 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
-#include "arch/apic.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
-#include "kernel.h"
-#include "pmu/msr.h"
+#include "core/arch/apic.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "pmu/x86_common.h"
-#include "pmu/x86_counters.h"
-#include "pmu/x86_pmi.h"
-#include "lbr.h"
-#include "arch/percpu_table.h"
+#include "pmu/x86/common.h"
+#include "pmu/x86/claim.h"
+#include "pmu/x86/pmi.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "core/arch/percpu_table.h"
 
 #define SPURIOUS_WINDOW_NS 100000000ULL  /* Linux's perf_nmi_window */
 #define WIDTH_MASK ((1ULL << AMD_WIDTH) - 1)

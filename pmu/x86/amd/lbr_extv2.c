@@ -29,16 +29,16 @@
  */
 #include <linux/errno.h>
 #include <linux/perf_event.h>
-#include "arch/percpu.h"
-#include "kernel.h"
-#include "pmu/branch_type.h"
-#include "pmu/msr.h"
+#include "core/arch/percpu.h"
+#include "core/kernel.h"
+#include "pmu/x86/branch_type.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "pmu/vpmu/lbr.h"
-#include "proc/task.h"
+#include "pmu/vpmu/lbr_model.h"
+#include "core/proc/task.h"
 #include "amd.h"
-#include "lbr.h"
-#include "arch/percpu_table.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "core/arch/percpu_table.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 #define MAX_DEPTH 64

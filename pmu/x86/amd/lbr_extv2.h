@@ -7,7 +7,7 @@
 #ifndef BAREMON_PMU_AMD_LBR_H
 #define BAREMON_PMU_AMD_LBR_H
 
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 
 struct perf_hit;
 

@@ -10,19 +10,19 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
-#include "lbr.h"
-#include "arch/apic.h"
-#include "arch/nmi.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "pmu/msr.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "core/arch/apic.h"
+#include "core/arch/nmi.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/msr.h"
 #include "pmu/vpmu/vpmu.h"
-#include "selftest.h"
-#include "pmu/x86_pmi.h"
-#include "pmu/x86_test.h"
+#include "core/selftest.h"
+#include "pmu/x86/pmi.h"
+#include "pmu/x86/test_setup.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {

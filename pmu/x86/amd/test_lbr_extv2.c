@@ -7,10 +7,10 @@
  */
 #include <linux/errno.h>
 #include "amd.h"
-#include "kernel.h"
-#include "lbr.h"
-#include "mm/mm.h"
-#include "selftest.h"
+#include "core/kernel.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "core/mm/mm.h"
+#include "core/selftest.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 

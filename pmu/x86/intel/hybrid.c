@@ -19,15 +19,15 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "cpumask.h"
-#include "arch/cpu.h"
-#include "arch/percpu.h"
+#include "core/cpumask.h"
+#include "core/arch/cpu.h"
+#include "core/arch/percpu.h"
 #include "intel.h"
-#include "kernel.h"
-#include "pmu/msr.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "pmu/rdpmc.h"
-#include "pmu/x86_sysfs.h"
+#include "pmu/x86/rdpmc.h"
+#include "pmu/x86/sysfs.h"
 
 #define CPUID_7_EDX_HYBRID (1u << 15)
 #define CORE_TYPE(eax)     ((eax) >> 24)

@@ -15,15 +15,15 @@
  * intel_caps is written once at boot, before user space, then only read.
  */
 #include <linux/errno.h>
-#include "arch/cpu.h"
+#include "core/arch/cpu.h"
 #include "intel.h"
-#include "kernel.h"
-#include "pmu/msr.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "proc/task.h"
-#include "fs/vfs.h"
+#include "core/proc/task.h"
+#include "core/fs/vfs.h"
 #include "pmu/vpmu/vpmu.h"
-#include "pmu/x86_sysfs.h"
+#include "pmu/x86/sysfs.h"
 
 struct intel_caps intel_caps;
 

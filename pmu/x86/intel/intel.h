@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "arch/x86.h"
-#include "cpumask.h"
-#include "pmu/event.h"
+#include "core/arch/x86.h"
+#include "core/cpumask.h"
+#include "pmu/events/event.h"
 #include "pmu/perf.h"
-#include "pmu/x86_pmi.h"
+#include "pmu/x86/pmi.h"
 
 /* What the driver handles, as far as CPUID 0AH says the CPU has them:
  * GP counters at IA32_PERFEVTSEL0 + i and IA32_(A_)PMC0 + i (Linux's

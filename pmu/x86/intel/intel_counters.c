@@ -18,20 +18,20 @@
  * under perf_lock only.
  */
 #include <linux/errno.h>
-#include "arch/apic.h"
-#include "arch/cpu.h"
+#include "core/arch/apic.h"
+#include "core/arch/cpu.h"
 #include "intel.h"
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "core/arch/percpu.h"
 #include "pmu/perf.h"
-#include "pmu/hit.h"
-#include "pmu/throttle.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
-#include "pmu/x86_common.h"
-#include "pmu/x86_counters.h"
-#include "arch/percpu_table.h"
+#include "pmu/events/hit.h"
+#include "pmu/events/throttle.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
+#include "pmu/x86/common.h"
+#include "pmu/x86/claim.h"
+#include "core/arch/percpu_table.h"
 
 #define NR_IDX (PMC_IDX_FIXED + INTEL_MAX_FIXED)
 _Static_assert(NR_IDX <= X86_MAX_IDX, "x86_counters holds every counter");

@@ -39,17 +39,17 @@
  */
 #include <linux/errno.h>
 #include <linux/perf_event.h>
-#include "arch/percpu.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "pmu/branch_type.h"
-#include "pmu/event.h"
+#include "core/arch/percpu.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/branch_type.h"
+#include "pmu/events/event.h"
 #include "pmu/perf.h"
-#include "pmu/vpmu/lbr.h"
-#include "proc/task.h"
+#include "pmu/vpmu/lbr_model.h"
+#include "core/proc/task.h"
 #include "intel.h"
-#include "lbr.h"
-#include "arch/percpu_table.h"
+#include "pmu/x86/intel/lbr_faces.h"
+#include "core/arch/percpu_table.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 #define PRIV (BR(USER) | BR(KERNEL) | BR(HV))

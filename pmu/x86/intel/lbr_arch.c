@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <linux/errno.h>
 #include <linux/perf_event.h>
-#include "arch/msr-index.h"
-#include "pmu/msr.h"
-#include "pmu/vpmu/lbr.h"
-#include "lbr.h"
+#include "core/arch/msr-index.h"
+#include "pmu/x86/msr.h"
+#include "pmu/vpmu/lbr_model.h"
+#include "pmu/x86/intel/lbr_faces.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 

@@ -30,12 +30,12 @@
  */
 #include <linux/errno.h>
 #include <linux/perf_event.h>
-#include "arch/cpu.h"
-#include "arch/msr-index.h"
-#include "pmu/msr.h"
-#include "pmu/vpmu/lbr.h"
+#include "core/arch/cpu.h"
+#include "core/arch/msr-index.h"
+#include "pmu/x86/msr.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "intel.h"
-#include "lbr.h"
+#include "pmu/x86/intel/lbr_faces.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 #define NOT_SUPP (-1LL)

@@ -22,7 +22,7 @@
  * refused here (the event then waits for multiplexing).
  */
 #include "intel.h"
-#include "pmu/msr.h"
+#include "pmu/x86/msr.h"
 
 #define EVENT_ONLY  0x00ffu
 #define EVENT_UMASK 0xffffu

@@ -7,14 +7,14 @@
 #include <string.h>
 #include <linux/errno.h>
 #include "intel.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "pmu/msr.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/msr.h"
+#include "core/arch/percpu.h"
 #include "pmu/vpmu/vpmu.h"
-#include "selftest.h"
-#include "pmu/x86_test.h"
-#include "arch/tsc.h"
+#include "core/selftest.h"
+#include "pmu/x86/test_setup.h"
+#include "core/arch/tsc.h"
 
 static bool usable(struct selftest_ctx *t, bool counters)
 {

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <linux/errno.h>
 #include "intel.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "pmu/msr.h"
-#include "pmu/vpmu/lbr.h"
-#include "selftest.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/msr.h"
+#include "pmu/vpmu/lbr_model.h"
+#include "core/selftest.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
 

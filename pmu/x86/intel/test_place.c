@@ -7,9 +7,9 @@
  */
 #include <string.h>
 #include "intel.h"
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "selftest.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "core/selftest.h"
 
 #define EAX(ver, gp, width) ((ver) | (gp) << 8 | (width) << 16 | 7u << 24)
 #define EDX(fixed, width)   ((fixed) | (width) << 5)

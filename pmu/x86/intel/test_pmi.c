@@ -6,13 +6,13 @@
  * and an NMI sent to this CPU - from outside the software model, which
  * the handler may then enter (x86_test_nmi_direct).
  */
-#include "arch/apic.h"
-#include "arch/percpu.h"
+#include "core/arch/apic.h"
+#include "core/arch/percpu.h"
 #include "intel.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "pmu/msr.h"
-#include "selftest.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "pmu/x86/msr.h"
+#include "core/selftest.h"
 
 static struct perf_event *cycles_on_counter(struct selftest_ctx *t)
 {
