@@ -1,5 +1,5 @@
 /*
- * The exporter: the export thread (core/serial_export.c, CPU 0) takes
+ * The exporter: the export thread (export/serial_export.c, CPU 0) takes
  * the published bytes of each exported ring buffer - from the exporter's
  * position, which it keeps in data_tail, up to data_head - and sends
  * them as FRAME_EXPORT_DATA frames: payload = the u64 ring position of

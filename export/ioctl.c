@@ -1,6 +1,6 @@
 /*
  * PERF_EVENT_IOC_BAREMON_EXPORT (docs/export.md, "The exporter"): the
- * event side of the kernel's exporter (ringbuf/exporter.c). arg 1
+ * event side of the kernel's exporter (export/exporter.c). arg 1
  * starts exporting the event's ring buffer (mapped writable: the
  * exporter then owns data_tail; the mapper must not read the ring) and
  * returns its channel; arg 0 sends what is left and the END frame,

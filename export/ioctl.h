@@ -1,4 +1,4 @@
-/* baremon's PERF_EVENT_IOC_BAREMON_EXPORT; see export.c. */
+/* baremon's PERF_EVENT_IOC_BAREMON_EXPORT; see ioctl.c. */
 #ifndef BAREMON_PMU_EXPORT_H
 #define BAREMON_PMU_EXPORT_H
 

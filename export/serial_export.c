@@ -3,7 +3,7 @@
  * carries the frame stream while the console keeps the first. User
  * space reaches it as /dev/export, a raw byte stream (the agent speaks
  * the protocol on it: `agent /dev/export`); the kernel's exporter
- * (ringbuf/exporter.c) queues frames to it with serial_export_put().
+ * (export/exporter.c) queues frames to it with serial_export_put().
  *
  * Only the export thread ("exportd", pinned to CPU 0, the housekeeping
  * CPU) touches the UART: it moves bytes from the transmit queue to the

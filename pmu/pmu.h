@@ -1,5 +1,5 @@
 /*
- * The interface between the event core (pmu/core.c) and a PMU: the
+ * The interface between the event core (pmu/events/core.c) and a PMU: the
  * software PMU, the tracepoint and breakpoint PMUs, and the hardware
  * drivers (Intel architectural perfmon, AMD), which program counters.
  *

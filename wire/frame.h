@@ -49,7 +49,7 @@ enum frame_type {
 	FRAME_RESULT     = 0x17, /* i32 0 or -errno, then a message */
 	FRAME_BYE        = 0x18, /* u32 status: the agent exits with it */
 	FRAME_POWEROFF   = 0x19, /* none: the agent powers the machine off */
-	/* The kernel's exporter (ringbuf/exporter.c): datagrams outside the
+	/* The kernel's exporter (export/exporter.c): datagrams outside the
 	 * link, channel = stream, seq = frame number within the stream. */
 	FRAME_EXPORT_DATA = 0x20, /* u64 ring position, then ring bytes */
 	FRAME_EXPORT_END  = 0x21, /* u64 bytes sent, u64 LOST records: the stream ended */

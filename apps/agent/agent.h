@@ -1,6 +1,6 @@
 /*
  * agent: the guest end of the export protocol (docs/export.md). It runs
- * on the console in raw mode, speaks frames through ringbuf/link.c and
+ * on the console in raw mode, speaks frames through wire/link.c and
  * does what the host asks: run a command with its output streamed, take
  * a pushed file, send a pulled one, exit.
  *

@@ -137,7 +137,7 @@ static void exception(struct trap_frame *f)
 		return;
 	}
 	uint64_t fixup = f->vector == VEC_GP && !from_user(f) ? uaccess_fixup(f->rip) : 0;
-	if (fixup) { /* a checked WRMSR or RDPMC (pmu/msr_safe.c) */
+	if (fixup) { /* a checked WRMSR or RDPMC (pmu/x86/msr_extable.c) */
 		f->rip = fixup;
 		return;
 	}

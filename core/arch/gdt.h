@@ -34,7 +34,7 @@ uint64_t ist_stack_top(unsigned cpu, unsigned ist);
 void gdt_guard_ist_stacks(void);
 /* Does [start, end) overlap a GDT, TSS or interrupt stack? The CPU
  * reads them while delivering an exception, so no data breakpoint may
- * watch them (pmu/breakpoint.c). */
+ * watch them (pmu/bp/breakpoint.c). */
 bool gdt_overlaps(uint64_t start, uint64_t end);
 
 #endif

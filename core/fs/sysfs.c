@@ -1,7 +1,7 @@
 /*
  * sysfs: /sys, generated files only (genfs). Other subsystems add their
  * entries with sysfs_register (perf PMUs under
- * /sys/bus/event_source/devices/<pmu>/..., see pmu/registry.c); the CPU
+ * /sys/bus/event_source/devices/<pmu>/..., see pmu/events/registry.c); the CPU
  * lists are registered here, the CPU caches in sysfs_cache.c.
  *
  * As on Linux, a PMU's files really live in /sys/devices/<pmu>/ and

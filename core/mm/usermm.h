@@ -78,7 +78,7 @@ struct mm {
 	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a
 				   * credential change (ptrace/perf access) */
 	int perf_rdpmc_maps;      /* mapped buffers of cpu-PMU events: RDPMC
-				   * allowed (pmu/rdpmc.c; atomic) */
+				   * allowed (pmu/x86/rdpmc.c; atomic) */
 	struct list dead;         /* removed file vmas: their file references
 				   * are dropped once mm->lock is released */
 };

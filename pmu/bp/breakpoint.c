@@ -8,7 +8,7 @@
  * to del(). The core adds a task's events when the task's context goes
  * on a CPU and deletes them when it leaves, so a task's breakpoints
  * follow it; CPU events stay on their CPU. Open-time accounting
- * (bp_slots.c) keeps at most four breakpoints that can meet on a CPU, so
+ * (slots.c) keeps at most four breakpoints that can meet on a CPU, so
  * add() finds a free register.
  *
  * Locking: bp_cpus[c] belongs to CPU c. add/del/start/stop change it
@@ -227,7 +227,7 @@ static int bp_add(struct perf_event *e, uint64_t now)
 		load_dr7(bc);
 		return 0;
 	}
-	return -EBUSY; /* only after racing opens: see bp_slots.c */
+	return -EBUSY; /* only after racing opens: see slots.c */
 }
 
 static void bp_del(struct perf_event *e, uint64_t now)

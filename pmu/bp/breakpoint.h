@@ -4,9 +4,9 @@
  *
  *   breakpoint.c  the PMU: event_init, add/del (the debug registers of
  *                 this CPU), the #DB handler that reports hits
- *   bp_attr.c     what a breakpoint may be (Linux's errnos) and
+ *   attr.c        what a breakpoint may be (Linux's errnos) and
  *                 PERF_EVENT_IOC_MODIFY_ATTRIBUTES
- *   bp_slots.c    open-time accounting of the four registers (ENOSPC)
+ *   slots.c       open-time accounting of the four registers (ENOSPC)
  */
 #ifndef BAREMON_PMU_BREAKPOINT_H
 #define BAREMON_PMU_BREAKPOINT_H
@@ -31,7 +31,7 @@ bool bp_unsafe_range(uint64_t start, uint64_t end);
  * MODIFY_ATTRIBUTES changed them). Caller must not hold perf_lock. */
 void bp_reload_all(void);
 
-/* bp_attr.c */
+/* attr.c */
 /* Linux's hw_breakpoint_parse: the address, type and length checks of
  * x86 and who may watch the kernel. 0 or -EINVAL, -EOPNOTSUPP, -EPERM.
  * Uses current's credentials. */
@@ -41,7 +41,7 @@ int bp_parse(const struct perf_event_attr *a);
  * under perf_lock. */
 long perf_bp_modify(struct perf_event *e, uint64_t uattr);
 
-/* bp_slots.c */
+/* slots.c */
 /* Would e fit beside the breakpoints already open wherever it may be
  * installed? 0 or -ENOSPC. Not under perf_lock or task_lock. */
 int bp_reserve(const struct perf_event *e);

@@ -1,7 +1,7 @@
 /*
  * The x86 debug registers: DR0-DR3 hold linear addresses, DR7 enables
  * and configures them, DR6 says which condition raised #DB. Access is
- * per CPU; only the breakpoint PMU (pmu/breakpoint.c) writes them.
+ * per CPU; only the breakpoint PMU (pmu/bp/breakpoint.c) writes them.
  */
 #ifndef BAREMON_PMU_DEBUGREG_H
 #define BAREMON_PMU_DEBUGREG_H

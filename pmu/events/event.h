@@ -43,7 +43,7 @@ enum event_state {
  * PERF_EVENT_ZEROED bytes that start at 0 (one short zeroing), then
  * the fields every open sets, then state that only sampling events or a
  * PMU's own event_init set up and use. event_alloc zeroes all of it; the
- * lean open (open_lean.c), whose events are counting software events,
+ * lean open (open_self_count.c), whose events are counting software events,
  * zeroes the first part only and sets the second, so nothing past the
  * set fields may be read for such an event before it is written.
  */
@@ -94,7 +94,7 @@ struct perf_event {
 	struct list child_node;
 	uint64_t tstamp;
 	uint8_t lean;               /* PERF_LEAN_*: what the fd's lean read and
-				     * ioctls may do (fops_lean.c); set at open,
+				     * ioctls may do (lone_fd_ops.c); set at open,
 				     * 0 for an inherited copy */
 	/* ---- set up where used: a sampling event's (perf_sample_init),
 	 * a PMU's (event_init; hw.idx is -1 for all others) ---- */
@@ -245,16 +245,16 @@ void perf_clock_sample_reset(struct perf_event *e);
 /* period.c: PERF_EVENT_IOC_PERIOD (0 or -EINVAL). Not under perf_lock. */
 int perf_event_set_period(struct perf_event *e, uint64_t v);
 
-/* fops.c */
+/* fd_ops.c */
 extern const struct file_ops perf_fops;
 int perf_read_size(const struct perf_event *e);
 /* The read_format layout of e (perf_read_size bytes) under perf_lock. */
 void perf_format_read(struct perf_event *e, uint64_t *out);
 
-/* fops_lean.c: the event file's lean read and ioctls. */
+/* lone_fd_ops.c: the event file's lean read and ioctls. */
 /* Register them (boot, once). */
 void perf_fops_init(void);
-/* fops_quick.c: the quick read, for the value of the caller's own
+/* self_count_read.c: the quick read, for the value of the caller's own
  * software events. Register it (perf_fops_init, once). */
 void perf_quick_init(void);
 struct files;

@@ -128,7 +128,7 @@ static long perf_read(struct file *file, struct uio *u, uint64_t *pos)
 
 /*
  * read(2)'s common case, straight from sys_read (file_ops.read_direct)
- * when the lean path (fops_lean.c) was not taken or declined: one event
+ * when the lean path (lone_fd_ops.c) was not taken or declined: one event
  * read alone (no PERF_FORMAT_GROUP), read_format with at most the two
  * times, a buffer that holds it, and the counter readable here
  * (event_read_here). One lock, the counter read in place, one user copy.

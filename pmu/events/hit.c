@@ -9,7 +9,7 @@
  * rate seen since the previous one so that samples come sample_freq
  * times a second (Linux adjusts likewise, smoothed). Clock events
  * (cpu-clock, task-clock) are sampled by their own hrtimer instead:
- * pmu/clock_sample.c.
+ * pmu/sw/clock_sample.c.
  *
  * Wake-ups of pollers cannot happen under perf_lock (the scheduler
  * takes it inside its run-queue lock), nor in an NMI: the writer sets

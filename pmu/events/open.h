@@ -1,7 +1,7 @@
 /*
  * What perf_event_open's two paths share: the full path (core.c's
  * event_open) and the lean open of a plain counting software event on
- * the caller (open_lean.c).
+ * the caller (open_self_count.c).
  */
 #ifndef BAREMON_PMU_OPEN_H
 #define BAREMON_PMU_OPEN_H

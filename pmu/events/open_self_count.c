@@ -129,7 +129,7 @@ static bool lean_attr(uint64_t uattr, struct perf_event_attr *a, const struct ta
 	return ok && lean_plain(a) && lean_permitted(a, me);
 }
 
-/* PERF_LEAN_* of a plain attr (fops_lean.c's perf_lean_init). */
+/* PERF_LEAN_* of a plain attr (lone_fd_ops.c's perf_lean_init). */
 static uint8_t lean_flags(const struct perf_event_attr *a)
 {
 	uint8_t lean = PERF_LEAN_COUNT;

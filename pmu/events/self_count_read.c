@@ -6,7 +6,7 @@
  *
  * The descriptor is found through the table's one-entry cache
  * (struct files' read_fd and read_event), which the lean read
- * (fops_lean.c) fills and fdtable.c empties whenever the slot may change
+ * (lone_fd_ops.c) fills and fdtable.c empties whenever the slot may change
  * meaning (close, dup2/dup3 onto it, close-on-exec, the table becoming
  * shared). So a cached event is the one the descriptor names, its file
  * held by the slot, and the table is the caller's alone: nothing frees

@@ -10,7 +10,7 @@
  * time_shift; time_zero makes `time_zero + ns(tsc)` the perf clock (ns
  * since boot), time_offset extrapolates time_enabled/time_running from
  * the last update (Linux's documented formulas). RDPMC: index, offset,
- * pmc_width and cap_user_rdpmc from pmu/rdpmc.c (index 0 while the event
+ * pmc_width and cap_user_rdpmc from pmu/x86/rdpmc.c (index 0 while the event
  * is on no counter: offset is then the whole count).
  */
 #include "event.h"

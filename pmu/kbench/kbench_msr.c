@@ -8,7 +8,7 @@
  * value first and the undo writes them back last-first, so the perf
  * core's programming of the counters comes back exactly.
  *
- * PMU registers go through the PMU accessors (pmu/msr.h: the vpmu's
+ * PMU registers go through the PMU accessors (pmu/x86/msr.h: the vpmu's
  * under TCG); other MSRs through RDMSR/WRMSR, which raise #GP for an MSR
  * the CPU lacks: the caller runs apply under its fault recovery.
  */

@@ -9,7 +9,7 @@
  * events when it opens them. period_left holds, between stop and
  * start, what was left of the interval in TSC cycles (0: nothing kept).
  *
- * Locking: the software PMU's start/stop (pmu/sw.c) arm and disarm the
+ * Locking: the software PMU's start/stop (pmu/sw/sw.c) arm and disarm the
  * timer under perf_lock with interrupts off on the event's CPU, which
  * is the timer's CPU (hrtimer.h). The callback runs from that CPU's
  * timer interrupt and takes perf_lock itself; an event that is no

@@ -1,7 +1,7 @@
 /*
- * The software PMU's start, read and stop (pmu/sw.c), inline so that the
- * scheduler's switch of a context of software groups (pmu/ctx_sched.c)
- * and the perf fd's lean path (pmu/fops_lean.c) run them without the
+ * The software PMU's start, read and stop (pmu/sw/sw.c), inline so that the
+ * scheduler's switch of a context of software groups (pmu/events/ctx_sched.c)
+ * and the perf fd's lean path (pmu/events/lone_fd_ops.c) run them without the
  * PMU's indirection. A clock (cpu-clock,
  * task-clock) counts TSC time from start to stop; a sampling one has
  * its hrtimer armed in between (clock_sample.c); other software events

@@ -1,5 +1,5 @@
 /*
- * What tracefs says about each tracepoint (pmu/tp_events.c): its group
+ * What tracefs says about each tracepoint (pmu/trace/tp_events.c): its group
  * and name, its fields as the format file lists them, and the print
  * format. Constant; read by tracefs.c to generate the files.
  */

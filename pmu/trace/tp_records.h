@@ -1,7 +1,7 @@
 /*
  * The records of baremon's tracepoints: the bytes a PERF_SAMPLE_RAW
  * sample carries, laid out as Linux 6.x lays out the same events (the
- * format files of pmu/tp_events.c are generated from these structs, and
+ * format files of pmu/trace/tp_events.c are generated from these structs, and
  * the asserts pin the offsets Linux's format files give).
  *
  * A record is the common header, the fixed fields, then (for events with

@@ -1,5 +1,5 @@
 /*
- * The vpmu's branch records (see lbr.h): one record store per CPU and
+ * The vpmu's branch records (see lbr_model.h): one record store per CPU and
  * three register faces on it (architectural LBR, Skylake's legacy LBR,
  * AMD's LbrExtV2), chosen by the mode.
  *
@@ -59,7 +59,7 @@ struct lbr_cpu {
 
 PERCPU_TABLE(struct lbr_cpu, lbrs);
 
-/* Which face the mode's CPU has (lbr.h's table). */
+/* Which face the mode's CPU has (lbr_model.h's table). */
 static enum face face(void)
 {
 	if (vpmu_mode->amd)

@@ -1,5 +1,5 @@
 /*
- * Self-tests of the vpmu's branch records (lbr.c) through each register
+ * Self-tests of the vpmu's branch records (lbr_model.c) through each register
  * face, and of the branch kinds decode.c gives them. Architectural LBR
  * (intel-v5, hybrid): the CPUID bits, records newest first with the
  * right INFO type, the depth, CPL and branch-type filters, call-stack

@@ -1,6 +1,6 @@
 /*
  * Counter ownership and group fitting of the x86 core PMUs
- * (x86_counters.h).
+ * (claim.h).
  */
 #include "pmu/x86/claim.h"
 

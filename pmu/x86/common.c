@@ -1,6 +1,6 @@
 /*
  * Periods, folding and the per-counter PMI step shared by the Intel
- * and AMD drivers (x86_common.h).
+ * and AMD drivers (common.h).
  *
  * Periods (Linux's x86_perf_event_set_period): a counter is armed at
  * -left (masked to its width) so that it overflows, and raises the PMI,

@@ -1,5 +1,5 @@
 /*
- * What the x86 core-PMU drivers (pmu/intel, pmu/amd) do the same way:
+ * What the x86 core-PMU drivers (pmu/x86/intel, pmu/x86/amd) do the same way:
  * arming a counter for what is left of an event's period, folding what
  * it counted into the event, and the PMI's step for one overflowed
  * counter (fold, re-arm, sample). A driver describes the counter an

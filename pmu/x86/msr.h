@@ -82,7 +82,7 @@ void pmu_wrmsr(uint32_t msr, uint64_t value);
 struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf);
 /* WRMSR and RDPMC that report the #GP the instruction raises (a
  * counter write beyond its width, a bad counter index) as -EIO instead
- * of taking it (msr_safe.c); 0 when it went through. Kernel mode. */
+ * of taking it (msr_extable.c); 0 when it went through. Kernel mode. */
 int pmu_wrmsr_safe(uint32_t msr, uint64_t value);
 int pmu_rdpmc_safe(uint32_t ecx, uint64_t *value);
 /* The registers the PMI taken with frame f samples: f, or on the model

@@ -1,5 +1,5 @@
 /*
- * The x86 drivers' PMI (Intel's and AMD's, pmu/x86_pmi.h): how LVTPC
+ * The x86 drivers' PMI (Intel's and AMD's, pmu/x86/pmi.h): how LVTPC
  * delivers it and what runs in it; the driver's ops handle the
  * overflows.
  *

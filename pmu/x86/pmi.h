@@ -1,6 +1,6 @@
 /*
  * The PMI's delivery, shared by the x86 core-PMU drivers (Intel, AMD;
- * the code is pmu/intel/pmi.c): `pmi=nmi` (the default, as Linux) has
+ * the code is pmu/x86/pmi.c): `pmi=nmi` (the default, as Linux) has
  * LVTPC deliver it as an NMI, `pmi=irq` as the maskable VEC_PMI. The
  * NMI path's rules (trylock perf_lock or defer to VEC_PMI, wake-ups
  * through irq_work) are pmi.c's; a driver gives the handling of its

@@ -8,7 +8,7 @@
  *   may, cleared otherwise (perf_rdpmc_sched_in, and at mmap/munmap for
  *   the mapping task).
  *
- * The control page (pmu/userpage.c) carries index = the counter's
+ * The control page (pmu/events/userpage.c) carries index = the counter's
  * RDPMC number + 1 (GP i: i; fixed j: 2^30 + j), 0 while the event is
  * not on a counter of the CPU it runs on; offset = count - the counter's
  * value sign-extended from pmc_width bits, so that the man page's read

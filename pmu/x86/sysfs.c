@@ -1,5 +1,5 @@
 /*
- * format/, events/ and caps/ of the x86 core PMUs (x86_sysfs.h).
+ * format/, events/ and caps/ of the x86 core PMUs (sysfs.h).
  */
 #include <stdio.h>
 #include "core/kernel.h"

@@ -1,5 +1,5 @@
 /*
- * The x86 drivers' shared self-test set-up (x86_test.h).
+ * The x86 drivers' shared self-test set-up (test_setup.h).
  */
 #include "core/kernel.h"
 #include "core/mm/mm.h"

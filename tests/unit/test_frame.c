@@ -1,4 +1,4 @@
-/* The serial frame format (ringbuf/frame.c): CRC-32C, COBS, frames and
+/* The serial frame format (wire/frame.c): CRC-32C, COBS, frames and
  * the reader that separates them from console text. */
 #include "unit.h"
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The reliable link (ringbuf/link.c) over a simulated serial line that
+/* The reliable link (wire/link.c) over a simulated serial line that
  * flips, drops and duplicates bytes: every message arrives once, intact
  * and in order. */
 #include "unit.h"

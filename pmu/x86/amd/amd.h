@@ -1,7 +1,7 @@
 /*
  * The AMD core PMU driver, PMU "cpu" (PERF_TYPE_RAW, and HARDWARE/
  * HW_CACHE through it), as Linux's arch/x86/events/amd/core.c: amd.c
- * detects the PMU and turns attributes into PERF_CTL values; counters.c
+ * detects the PMU and turns attributes into PERF_CTL values; amd_counters.c
  * places events on counters, reads them and takes the PMI. Shared with
  * the self-tests.
  */
@@ -43,7 +43,7 @@ void amd_pmu_init(void);
 /* amd.c: the PERF_CTL value (without EN) e's attributes ask for. */
 uint64_t amd_event_config(const struct perf_event *e);
 
-/* counters.c */
+/* amd_counters.c */
 uint32_t amd_ctl_msr(unsigned i);
 uint32_t amd_ctr_msr(unsigned i);
 int amd_pick_counter(uint64_t used);
@@ -53,7 +53,7 @@ void amd_start(struct perf_event *e, uint64_t now);
 void amd_stop(struct perf_event *e, uint64_t now);
 uint64_t amd_read(struct perf_event *e, uint64_t now);
 bool amd_group_fits(struct perf_event *leader, struct perf_event *extra);
-void amd_counters_init(void);  /* boot: the PMI (pmu/x86_pmi.h) */
+void amd_counters_init(void);  /* boot: the PMI (pmu/x86/pmi.h) */
 /* Handle this CPU's overflowed counters (x86_pmi_ops.handle). */
 struct perf_hit;
 void amd_handle_overflows(const struct perf_hit *where);

@@ -2,7 +2,7 @@
  * The AMD driver's counters: which event holds which counter of a CPU,
  * programming and reading them, and the PMI (Linux's
  * arch/x86/events/amd/core.c). Periods, folding and the per-counter
- * sample step are pmu/x86_common.c's, as for the Intel driver.
+ * sample step are pmu/x86/common.c's, as for the Intel driver.
  *
  * Counter i's registers: PERF_CTL/PERF_CTR at C001_0200 + 2i /
  * C001_0201 + 2i with PerfCtrExtCore, else the legacy C001_0000 + i /
@@ -16,7 +16,7 @@
  * With PerfMonV2: GlobalStatus says which, GlobalStatusClr acknowledges.
  * With PerfMonV2 the status is handled in rounds, as Intel's: one that
  * is still set after X86_PMI_MAX_LOOPS rounds resets the PMU (reported
- * by pmu/intel/pmi.c).
+ * by pmu/x86/pmi.c).
  *
  * A PMI that finds no overflowed counter is spurious: within 100 ms of
  * one that found some (a late interrupt for a counter a previous PMI
@@ -26,8 +26,8 @@
  * from another NMI, and Linux claims them all while the window lasts.
  *
  * The PMI's delivery (an NMI by default, `pmi=irq` the maskable vector)
- * and what may run in it are pmu/intel/pmi.c's, shared with the Intel
- * driver (pmu/x86_pmi.h).
+ * and what may run in it are pmu/x86/pmi.c's, shared with the Intel
+ * driver (pmu/x86/pmi.h).
  *
  * Locking: counters[c] belongs to CPU c and is touched only on CPU c with
  * interrupts off: the pmu ops run so (under perf_lock), and the PMI

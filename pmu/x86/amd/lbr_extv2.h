@@ -1,5 +1,5 @@
 /*
- * Branch stacks on AMD from LbrExtV2 (lbr.c), for the AMD driver:
+ * Branch stacks on AMD from LbrExtV2 (lbr_extv2.c), for the AMD driver:
  * init at boot (after the PMU is found); event_init 0 or the errno for
  * an event's branch stack request (after the event's own checks);
  * add/del with the event's counter; read into an overflow's hit (PMI).

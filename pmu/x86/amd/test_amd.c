@@ -73,7 +73,7 @@ SELFTEST(amd_event_init)
 	}
 	ST_CHECK(t, init_errno(PERF_TYPE_SOFTWARE, 0, NULL) == -ENOENT);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, 0, x86_test_precise) == -EOPNOTSUPP);
-	/* with LbrExtV2, a counting branch stack event (pmu/amd/test_lbr.c) */
+	/* with LbrExtV2, a counting branch stack event (test_lbr_extv2.c) */
 	ST_CHECK(t, init_errno(PERF_TYPE_RAW, 0x76, x86_test_branch_stack) ==
 		    (amd_lbr_depth() ? -EINVAL : -EOPNOTSUPP));
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, x86_test_bts) ==

@@ -1,5 +1,5 @@
 /*
- * Self-tests of the AMD LbrExtV2 checks (lbr.c) through the driver's
+ * Self-tests of the AMD LbrExtV2 checks (lbr_extv2.c) through the driver's
  * event_init, as Linux's amd/lbr.c gives them: a counting event is
  * EINVAL; CALL_STACK, the TSX filters, NO_FLAGS and NO_CYCLES are
  * EOPNOTSUPP; every other filter opens; kernel branches EOPNOTSUPP on

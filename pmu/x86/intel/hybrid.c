@@ -10,7 +10,7 @@
  * each with a `cpus` file, its own format/, events/ and caps/ from its
  * type's CPUID 0AH, and a filter: an event of one PMU is scheduled only
  * on CPUs of its type (a task's event counts while the task runs there).
- * Which PMU an event goes to is pmu/registry.c's (Linux's extended
+ * Which PMU an event goes to is pmu/events/registry.c's (Linux's extended
  * type in config bits 63-32).
  *
  * The types are learnt once every CPU is up (perf_pmu_smp_init, before

@@ -1,7 +1,7 @@
 /*
  * The Intel architectural perfmon driver, PMU "cpu" (PERF_TYPE_RAW, and
  * HARDWARE/HW_CACHE through it): intel.c detects the PMU and turns
- * attributes into event selectors; counters.c places events on
+ * attributes into event selectors; intel_counters.c places events on
  * counters, reads them and takes the PMI. Shared with the self-tests.
  */
 #ifndef BAREMON_PMU_INTEL_H
@@ -88,7 +88,7 @@ void intel_hybrid_init(void);
 const struct intel_caps *intel_pmu_caps(const struct pmu *pmu);
 const struct intel_caps *intel_caps_here(void);
 
-/* counters.c */
+/* intel_counters.c */
 /* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
  * `config` gets when the counters in `used` are taken; -1: none. */
 int intel_pick_counter(uint64_t config, uint64_t used);
@@ -106,7 +106,7 @@ void intel_counters_init(void);  /* boot: this CPU model's constraints */
  * where->kchain when set): under perf_lock, interrupts off (or in an
  * NMI that holds perf_lock). */
 void intel_handle_overflows(const struct perf_hit *where);
-/* The status loop's limit and the PMI's delivery: pmu/x86_pmi.h. */
+/* The status loop's limit and the PMI's delivery: pmu/x86/pmi.h. */
 
 /* For the self-tests. */
 /* Make the status come back after each acknowledgement on this CPU. */

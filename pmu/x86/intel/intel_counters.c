@@ -2,7 +2,7 @@
  * The Intel driver's counters: which event holds which counter of a CPU,
  * programming and reading them, and the PMI.
  *
- * Periods and folding are pmu/x86_common.c's (shared with the AMD
+ * Periods and folding are pmu/x86/common.c's (shared with the AMD
  * driver): a counter is armed at -left so that it overflows after what
  * remains of the event's period, at most max_period (what a write can
  * set: beyond 2^31, or beyond the counter's width, a period takes
@@ -127,7 +127,7 @@ static bool owned_here(const struct perf_event *e)
 	return x86_owns(&counters[this_cpu_id()].k, e);
 }
 
-/* e's counter, for the shared period and fold code (x86_common.c). */
+/* e's counter, for the shared period and fold code (common.c). */
 static struct x86_counter counter_of(const struct perf_event *e)
 {
 	int idx = e->hw.idx;
