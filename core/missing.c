@@ -5,11 +5,11 @@
  * The once-only bitmap is racy on purpose: two CPUs may both log a number
  * the first time; nothing else reads it.
  */
-#include "kernel.h"
-#include "cmdline.h"
+#include "core/kernel.h"
+#include "core/cmdline.h"
 #include "missing.h"
-#include "proc/task.h"
-#include "proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/proc/syscall.h"
 
 static const char *const names[MAX_SYSCALL] = {
 #include "syscall_names.h"

@@ -8,11 +8,11 @@
  * the model's PMU leaves (0AH, AMD's 8000_0022H), which user code's own
  * CPUID instruction does not see (docs/pmu.md).
  */
-#include "kernel.h"
-#include "arch/x86.h"
-#include "fs/fs.h"
-#include "pmu/event.h"
-#include "pmu/msr.h"
+#include "core/kernel.h"
+#include "x86.h"
+#include "core/fs/fs.h"
+#include "pmu/events/event.h"
+#include "pmu/x86/msr.h"
 
 struct cpuid_call {
 	uint64_t pos;

@@ -13,11 +13,11 @@
  * another CPU, which an isolated CPU then takes), with interrupts off.
  */
 #include <linux/fs.h>
-#include "kernel.h"
-#include "fs/fs.h"
-#include "pmu/event.h"
-#include "pmu/msr.h"
-#include "proc/task.h"
+#include "core/kernel.h"
+#include "core/fs/fs.h"
+#include "pmu/events/event.h"
+#include "pmu/x86/msr.h"
+#include "core/proc/task.h"
 
 struct msr_call {
 	uint32_t msr;

@@ -8,9 +8,9 @@
  */
 #include <stdio.h>
 #include "fs.h"
-#include "arch/percpu.h"
-#include "mm/mm.h"
-#include "proc/sched.h"
+#include "core/arch/percpu.h"
+#include "core/mm/mm.h"
+#include "core/proc/sched.h"
 
 enum { NODE_DIR, NODE_MSR, NODE_CPUID, NODE_KINDS };
 

@@ -17,7 +17,7 @@
 #include <linux/poll.h>
 #include "fs.h"
 #include "sys.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 struct eventfd {
 	struct spinlock lock;

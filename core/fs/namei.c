@@ -11,8 +11,8 @@
  * it for the child's as it steps. No lock is held between steps.
  */
 #include "fs.h"
-#include "mm/mm.h"
-#include "missing.h"
+#include "core/mm/mm.h"
+#include "core/missing.h"
 
 #define MAX_LINKS 40
 #define MAX_NESTED_LINKS 8

@@ -10,11 +10,11 @@
  * A task's fields are read without its lock: the text is a snapshot
  * that may mix values from moments apart, as on Linux.
  */
-#include "arch/numa.h"
+#include "core/arch/numa.h"
 #include "procfs.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "mm/usermm.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/mm/usermm.h"
 
 #define CLOCK_TICK_NS 10000000ULL   /* USER_HZ = 100 */
 

@@ -10,7 +10,7 @@
  */
 #include <asm/statfs.h>
 #include <linux/magic.h>
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 /* f_flags bits: Linux's include/linux/statfs.h (no uapi header). */

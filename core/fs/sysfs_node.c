@@ -8,10 +8,10 @@
  */
 #include <stdio.h>
 #include "fs.h"
-#include "arch/numa.h"
-#include "arch/percpu.h"
-#include "cpumask.h"
-#include "mm/mm.h"
+#include "core/arch/numa.h"
+#include "core/arch/percpu.h"
+#include "core/cpumask.h"
+#include "core/mm/mm.h"
 
 #define NODE_OF(arg) ((unsigned)(uintptr_t)(arg))
 

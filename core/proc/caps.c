@@ -13,12 +13,12 @@
  * RCU read of a changing cred cannot, which no caller here can notice.
  */
 #include <linux/capability.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "caps.h"
 #include "syscall.h"
 #include "task.h"
 #include "tasks.h"
-#include "mm/uaccess.h"
+#include "core/mm/uaccess.h"
 
 void caps_reset(struct task *t)
 {

@@ -12,13 +12,13 @@
  * the page (faulted in first, as Linux does).
  */
 #include <linux/mempolicy.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "syscall.h"
 #include "task.h"
-#include "arch/numa.h"
-#include "mm/mm.h"
-#include "mm/usermm.h"
-#include "mm/uaccess.h"
+#include "core/arch/numa.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
+#include "core/mm/uaccess.h"
 
 #define MAX_NUMNODES 1024   /* Debian's CONFIG_NODES_SHIFT=10 */
 #define MASK_MAX_BITS (PAGE_SIZE * 8)

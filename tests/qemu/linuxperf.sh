@@ -15,17 +15,11 @@ if [ ! -x /usr/bin/perf ] || ! ldd /usr/bin/perf >/dev/null 2>&1; then
 	finish
 fi
 
-# PROG...: --add arguments for each program and its ldd closure, each
-# library at the path ldd names (the loader at /lib64).
-closure() {
-	local p l
-	for p in "$@"; do
-		echo "--add $p:$p"
-		ldd "$p" | awk '/=>/ && $3 ~ /^\// { print $3 } $1 ~ /^\/lib64\// { print $1 }' |
-			while read -r l; do echo "--add $(readlink -f "$l"):$l"; done
-	done | sort -u
-}
-mapfile -t adds < <(closure /usr/bin/perf /bin/ls | tr ' ' '\n')
+# the programs and their libraries at the paths ld.so opens
+adds=(--add /usr/bin/perf:/usr/bin/perf --add /bin/ls:/bin/ls)
+while read -r f; do
+	adds+=(--add "$f")
+done < <("$top/tools/ldd-closure.sh" /usr/bin/perf /bin/ls)
 
 ld=/lib64/ld-linux-x86-64.so.2
 n=200000 # twofunc: 4n iterations of a five-instruction loop
