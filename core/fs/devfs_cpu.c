@@ -139,7 +139,7 @@ static int cpu_dir_iterate(struct inode *dir, struct dir_ctx *ctx)
 		return 0;
 	unsigned cpu = container_of(dir, struct cpunode, inode)->cpu;
 	for (uint64_t k = ctx->pos - 1; k < NODE_KINDS; k++) {
-		struct cpunode *n = nodes[cpu][k];
+		struct cpunode *n = __atomic_load_n(&nodes[cpu][k], __ATOMIC_ACQUIRE);
 		if (!n || !dir_emit(ctx, node_names[k], strlen(node_names[k]),
 				    n->inode.ino, n->inode.mode, k + 2))
 			return 0;
