@@ -3,7 +3,7 @@
  * parse: /proc/self/maps' columns (a name at column 73, as Linux pads
  * it), /proc/self/status's ids, capabilities and Mems_allowed (32 groups:
  * Debian's 1024 nodes), /proc/self/root, and the CPU and
- * NUMA node lists under /sys/devices/system.
+ * NUMA node lists and the SMT state under /sys/devices/system.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -143,6 +143,14 @@ static void test_sys(void)
 	      (present = list_count(buf)) >= online, "cpu/present has them all");
 	CHECK(slurp("/sys/devices/system/cpu/possible") > 0 &&
 	      (possible = list_count(buf)) >= present, "cpu/possible has them all");
+	CHECK(slurp("/sys/devices/system/cpu/cpu0/topology/die_cpus_list") > 0 &&
+	      list_count(buf) >= 1, "cpu0/topology/die_cpus_list");
+	CHECK(slurp("/sys/devices/system/cpu/smt/active") == 2 &&
+	      (buf[0] == '0' || buf[0] == '1'), "smt/active is 0 or 1");
+	CHECK(slurp("/sys/devices/system/cpu/smt/control") > 0 &&
+	      (!strcmp(buf, "on\n") || !strcmp(buf, "off\n") || !strcmp(buf, "forceoff\n") ||
+	       !strcmp(buf, "notsupported\n") || !strcmp(buf, "notimplemented\n")),
+	      "smt/control is one of Linux's words");
 	CHECK(slurp("/sys/devices/system/node/online") > 0 && buf[0] == '0' &&
 	      list_count(buf) >= 1, "node/online starts at node 0");
 	CHECK(slurp("/sys/devices/system/node/possible") > 0 && list_count(buf) >= 1,
