@@ -1,7 +1,7 @@
 /*
  * The perf_event_attr perf record opens (perf 6.1, as `perf record -vv`
  * shows it): samples of IP, TID, TIME, and PERIOD when the period
- * varies (-F), CALLCHAIN with -g, BRANCH_STACK with -b or --call-graph
+ * varies (-F), CPU and RAW of a tracepoint (each hit, unless -c), CALLCHAIN with -g, BRANCH_STACK with -b or --call-graph
  * lbr, CPU per CPU (-a, -C); with several
  * events, ID, or IDENTIFIER when their sample_types differ (then only
  * a fixed place tells whose a record is); sample_id_all, so that every
@@ -28,8 +28,10 @@ static uint64_t sample_type(const struct event *e, const struct config *cfg,
 		type |= PERF_SAMPLE_CALLCHAIN;
 	if ((cfg->branch_any || cfg->lbr_callchain) && !e->tracking)
 		type |= PERF_SAMPLE_BRANCH_STACK;
-	if (t->per_cpu)
+	if (t->per_cpu || e->attr.type == PERF_TYPE_TRACEPOINT)
 		type |= PERF_SAMPLE_CPU;
+	if (e->attr.type == PERF_TYPE_TRACEPOINT)
+		type |= PERF_SAMPLE_RAW;   /* the fields, as perf asks for them */
 	return type;
 }
 
@@ -46,8 +48,8 @@ static void period(struct perf_event_attr *a, const struct config *cfg, bool tra
 {
 	if (cfg->period) {
 		a->sample_period = cfg->period;
-	} else if (tracking) {
-		a->sample_period = 1;
+	} else if (tracking || a->type == PERF_TYPE_TRACEPOINT) {
+		a->sample_period = 1;   /* every hit, as perf samples tracepoints */
 	} else if (!a->sample_period) { /* a period= term keeps its own */
 		a->freq = 1;
 		a->sample_freq = cfg->freq;

@@ -11,6 +11,10 @@
  *   -b, --branch-any         branch stacks of any taken branch
  *                            (PERF_SAMPLE_BRANCH_STACK, ANY)
  *   -a, --all-cpus           everything on every online CPU
+ *   --per-thread             buffers that follow the program's threads,
+ *                            not per CPU: what record does without -a
+ *                            or -C, so accepted (perf's option), and
+ *                            refused with them
  *   -C, --cpu LIST           everything on the listed CPUs
  *   -o, --output FILE        where to write ("-": standard output)
  *   -m, --mmap-pages N       data pages per buffer (a power of two)
@@ -27,7 +31,8 @@
 #include <string.h>
 #include "record.h"
 
-#define CALL_GRAPH 1 /* long option only */
+#define CALL_GRAPH 1 /* long options only */
+#define PER_THREAD 2
 
 static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'c', "count", true },       { 'F', "freq", true },
@@ -35,13 +40,15 @@ static const struct ptopt opts[] = {
 	{ 'o', "output", true },  { 'm', "mmap-pages", true },  { 'v', "verbose", false },
 	{ 'h', "help", false },   { 'X', "export", false },
 	{ 'b', "branch-any", false }, { CALL_GRAPH, "call-graph", true },
+	{ PER_THREAD, "per-thread", false },
 };
 
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
 	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr] [-b]\n"
-	"              [-a | -C CPUS] [-o FILE] [-m PAGES] [-v] [--export] [--] PROG [ARGS...]\n";
+	"              [-a | -C CPUS | --per-thread] [-o FILE] [-m PAGES] [-v] [--export]\n"
+	"              [--] PROG [ARGS...]\n";
 
 static int usage(void)
 {
@@ -99,9 +106,12 @@ static int apply(struct config *cfg, char letter, const char *val)
 		else if (!strcmp(val, "lbr"))
 			cfg->callchain = cfg->lbr_callchain = true;
 		else
-			return bad("--call-graph takes fp or lbr");
+			return bad(!strncmp(val, "dwarf", 5) ?
+				   "--call-graph dwarf is not supported (fp or lbr)" :
+				   "--call-graph takes fp or lbr");
 		return 0;
 	case 'a': cfg->all_cpus = true; return 0;
+	case PER_THREAD: cfg->per_thread = true; return 0;
 	case 'C': cfg->cpu_list = val; return 0;
 	case 'o': cfg->output = val; return 0;
 	case 'v': cfg->verbose = true; return 0;
@@ -133,5 +143,7 @@ int parse_options(int argc, char **argv, struct config *cfg)
 			return r;
 	}
 	cfg->argv = argv + i;
+	if (cfg->per_thread && (cfg->all_cpus || cfg->cpu_list))
+		return bad("--per-thread and -a/-C exclude each other");
 	return cfg->argv[0] ? 0 : usage();
 }

@@ -44,6 +44,7 @@ struct config {
 	bool lbr_callchain;          /* --call-graph lbr */
 	bool branch_any;             /* -b */
 	bool all_cpus;               /* -a */
+	bool per_thread;             /* --per-thread: the default, said */
 	const char *cpu_list;        /* -C */
 	const char *output;          /* -o; "-" is standard output */
 	unsigned mmap_pages;         /* -m: data pages per buffer */
