@@ -17,9 +17,10 @@ int stat_options(int argc, char **argv, struct guest_args *out);
 /* Exits 2 on a usage error; -h prints the usage and exits 0. */
 void bench_options(int argc, char **argv);
 
-/* evcheck.c: every event of these -e lists could be on the target;
- * false after printing "TOOL: unknown event 'NAME'". */
+/* evcheck.c: every event of these -e lists could be on the target
+ * (tracepoints only when allowed: record cannot give perf their
+ * formats yet); false after printing "TOOL: unknown event 'NAME'". */
 #include <stdbool.h>
-bool events_check(const char *tool, char **lists, int n);
+bool events_check(const char *tool, char **lists, int n, bool tracepoints);
 
 #endif

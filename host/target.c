@@ -317,7 +317,8 @@ int target_wait(struct target *t, int timeout_s)
 	return -1;
 }
 
-/* Stop what we started and remove its directory. */
+/* Stop what we started and remove its directory: the one place a
+ * target the tool started ends (on every exit path, stop.c). */
 void target_close(struct target *t)
 {
 	if (t->console_fd >= 0) {
@@ -325,8 +326,11 @@ void target_close(struct target *t)
 		t->console_fd = -1;
 	}
 	if (t->qemu_pid) {
+		/* run-qemu.sh stops QEMU, waits for it and removes its
+		 * files before it exits (its EXIT trap). */
 		kill(t->qemu_pid, SIGTERM);
-		waitpid(t->qemu_pid, NULL, 0);
+		while (waitpid(t->qemu_pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		t->qemu_pid = 0;
 	}
 	if (t->tmpdir[0]) {
