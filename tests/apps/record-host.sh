@@ -161,6 +161,13 @@ run "$record" -m 3 -- true
 status 2 "-m: not a power of two"
 run "$record" -C 99999 -- true
 status 2 "-C: a CPU that is not online"
+run "$record" --call-graph dwarf -- true
+status 2 "--call-graph dwarf"
+expect "^record: --call-graph dwarf is not supported" "--call-graph dwarf: refused by name"
+run "$record" --per-thread -e page-faults -c 1 -o "$tmp/pt.data" -- "$work" 5
+status 0 "--per-thread: what record does without -a/-C"
+run "$record" --per-thread -a -- true
+status 2 "--per-thread with -a"
 run "$record"
 status 2 "no program"
 run "$record" --help
