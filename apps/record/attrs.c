@@ -16,6 +16,7 @@
  * own that is never disabled and samples nothing itself.
  */
 #include <string.h>
+#include <asm/perf_regs.h>
 #include "record.h"
 
 static uint64_t sample_type(const struct event *e, const struct config *cfg,
@@ -28,6 +29,8 @@ static uint64_t sample_type(const struct event *e, const struct config *cfg,
 		type |= PERF_SAMPLE_CALLCHAIN;
 	if ((cfg->branch_any || cfg->lbr_callchain) && !e->tracking)
 		type |= PERF_SAMPLE_BRANCH_STACK;
+	if (cfg->dwarf_stack)
+		type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	if (t->per_cpu || e->attr.type == PERF_TYPE_TRACEPOINT)
 		type |= PERF_SAMPLE_CPU;
 	if (e->attr.type == PERF_TYPE_TRACEPOINT)
@@ -73,6 +76,21 @@ static void branches(struct perf_event_attr *a, const struct config *cfg)
 	}
 }
 
+/* --call-graph dwarf: the user registers perf's x86-64 unwinder reads
+ * (all but the segment registers DS, ES, FS, GS: perf's 0xff0fff) and
+ * the top of the user stack; the kernel part of the chain still comes
+ * from frame pointers, the user part from the host's DWARF unwinding. */
+static void dwarf(struct perf_event_attr *a, const struct config *cfg)
+{
+	if (!cfg->dwarf_stack)
+		return;
+	a->sample_regs_user = ((1ULL << PERF_REG_X86_64_MAX) - 1) &
+			      ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
+				(1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
+	a->sample_stack_user = cfg->dwarf_stack;
+	a->exclude_callchain_user = 1;
+}
+
 static void attr_one(struct event *e, int i, const struct config *cfg, const struct target *t)
 {
 	struct perf_event_attr *a = &e->attr;
@@ -82,6 +100,7 @@ static void attr_one(struct event *e, int i, const struct config *cfg, const str
 	period(a, cfg, e->tracking);
 	a->sample_type = sample_type(e, cfg, t);
 	branches(a, cfg);
+	dwarf(a, cfg);
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->disabled = leads && !e->tracking;
 	a->enable_on_exec = a->disabled && !t->per_cpu;

@@ -4,10 +4,14 @@
  *   -c, --count N            a sample every N events
  *   -F, --freq HZ            about HZ samples a second (default 4000)
  *   -g                       call chains (PERF_SAMPLE_CALLCHAIN)
- *   --call-graph fp|lbr      call chains from frame pointers (-g), or
+ *   --call-graph fp|lbr|dwarf[,SIZE]
+ *                            call chains from frame pointers (-g), or
  *                            from the LBR's call-stack mode (user
  *                            mode, as perf: BRANCH_STACK with
- *                            CALL_STACK, no user frame walk)
+ *                            CALL_STACK, no user frame walk), or the
+ *                            user registers and SIZE bytes of the user
+ *                            stack (default 8192) that the host's perf
+ *                            unwinds with the program's DWARF
  *   -b, --branch-any         branch stacks of any taken branch
  *                            (PERF_SAMPLE_BRANCH_STACK, ANY)
  *   -a, --all-cpus           everything on every online CPU
@@ -46,7 +50,7 @@ static const struct ptopt opts[] = {
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
-	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr] [-b]\n"
+	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr|dwarf[,SIZE]] [-b]\n"
 	"              [-a | -C CPUS | --per-thread] [-o FILE] [-m PAGES] [-v] [--export]\n"
 	"              [--] PROG [ARGS...]\n";
 
@@ -90,6 +94,19 @@ static int apply_number(struct config *cfg, char letter, const char *val)
 	return 0;
 }
 
+/* dwarf or dwarf,SIZE: SIZE a multiple of 8 up to 65528, as perf's. */
+static int call_graph_dwarf(struct config *cfg, const char *val)
+{
+	uint64_t size = 8192;
+	if (strncmp(val, "dwarf", 5) || (val[5] && val[5] != ','))
+		return bad("--call-graph takes fp, lbr or dwarf[,SIZE]");
+	if (val[5] && (!number(val + 6, 8, 65528, &size) || size % 8))
+		return bad("--call-graph dwarf,SIZE: a multiple of 8 up to 65528");
+	cfg->callchain = true;
+	cfg->dwarf_stack = (uint32_t)size;
+	return 0;
+}
+
 static int apply(struct config *cfg, char letter, const char *val)
 {
 	switch (letter) {
@@ -106,9 +123,7 @@ static int apply(struct config *cfg, char letter, const char *val)
 		else if (!strcmp(val, "lbr"))
 			cfg->callchain = cfg->lbr_callchain = true;
 		else
-			return bad(!strncmp(val, "dwarf", 5) ?
-				   "--call-graph dwarf is not supported (fp or lbr)" :
-				   "--call-graph takes fp or lbr");
+			return call_graph_dwarf(cfg, val);
 		return 0;
 	case 'a': cfg->all_cpus = true; return 0;
 	case PER_THREAD: cfg->per_thread = true; return 0;
