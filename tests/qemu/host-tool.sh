@@ -30,7 +30,8 @@
 #   while a write to an unread export line waits (the -icount stall).
 # - before anything starts (no QEMU, no file left): help, --version,
 #   CMD -h, usage errors (status 2), local files (66, 73), event names,
-#   record --call-graph dwarf, bench's own option checks, session steps;
+#   record's --call-graph and tracepoints, bench's own option checks,
+#   session steps;
 # - signals to the tool's pid alone: SIGTERM while a command runs and
 #   SIGHUP while the machine boots (default target) leave no process and
 #   no file; SIGINT against --connect ends the guest command, and the
@@ -38,6 +39,7 @@
 # - perf's ways: a program killed by a signal ("Segmentation fault",
 #   139), list, stat -e sched:sched_switch, a session's stat step pushing
 #   ./prog, perf annotate of a recorded local program with no flags,
+#   record --call-graph dwarf (user registers and stack perf reads),
 #   perf.data.old, an event the target lacks (2, no pull message), no
 #   "line damage" or "binary file matches" in normal output.
 . "$(dirname "$0")/lib.sh"
@@ -111,7 +113,8 @@ pre "list -h" 0 '^usage: baremon \[TARGET\] list' list -h
 pre "an unknown command" 2 "'frob' is not a baremon command" frob
 pre "record -e bogus" 2 "unknown event 'bogus'" record -e bogus true
 pre "record -e in a group" 2 "unknown event 'bogus'" record -e '{cycles,bogus}:u' true
-pre "record --call-graph dwarf" 2 'call-graph dwarf is not supported' record --call-graph dwarf true
+pre "record --call-graph dwarf,12" 2 'dwarf,SIZE: a multiple of 8' record --call-graph dwarf,12 true
+pre "record -e a tracepoint" 2 "tracepoint 'sched:sched_switch': not supported" record -e sched:sched_switch true
 pre "record --per-thread -a" 2 'per-thread and -a/-C exclude' record --per-thread -a true
 pre "record -o into no directory" 73 'cannot write /nonexistent/' record -o /nonexistent/d/p.data true
 pre "stat: an unknown option" 2 "unknown option" stat --bogus true
@@ -331,6 +334,13 @@ expect_rc 2
 check "record of an event the target lacks: record's reason" in_err "unknown event 'cpu/bogus/'"
 check "record of an event the target lacks: no pull message, no file" \
 	sh -c '! grep -q "pull" "$1" && [ ! -e "$2" ]' - "$err" "$logs/none.data"
+bm record-dwarf "${c[@]}" record --call-graph dwarf -m 256 -e page-faults -c 1 -o "$logs/dwarf.data" -- "$work" 5
+expect_rc 0
+perf report -D -i "$logs/dwarf.data" >"$logs/dwarf.txt" 2>&1
+check "record --call-graph dwarf: perf reads the user registers" \
+	grep -q '^\.\.\. user regs: mask 0xff0fff ABI 64-bit$' "$logs/dwarf.txt"
+check "record --call-graph dwarf: and the user stack dumps" \
+	grep -Eq '^\.\.\. ustack: size [1-9][0-9]*, offset' "$logs/dwarf.txt"
 bm record-first "${c[@]}" record -e page-faults -c 1 -o "$logs/again.data" -- "$work" 5
 cp "$logs/again.data" "$logs/first.data"
 bm record-again "${c[@]}" record -e page-faults -c 1 -o "$logs/again.data" -- "$work" 5
