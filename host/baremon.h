@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <signal.h>
 #include <sys/types.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 #include "export_rx.h"
 
 /* Exit statuses of the tool itself (a command run on the target exits
