@@ -36,8 +36,8 @@ static void nargs(int argc, char **argv, int lo, int hi, const char *what)
 		usage_error(argv[0], "%s", what);
 }
 
-/* A path meant as a file here: ./prog, ../prog (the target has no
- * such working directory), or one that exists here. */
+/* A path meant as a file here: ./prog or ../prog (the target has no
+ * such working directory); others may name the target's files. */
 static bool meant_local(const char *s)
 {
 	return !strncmp(s, "./", 2) || !strncmp(s, "../", 3);
@@ -83,7 +83,7 @@ static void check_writable(const char *path)
 }
 
 /* The -o of record's options (the last one wins), or NULL. */
-static const char *record_output(int argc, char **argv, int prog)
+static const char *record_output(char **argv, int prog)
 {
 	const char *out = NULL;
 	for (int i = 1; i < prog; i++) {
@@ -94,7 +94,6 @@ static const char *record_output(int argc, char **argv, int prog)
 		else if (!strncmp(argv[i], "-o", 2) && argv[i][2])
 			out = argv[i] + 2;
 	}
-	(void)argc;
 	return out;
 }
 
@@ -111,7 +110,7 @@ static void check_perf_tool(int argc, char **argv)
 		exit(EXIT_USAGE);
 	for (int i = g.prog; i < argc; i++)
 		check_program(argv[0], argv[i]);
-	const char *out = record ? record_output(argc, argv, g.prog) : NULL;
+	const char *out = record ? record_output(argv, g.prog) : NULL;
 	if (out && strcmp(out, "-"))
 		check_writable(out);
 }
