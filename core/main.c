@@ -28,6 +28,7 @@
 #include "proc/exec.h"
 #include "proc/process.h"
 #include "proc/sched.h"
+#include "core/proc/vdso.h"
 #include "arch/smp.h"
 #include "arch/topology.h"
 #include "arch/numa.h"
@@ -140,6 +141,7 @@ static void tasks_init(void)
 	syscall_init();
 	syscall_init_cpu();
 	timekeeping_init();
+	vdso_init();
 	sched_init_cpu(task_create_idle(0, (uint64_t)boot_stack));
 	report_init();
 	perf_init();

@@ -13,6 +13,7 @@
 #include "arch/msr-index.h"
 #include "arch/x86.h"
 #include "fs/vfs.h"
+#include "core/proc/vdso.h"
 
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)
@@ -86,6 +87,7 @@ void syscall_init_cpu(void)
 	wrmsr(MSR_STAR, (0x10ULL << 48) | ((uint64_t)0x08 << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
 	wrmsr(MSR_SYSCALL_MASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC);
+	vdso_init_cpu(); /* what the vDSO's getcpu reads */
 }
 
 const char *syscall_name(unsigned nr)
