@@ -75,6 +75,7 @@ include apps/apps.mk
 include tests/abi/abi.mk
 include tests/perf/perf.mk
 include tests/apps/apps-tests.mk
+include tests/dyn/dyn.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -333,15 +334,15 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp host abi perf-tests musl-tests
+qemu-test: esp host abi perf-tests musl-tests dyn-tests
 	sh tests/qemu/run-all.sh
 
-test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
+test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-tests.sh
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
+test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-loaded.sh
 
 # The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs
