@@ -21,6 +21,8 @@ static void usage(FILE *to)
 "         --serial DEVICE[:BAUD]            a machine on a serial line\n"
 "         --connect unix:PATH|tcp:HOST:PORT  a QEMU already running\n"
 "         --export              (QEMU) frames on a second UART (export=ttyS1)\n"
+"         --sysroot DIR         a dynamic program's interpreter and libraries\n"
+"                               from DIR (default: the host's)\n"
 "         --export-connect unix:PATH|tcp:HOST:PORT  with --connect/--serial:\n"
 "                               the line of the guest's export UART\n"
 "COMMAND  run CMD [ARGS]        run, stream output, exit with its status\n"
@@ -69,6 +71,8 @@ static int parse_target(int argc, char **argv, struct target *t)
 			t->export_line = true;
 		} else if (strcmp(a, "--export-connect") == 0 && has_next) {
 			t->export_device = argv[++i];
+		} else if (strcmp(a, "--sysroot") == 0 && has_next) {
+			t->sysroot = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has_next) {
 			t->timeout_s = atoi(argv[++i]);
 		} else if (in_list(qemu_with_arg, a) && has_next && t->nqemu < 60) {
@@ -161,6 +165,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[0], "bench") == 0)
 		bench_prepare(&t, argc, argv);
+	dyn_prepare(&t, argc, argv);
 	int fd = target_open(&t, true);
 	static struct conn c;
 	conn_init(&c, fd, &t);

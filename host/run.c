@@ -66,6 +66,8 @@ int push_if_local(struct conn *c, char **argv)
 	guest_tmp_path(argv[0], guest, sizeof(guest));
 	int r = cmd_push(c, argv[0], guest, true);
 	if (r == 0)
+		r = dyn_push(c, argv[0], guest); /* a dynamic one's libraries */
+	if (r == 0)
 		argv[0] = guest;
 	return r;
 }

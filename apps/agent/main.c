@@ -132,6 +132,7 @@ static void handle(const struct frame *f)
 	case FRAME_FILE_DATA: push_data(f->payload, f->len); break;
 	case FRAME_FILE_END: push_end(f->payload, f->len); break;
 	case FRAME_PULL: pull_start(f->payload, f->len); break;
+	case FRAME_SUM: sum_file(f->payload, f->len); break;
 	case FRAME_BYE:
 		finished = true;
 		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
