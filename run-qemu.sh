@@ -74,8 +74,8 @@ usage: ./run-qemu.sh [options]
   --add FILE[:DEST]  put FILE in the initrd (default /bin/NAME); repeatable
   --add-dyn FILE[:DEST]  the same for a dynamically linked program, with
                      its interpreter and the shared libraries it needs
-                     (tools/dynclosure.sh: the host's, at their paths;
-                     those beside FILE beside DEST); repeatable
+                     (tools/ldd-closure.sh: the host's, at the paths ld.so
+                     opens; those beside FILE beside DEST); repeatable
   --stay             after --session/--run, stay at the prompt
   --disk IMG         boot a disk image (make image) instead of the build's
                      ESP; its GRUB menu decides the command line
@@ -173,10 +173,26 @@ loader=${loader:-$build/BOOTX64.EFI}
 [ -z "$cmdline_file" ] || [ -f "$cmdline_file" ] || die "command-line file '$cmdline_file' not found"
 [ -f "$loader" ] || die "no loader at $loader: run 'make' first"
 [ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
-if [ ${#dyn_adds[@]} -gt 0 ]; then
-	closure=$(sh "$top/tools/dynclosure.sh" "${dyn_adds[@]}") || die "--add-dyn: see above"
-	while IFS= read -r entry; do adds+=("$entry"); done <<< "$closure"
-fi
+# --add-dyn: the program, and what tools/ldd-closure.sh says it needs at
+# the paths ld.so opens; a library beside the program (its $ORIGIN) goes
+# beside its copy instead.
+for spec in ${dyn_adds[@]+"${dyn_adds[@]}"}; do
+	src=${spec%%:*} dest=/bin/
+	[ "$src" = "$spec" ] || dest=${spec#*:}
+	case $dest in */) dest=$dest$(basename "$src") ;; esac
+	adds+=("$src:$dest")
+	closure=$(sh "$top/tools/ldd-closure.sh" "$src") || die "--add-dyn $src: see above"
+	here=$(cd "$(dirname "$src")" && pwd -P)
+	while IFS= read -r entry; do
+		[ -n "$entry" ] || continue
+		lib=${entry#*:}
+		if [ "$(dirname "${entry%%:*}")" = "$here" ]; then
+			adds+=("${entry%%:*}:$(dirname "$dest")/$(basename "$lib")")
+		else
+			adds+=("$entry")
+		fi
+	done <<< "$closure"
+done
 if [ -n "$disk" ] && [ -n "$session$run_cmd$cmdline${adds[*]+x}" ]; then
 	die "--disk boots the image as it is: its GRUB menu sets the command line"
 fi
