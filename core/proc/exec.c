@@ -193,17 +193,23 @@ struct loaded {
 
 /*
  * The address an ET_DYN program is loaded at: Linux's ELF_ET_DYN_BASE
- * (with addresses not randomised) for a PIE under an interpreter and,
- * here, for a static PIE or an interpreter run as the program too.
+ * for a PIE under an interpreter and, here, for a static PIE or an
+ * interpreter run as the program too; with
+ * /proc/sys/kernel/randomize_va_space set (0 by default), plus a
+ * random number of pages below 2^28, as Linux's arch_mmap_rnd.
  */
 static uint64_t program_bias(const struct exec_file *x)
 {
 	const Elf64_Ehdr *eh = (const void *)x->head;
 	if (eh->e_type != ET_DYN)
 		return 0;
-	uint64_t lo, hi;
+	uint64_t lo, hi, rnd = 0;
 	elf64_load_span(x->head, &lo, &hi);
-	return USER_PIE_BASE - ALIGN_DOWN(lo, PAGE_SIZE);
+	if (sysctl_randomize_va_space()) {
+		random_bytes(&rnd, sizeof(rnd));
+		rnd = (rnd & ((1ULL << 28) - 1)) * PAGE_SIZE;
+	}
+	return USER_PIE_BASE + rnd - ALIGN_DOWN(lo, PAGE_SIZE);
 }
 
 /*

@@ -11,7 +11,7 @@ DYN_DIR    := $(BUILD)/dyn
 DYN_WARN   := -Wall -Wextra -Werror -Wno-unused-parameter
 DYN_CFLAGS := -O2 -g $(DYN_WARN) -Itests/abi
 DYN_LIBS   := $(DYN_DIR)/libdyntls.so $(DYN_DIR)/libdynplug.so $(DYN_DIR)/libdynthrow.so
-DYN_PROGS  := $(addprefix $(DYN_DIR)/dyn-,hello hello-nopie threads tls dlopen cxx vdso execerr)
+DYN_PROGS  := $(addprefix $(DYN_DIR)/dyn-,hello hello-nopie threads tls dlopen cxx vdso execerr aslr)
 DYN_RPATH  := -Wl,-rpath,'$$ORIGIN'
 
 .PHONY: dyn-tests

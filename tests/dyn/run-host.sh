@@ -30,7 +30,7 @@ one() {
 		failed=$((failed + 1))
 	fi
 }
-for n in hello hello-nopie threads tls dlopen cxx vdso execerr; do
+for n in hello hello-nopie threads tls dlopen cxx vdso execerr aslr; do
 	one "$n" "$bin/dyn-$n"
 done
 one hello-direct "$ld" "$bin/dyn-hello" direct

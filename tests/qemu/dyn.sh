@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 dyn=$build/dyn
-names="hello hello-nopie threads tls dlopen cxx vdso execerr"
+names="hello hello-nopie threads tls dlopen cxx vdso execerr aslr"
 expected=$logs/host
 DYN_OUT=$expected BAREMON_BUILD=$build sh "$top/tests/dyn/run-host.sh" > "$logs/host.txt" 2>&1
 check "the programs pass on the host first" grep -q '^dyn-host: [0-9]* passed, 0 failed$' "$logs/host.txt"
