@@ -1012,6 +1012,8 @@ static uint64_t translate(struct mm *mm, uint64_t addr, bool write, bool unshare
 		if (!r)
 			r = v && (!write || (v->prot & PROT_WRITE)) ? fault_in(mm, v, addr) : -EFAULT;
 	}
+	if (r == 0 && unshare && (v->flags & VMA_SPECIAL))
+		r = -EACCES; /* the vDSO's pages are every process's: never written */
 	if (r == 0) {
 		uint64_t *pte = pte_of(mm, addr, false);
 		if (!unshare || (v->flags & VMA_SHARED) || !(*pte & PTE_PRESENT) ||

@@ -29,8 +29,9 @@
 #define VMA_DONTCOPY (1u << 3)   /* fork leaves it out (perf buffers) */
 #define VMA_NOSPLIT  (1u << 4)   /* unmapped or protected whole, else EINVAL */
 #define VMA_SPECIAL  (1u << 6)   /* the kernel's pages (the vDSO): never
-				  * writable (mprotect: EACCES), shown
-				  * private in maps, as Linux's */
+				  * writable (mprotect: EACCES; mm_write,
+				  * ptrace's POKE: refused), shown private
+				  * in maps, as Linux's */
 #define VMA_NOEXEC   (1u << 5)   /* never PROT_EXEC (mprotect: EACCES), as
 				  * Linux's maps of noexec-mount files */
 
