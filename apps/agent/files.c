@@ -198,3 +198,15 @@ void sum_file(const uint8_t *p, size_t n)
 	put_le32(buf + 12, crc);
 	out_send(FRAME_RESULT, CHAN_CONTROL, buf, 16);
 }
+
+void files_abort(void)
+{
+	if (push.fd >= 0) {
+		close(push.fd);
+		unlink(push.part);
+	}
+	push.fd = -1;
+	if (pull.fd >= 0)
+		close(pull.fd);
+	pull.fd = -1;
+}
