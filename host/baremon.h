@@ -186,6 +186,9 @@ int dyn_closure(const char *prog, const char *sysroot, const char *guest_prog,
  * after the program is pushed, each file the target lacks (its size
  * and CRC-32C differ, FRAME_SUM) is pushed; 0 or the push's status. */
 void dyn_prepare(struct target *t, int argc, char **argv);
+/* Push local to guest unless the target has those bytes there already
+ * (*pushed says which); 0, or cmd_push's status. */
+int push_cached(struct conn *c, const char *local, const char *guest, bool *pushed);
 int dyn_push(struct conn *c, const char *prog, const char *guest_prog);
 
 /* shell.c: the interactive console (no agent). */

@@ -2,9 +2,9 @@
  * run of a dynamic program: its interpreter and libraries (dynlibs.c)
  * go where the target's ld.so looks for them, once per target, by
  * content. A QEMU the tool starts gets them in its initrd (no transfer
- * at all); on any target each file is asked for first (FRAME_SUM: size
- * and CRC-32C) and pushed only when it is missing or differs, so a
- * second run pushes nothing.
+ * at all); on any target each file, the program's too, is asked for
+ * first (FRAME_SUM: size and CRC-32C) and pushed only when it is
+ * missing or differs, so a second run pushes nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +78,21 @@ static bool target_has(struct conn *c, const char *path, uint64_t size, uint32_t
 	       get_le32(f.payload + 8 + 4) == crc;
 }
 
+int push_cached(struct conn *c, const char *local, const char *guest, bool *pushed)
+{
+	uint64_t size;
+	uint32_t crc;
+	*pushed = false;
+	if (!local_sum(local, &size, &crc)) {
+		fprintf(stderr, "baremon: cannot read %s\n", local);
+		return EXIT_NOINPUT;
+	}
+	if (target_has(c, guest, size, crc))
+		return 0;
+	*pushed = true;
+	return cmd_push(c, local, guest, true);
+}
+
 int dyn_push(struct conn *c, const char *prog, const char *guest_prog)
 {
 	if (dyn_closure(prog, c->target->sysroot, guest_prog, &closure) != 0)
@@ -85,23 +100,21 @@ int dyn_push(struct conn *c, const char *prog, const char *guest_prog)
 	int pushed = 0;
 	uint64_t bytes = 0, t0 = host_now_ms();
 	for (int i = 0; i < closure.n; i++) {
-		uint64_t size;
-		uint32_t crc;
-		if (!local_sum(closure.f[i].host, &size, &crc)) {
-			fprintf(stderr, "baremon: cannot read %s\n", closure.f[i].host);
-			return EXIT_NOINPUT;
-		}
-		if (target_has(c, closure.f[i].guest, size, crc))
-			continue;
-		int r = cmd_push(c, closure.f[i].host, closure.f[i].guest, true);
+		bool sent;
+		int r = push_cached(c, closure.f[i].host, closure.f[i].guest, &sent);
+		if (r == EXIT_NOINPUT)
+			return r;
 		if (r) {
 			fprintf(stderr, "baremon: %s needs %s on the target (a target with a "
 				"read-only / needs it in its initrd: run-qemu.sh --add-dyn)\n",
 				prog, closure.f[i].guest);
 			return r;
 		}
-		pushed++;
-		bytes += size;
+		if (sent) {
+			struct stat st;
+			pushed++;
+			bytes += stat(closure.f[i].host, &st) == 0 ? (uint64_t)st.st_size : 0;
+		}
 	}
 	if (pushed && c->target->verbose)
 		fprintf(stderr, "baremon: pushed %d of the %d files %s needs, %llu bytes in %.2f s\n",
