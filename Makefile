@@ -48,7 +48,7 @@ CORE_SRCS  := $(filter-out core/arch/asm_offsets.c,\
 	      $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
 	      ringbuf/*.c export/*.c wire/*.c)) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*/*.asm pmu/*/*.asm) $(EXTRA_ASM)
-KOBJS      := $(BUILD)/kernel/trampoline.o \
+KOBJS      := $(BUILD)/kernel/trampoline.o $(BUILD)/kernel/vdso_image.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
 	      $(CORE_ASM:%.asm=$(BUILD)/kernel/%.o) \
 	      $(LIBC_SRCS:%.c=$(BUILD)/kernel/%.o)
@@ -76,6 +76,7 @@ include apps/apps.mk
 include tests/abi/abi.mk
 include tests/perf/perf.mk
 include tests/apps/apps-tests.mk
+include tests/dyn/dyn.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -202,6 +203,31 @@ $(BUILD)/kernel/trampoline.o: $(BUILD)/kernel/trampoline.bin
 	$(Q)printf 'section .rodata\nglobal trampoline_start, trampoline_end\ntrampoline_start:\nincbin "%s"\ntrampoline_end:\n' $< > $@.asm
 	$(Q)nasm $(NASMFLAGS) $@.asm -o $@
 
+# The vDSO (vdso/, core/proc/vdso.h): a shared object of its own, linked
+# by its own script with no relocations (it runs wherever it is mapped,
+# and its one page of text is shared by every process), embedded as data.
+VDSO_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. $(UAPI_INC) -fPIC -ffreestanding \
+	       -fno-stack-protector -fno-builtin -fasynchronous-unwind-tables \
+	       -fno-plt -nostdinc -isystem $(GCC_INC) -MMD -MP
+$(BUILD)/vdso/vdso.o: vdso/vdso.c vdso/vvar.h Makefile | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$< [vdso])
+	$(Q)gcc $(VDSO_CFLAGS) -c $< -o $@
+# vdso.so.dbg keeps the debug information (gdb's add-symbol-file);
+# the kernel carries vdso.so, without it.
+$(BUILD)/vdso/vdso.so.dbg: $(BUILD)/vdso/vdso.o vdso/vdso.lds
+	$(call say,LD,$@)
+	$(Q)ld -shared -T vdso/vdso.lds -soname=linux-vdso.so.1 --hash-style=both \
+		--build-id --eh-frame-hdr -z max-page-size=4096 -z noexecstack -o $@ $<
+	$(Q)if readelf -r $@ | grep -q '^Relocation section'; then \
+		echo "vdso: $@ has relocations" >&2; rm -f $@; exit 1; fi
+$(BUILD)/vdso/vdso.so: $(BUILD)/vdso/vdso.so.dbg
+	$(Q)objcopy --strip-debug $< $@
+$(BUILD)/kernel/vdso_image.o: $(BUILD)/vdso/vdso.so
+	@mkdir -p $(dir $@)
+	$(Q)printf 'section .rodata align=4096\nglobal vdso_image_start, vdso_image_end\nvdso_image_start:\nincbin "%s"\nvdso_image_end:\n' $< > $@.asm
+	$(Q)nasm $(NASMFLAGS) $@.asm -o $@
+
 # Two link passes: the first has an empty symbol table; the second embeds
 # the first's function symbols. linker.ld keeps text addresses identical,
 # which the last step checks.
@@ -324,15 +350,15 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp host abi perf-tests musl-tests
+qemu-test: esp host abi perf-tests musl-tests dyn-tests
 	sh tests/qemu/run-all.sh
 
-test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
+test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-tests.sh
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests
+test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-loaded.sh
 
 # The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs

@@ -28,6 +28,7 @@ pci_serial=""
 session=""
 run_cmd=""
 adds=()
+dyn_adds=()
 kernel=""
 loader=""
 initrd_file=""
@@ -71,6 +72,10 @@ usage: ./run-qemu.sh [options]
                      exit status is the session's
   --run 'CMD ARGS'   run one command and power off with its status
   --add FILE[:DEST]  put FILE in the initrd (default /bin/NAME); repeatable
+  --add-dyn FILE[:DEST]  the same for a dynamically linked program, with
+                     its interpreter and the shared libraries it needs
+                     (tools/ldd-closure.sh: the host's, at the paths ld.so
+                     opens; those beside FILE beside DEST); repeatable
   --stay             after --session/--run, stay at the prompt
   --disk IMG         boot a disk image (make image) instead of the build's
                      ESP; its GRUB menu decides the command line
@@ -128,6 +133,7 @@ while [ $# -gt 0 ]; do
 	--session) need_arg "$@"; session=$2; shift ;;
 	--run) need_arg "$@"; run_cmd=$2; shift ;;
 	--add) need_arg "$@"; adds+=("$2"); shift ;;
+	--add-dyn) need_arg "$@"; dyn_adds+=("$2"); shift ;;
 	--stay) stay=1 ;;
 	--disk) need_arg "$@"; disk=$2; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift ;;
@@ -167,6 +173,26 @@ loader=${loader:-$build/BOOTX64.EFI}
 [ -z "$cmdline_file" ] || [ -f "$cmdline_file" ] || die "command-line file '$cmdline_file' not found"
 [ -f "$loader" ] || die "no loader at $loader: run 'make' first"
 [ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
+# --add-dyn: the program, and what tools/ldd-closure.sh says it needs at
+# the paths ld.so opens; a library beside the program (its $ORIGIN) goes
+# beside its copy instead.
+for spec in ${dyn_adds[@]+"${dyn_adds[@]}"}; do
+	src=${spec%%:*} dest=/bin/
+	[ "$src" = "$spec" ] || dest=${spec#*:}
+	case $dest in */) dest=$dest$(basename "$src") ;; esac
+	adds+=("$src:$dest")
+	closure=$(sh "$top/tools/ldd-closure.sh" "$src") || die "--add-dyn $src: see above"
+	here=$(cd "$(dirname "$src")" && pwd -P)
+	while IFS= read -r entry; do
+		[ -n "$entry" ] || continue
+		lib=${entry#*:}
+		if [ "$(dirname "${entry%%:*}")" = "$here" ]; then
+			adds+=("${entry%%:*}:$(dirname "$dest")/$(basename "$lib")")
+		else
+			adds+=("$entry")
+		fi
+	done <<< "$closure"
+done
 if [ -n "$disk" ] && [ -n "$session$run_cmd$cmdline${adds[*]+x}" ]; then
 	die "--disk boots the image as it is: its GRUB menu sets the command line"
 fi

@@ -28,6 +28,7 @@
 #include "core/proc/exec.h"
 #include "core/proc/process.h"
 #include "core/proc/sched.h"
+#include "core/proc/vdso.h"
 #include "core/arch/smp.h"
 #include "core/arch/topology.h"
 #include "core/arch/numa.h"
@@ -140,6 +141,7 @@ static void tasks_init(void)
 	syscall_init();
 	syscall_init_cpu();
 	timekeeping_init();
+	vdso_init();
 	sched_init_cpu(task_create_idle(0, (uint64_t)boot_stack));
 	report_init();
 	perf_init();

@@ -30,11 +30,16 @@ enum {
 	EXIT_PANIC = 125,     /* the target kernel panicked */
 };
 
+/* Files of a dynamic program's closure at most (dynlibs.c). */
+#define DYN_MAX_FILES 128
+
 /* Where the machine is. */
 struct target {
 	enum { TARGET_QEMU, TARGET_SERIAL, TARGET_CONNECT } kind;
 	const char *device;       /* --serial DEVICE[:BAUD] or --connect ADDR */
-	const char *qemu_args[64];/* run-qemu.sh options to pass through */
+	const char *qemu_args[64 + 2 * DYN_MAX_FILES]; /* run-qemu.sh options
+				     * to pass through (and a closure's --add) */
+	const char *sysroot;      /* --sysroot DIR: a dynamic program's libraries */
 	int nqemu;
 	bool agent_running;       /* QEMU: started with --run agent */
 	/* Frames on a second line (the guest's export UART, export=):
@@ -157,6 +162,34 @@ int run_remote(struct conn *c, int argc, char **argv,
 /* Run argv (NULL-terminated) on the target; its stdout as a malloc'd
  * string (NULL when it cannot be kept), its stderr dropped. */
 char *run_capture(struct conn *c, char **argv, int *status);
+
+/* dynlibs.c: what a dynamic program needs on the target. */
+struct dyn_closure {
+	int n;
+	struct { char host[4096], guest[4096]; } f[DYN_MAX_FILES];
+	char interp[4096];        /* "" for a static program */
+	char sysroot[1024];       /* "" or --sysroot DIR */
+	char prog_dir[4096];      /* the program's directory (its $ORIGIN) */
+	char guest_dir[4096];     /* where its copy goes on the target */
+};
+/* The interpreter and library closure of prog (which goes to guest_prog
+ * on the target): host paths (under sysroot, if not NULL) and guest
+ * paths (without it; beside guest_prog for those beside prog). 0 (n is
+ * 0 for a static program or one that is not x86-64 ELF), or -1 (a
+ * library was not found: said on stderr). */
+int dyn_closure(const char *prog, const char *sysroot, const char *guest_prog,
+		struct dyn_closure *c);
+
+/* dynpush.c: carry a dynamic program's closure. dyn_prepare, before a
+ * QEMU target the tool starts boots: the closure of the run command's
+ * local program goes into the initrd (run-qemu.sh --add). dyn_push:
+ * after the program is pushed, each file the target lacks (its size
+ * and CRC-32C differ, FRAME_SUM) is pushed; 0 or the push's status. */
+void dyn_prepare(struct target *t, int argc, char **argv);
+/* Push local to guest unless the target has those bytes there already
+ * (*pushed says which); 0, or cmd_push's status. */
+int push_cached(struct conn *c, const char *local, const char *guest, bool *pushed);
+int dyn_push(struct conn *c, const char *prog, const char *guest_prog);
 
 /* shell.c: the interactive console (no agent). */
 int cmd_shell(int fd, struct target *t);

@@ -26,6 +26,8 @@ void help_usage(FILE *to)
 "         --export              (QEMU) frames on a second UART (export=ttyS1)\n"
 "         --export-connect unix:PATH|tcp:HOST:PORT  with --connect/--serial:\n"
 "                               the line of the guest's export UART\n"
+"         --sysroot DIR         a dynamic program's interpreter and libraries\n"
+"                               from DIR (default: the host's)\n"
 "COMMAND  run CMD [ARGS]        run, stream output, exit with its status\n"
 "         push FILE [DEST]      copy a file into the target (default /tmp/)\n"
 "         pull PATH [LOCAL]     copy a file out of the target\n"

@@ -49,6 +49,8 @@ static int parse_target(int argc, char **argv, struct target *t)
 			t->export_line = true;
 		} else if (strcmp(a, "--export-connect") == 0 && has_next) {
 			t->export_device = argv[++i];
+		} else if (strcmp(a, "--sysroot") == 0 && has_next) {
+			t->sysroot = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has_next) {
 			t->timeout_s = atoi(argv[++i]);
 		} else if (in_list(qemu_with_arg, a) && has_next && t->nqemu < 60) {
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[0], "bench") == 0)
 		bench_prepare(&t, argc, argv);
+	dyn_prepare(&t, argc, argv);
 	int fd = target_open(&t, true);
 	static struct conn c;
 	conn_init(&c, fd, &t);

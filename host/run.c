@@ -104,7 +104,10 @@ int push_if_local(struct conn *c, char **argv)
 	if (!is_local_program(argv[0]))
 		return 0;
 	guest_tmp_path(argv[0], guest, sizeof(guest));
-	int r = cmd_push(c, argv[0], guest, true);
+	bool sent;
+	int r = push_cached(c, argv[0], guest, &sent); /* not again: by content */
+	if (r == 0)
+		r = dyn_push(c, argv[0], guest); /* a dynamic one's libraries */
 	if (r == 0)
 		argv[0] = guest;
 	return r;

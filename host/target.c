@@ -172,7 +172,7 @@ static int start_qemu(struct target *t, bool with_agent)
 	snprintf(sock, sizeof(sock), "%s/console.sock", t->tmpdir);
 	snprintf(serial, sizeof(serial), "socket:%s", sock);
 	snprintf(log, sizeof(log), "%s/run-qemu.log", t->tmpdir);
-	const char *argv[96];
+	const char *argv[sizeof(t->qemu_args) / sizeof(t->qemu_args[0]) + 32];
 	int n = 0;
 	argv[n++] = script;
 	for (int i = 0; i < t->nqemu; i++)

@@ -43,5 +43,8 @@ void pull_start(const uint8_t *p, size_t n);
 bool pull_active(void);
 void files_abort(void);        /* drop a push or pull in progress */
 void pull_step(void);          /* send the next chunk (or the end) */
+/* FRAME_SUM: the size and CRC-32C of a file, for the host to push only
+ * what differs (host/dynpush.c). */
+void sum_file(const uint8_t *p, size_t n);
 
 #endif

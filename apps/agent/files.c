@@ -3,6 +3,7 @@
  * renamed over PATH only when its size and CRC-32C match what the host
  * announced, so a failed upload never leaves a half file under the name.
  * A pull sends FILE_BEGIN, FILE_DATA frames and FILE_END (docs/export.md).
+ * A push makes the directories its path needs (a library's /lib64/).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,18 @@ static bool parse_begin(const uint8_t *p, size_t n, uint32_t *mode,
 	return path[0] != 0;
 }
 
+/* mkdir -p of path's directory (mode 0755); errors show at the open. */
+static void make_parents(const char *path)
+{
+	char dir[PATH_LEN];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		mkdir(dir, 0755);
+		*s = '/';
+	}
+}
+
 void push_begin(const uint8_t *p, size_t n)
 {
 	if (push.fd >= 0)
@@ -54,6 +67,7 @@ void push_begin(const uint8_t *p, size_t n)
 		return;
 	}
 	snprintf(push.part, sizeof(push.part), "%s.part", push.path);
+	make_parents(push.path);
 	push.fd = open(push.part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (push.fd < 0)
 		push.err = -errno;
@@ -151,6 +165,38 @@ void pull_step(void)
 	uint8_t c[4];
 	put_le32(c, n == 0 ? pull.crc : ~pull.crc);
 	out_send(FRAME_FILE_END, CHAN_CONTROL, c, sizeof(c));
+}
+
+void sum_file(const uint8_t *p, size_t n)
+{
+	char path[PATH_LEN];
+	uint8_t buf[FRAME_MAX_PAYLOAD];
+	if (n == 0 || n > PATH_LEN || p[n - 1] != 0) {
+		send_result(-EINVAL, "bad path");
+		return;
+	}
+	memcpy(path, p, n);
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		err = fd < 0 ? errno : EISDIR;
+	uint32_t crc = 0;
+	uint64_t size = 0;
+	ssize_t got;
+	while (!err && (got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got < 0) {
+			err = errno;
+			break;
+		}
+		crc = crc32c(crc, buf, (size_t)got);
+		size += (uint64_t)got;
+	}
+	if (fd >= 0)
+		close(fd);
+	put_le32(buf, (uint32_t)-err);
+	put_le64(buf + 4, size);
+	put_le32(buf + 12, crc);
+	out_send(FRAME_RESULT, CHAN_CONTROL, buf, 16);
 }
 
 void files_abort(void)

@@ -137,6 +137,7 @@ static void handle(const struct frame *f)
 	case FRAME_FILE_DATA: push_data(f->payload, f->len); break;
 	case FRAME_FILE_END: push_end(f->payload, f->len); break;
 	case FRAME_PULL: pull_start(f->payload, f->len); break;
+	case FRAME_SUM: sum_file(f->payload, f->len); break;
 	case FRAME_BYE:
 		/* The host is done, or was stopped (a signal: status
 		 * 128+N) while the command ran: end the command. */

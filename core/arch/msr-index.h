@@ -20,6 +20,7 @@
 #define MSR_FS_BASE            0xc0000100
 #define MSR_GS_BASE            0xc0000101
 #define MSR_KERNEL_GS_BASE     0xc0000102  /* swapped with GS_BASE by SWAPGS */
+#define MSR_TSC_AUX            0xc0000103  /* what RDTSCP/RDPID return in ECX */
 
 /* Local APIC. In x2APIC mode the register at xAPIC offset r is the MSR
  * MSR_X2APIC_FIRST + r / 16 (SDM vol. 3A, "x2APIC Register Address Space"). */

@@ -22,7 +22,7 @@ struct sysctl_int {
 
 enum {
 	PARANOID, MAX_SAMPLE_RATE, MLOCK_KB, MAX_STACK, MAX_CONTEXTS,
-	CPU_TIME_MAX_PERCENT, KPTR_RESTRICT, PID_MAX, NMI_WATCHDOG,
+	CPU_TIME_MAX_PERCENT, KPTR_RESTRICT, PID_MAX, NMI_WATCHDOG, RANDOMIZE_VA,
 };
 
 static int get_int(int i);
@@ -49,6 +49,8 @@ static struct sysctl_int ints[] = {
 	[KPTR_RESTRICT] = { "kptr_restrict", 0, 0, 2 },
 	[PID_MAX] = { "pid_max", 32768, 301, 4194304 },
 	[NMI_WATCHDOG] = { "nmi_watchdog", 0, 0, 1 },
+	/* 0 here (Linux: 2): a benchmark sees the same layout every run */
+	[RANDOMIZE_VA] = { "randomize_va_space", 0, 0, 2 },
 };
 
 static struct spinlock str_lock = SPINLOCK_INIT("sysctl");
@@ -75,6 +77,7 @@ int sysctl_perf_event_max_contexts_per_stack(void) { return get_int(MAX_CONTEXTS
 int sysctl_perf_cpu_time_max_percent(void) { return get_int(CPU_TIME_MAX_PERCENT); }
 int sysctl_kptr_restrict(void) { return get_int(KPTR_RESTRICT); }
 int sysctl_pid_max(void) { return get_int(PID_MAX); }
+int sysctl_randomize_va_space(void) { return get_int(RANDOMIZE_VA); }
 
 static bool is_space(char c)
 {

@@ -383,6 +383,8 @@ int sysctl_perf_event_max_contexts_per_stack(void);
 int sysctl_perf_cpu_time_max_percent(void);
 int sysctl_kptr_restrict(void);
 int sysctl_pid_max(void);
+/* Whether exec randomises the base of an ET_DYN program (not 0). */
+int sysctl_randomize_va_space(void);
 void sysctl_hostname(char *buf, size_t size);     /* uname nodename */
 void sysctl_domainname(char *buf, size_t size);
 #define SYSCTL_OSTYPE    "Linux"

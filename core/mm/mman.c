@@ -27,31 +27,6 @@ static uint64_t page_len(uint64_t len)
 	return ALIGN_UP(len, PAGE_SIZE);
 }
 
-/* Fill a private file mapping from the file, eagerly. */
-static long fill_from_file(struct mm *mm, uint64_t addr, uint64_t len,
-			   struct file *f, uint64_t off)
-{
-	uint64_t size = 0;
-	file_size(f, &size);
-	if (off >= size)
-		return 0;
-	uint64_t n = size - off < len ? size - off : len;
-	void *buf = kmalloc(PAGE_SIZE);
-	if (!buf)
-		return -ENOMEM;
-	long r = 0;
-	for (uint64_t done = 0; done < n && r == 0; done += PAGE_SIZE) {
-		uint64_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
-		long got = kernel_read(f, buf, chunk, off + done);
-		if (got < 0)
-			r = got;
-		else if (mm_write(mm, addr + done, buf, (uint64_t)got))
-			r = -EFAULT;
-	}
-	kfree(buf);
-	return r;
-}
-
 static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 		     int flags, int fd, uint64_t off)
 {
@@ -70,15 +45,11 @@ static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 		r = (f->fmode & FMODE_WRITE) ? -ENODEV : -EACCES; /* no shared writable file maps */
 	else if (!file_is_regular(f))
 		r = -ENODEV;
-	if (r)
-		goto put_file;
-	r = mm_map_anon(mm, addr, len, prot, 0, "");
-	if (r)
-		goto put_file;
-	r = fill_from_file(mm, addr, len, f, off);
-	if (r)
-		mm_unmap(mm, addr, len); /* nothing half-filled stays mapped */
-put_file:
+	/* Private, or shared and never written (refused above): each page
+	 * is read from the file at its first touch, a page past the file's
+	 * end then is SIGBUS (usermm.h, MM_FILE_SIZE). */
+	if (!r)
+		r = mm_map_file(mm, addr, len, prot, f, off, MM_FILE_SIZE, "");
 	file_put(f);
 	return r;
 }
@@ -117,8 +88,8 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, f
 		r = mm_map_anon(mm, addr, len, prot, type == MAP_PRIVATE ? 0 : VMA_SHARED, "");
 	else
 		r = map_file(mm, addr, len, prot, flags, fd, off);
-	if (!r && (flags & MAP_POPULATE))
-		r = mm_populate(mm, addr, len);
+	if (!r && (flags & MAP_POPULATE) && mm_populate(mm, addr, len) == -ENOMEM)
+		r = -ENOMEM; /* pages past a file's end stay unpopulated */
 	if (!r)
 		/* pgoff as Linux's vm_pgoff: a private anonymous area's is
 		 * its own address, a shared one's 0. */

@@ -797,6 +797,8 @@ int mm_protect(struct mm *mm, uint64_t start, uint64_t len, int prot)
 	int r = splits_nosplit(mm, start, end) ? -EINVAL : 0;
 	if (!r && (prot & PROT_EXEC) && range_has_flag(mm, start, end, VMA_NOEXEC))
 		r = -EACCES;
+	if (!r && (prot & PROT_WRITE) && range_has_flag(mm, start, end, VMA_SPECIAL))
+		r = -EACCES;
 	list_for_each(n, &mm->vmas) {
 		struct vma *v = vma_of(n);
 		if (r || v->end <= start || v->start >= end)
@@ -879,13 +881,21 @@ static int cow_break(struct mm *mm, struct vma *v, uint64_t va, bool force)
 	return 0;
 }
 
-/* The bytes of file vma v's page at va: where in the file, how many. */
-static uint64_t file_bytes(const struct vma *v, uint64_t va, uint64_t *off)
+/* The bytes of file vma v's page at va: where in the file, how many;
+ * -ENXIO for a page wholly past the end of an mmap(2)ed file (SIGBUS).
+ * Called without mm->lock: the file's size is read now. */
+static int64_t file_bytes(struct file *file, uint64_t file_off, uint64_t file_end,
+			  uint64_t *off)
 {
-	*off = v->file_off + (va - v->start);
-	if (v->file_end <= *off)
+	*off = file_off;
+	if (file_end == MM_FILE_SIZE) {
+		file_size(file, &file_end);
+		if (*off >= ALIGN_UP(file_end, PAGE_SIZE))
+			return -ENXIO;
+	}
+	if (file_end <= *off)
 		return 0;
-	return v->file_end - *off < PAGE_SIZE ? v->file_end - *off : PAGE_SIZE;
+	return file_end - *off < PAGE_SIZE ? (int64_t)(file_end - *off) : (int64_t)PAGE_SIZE;
 }
 
 /*
@@ -893,24 +903,27 @@ static uint64_t file_bytes(const struct vma *v, uint64_t va, uint64_t *off)
  * -EAGAIN). Called without mm->lock: the read may sleep (tmpfs's
  * data_lock). The page goes in only if the same file vma is still
  * there and nothing filled the entry meanwhile; either way the caller
- * looks again. 0, or -ENOMEM.
+ * looks again. 0, -ENOMEM, or -ENXIO (past the end of the file: SIGBUS).
  */
 static int file_page_in(struct mm *mm, uint64_t addr)
 {
-	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE), off;
+	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE), off, file_off = 0, file_end = 0;
 	uint64_t f = mm_lock(mm);
 	struct vma *v = find_vma(mm, va);
 	struct file *file = v ? v->file : NULL;
-	uint64_t n = file ? file_bytes(v, va, &off) : 0;
-	if (file)
+	if (file) {
 		file_get(file);
+		file_off = v->file_off + (va - v->start);
+		file_end = v->file_end;
+	}
 	mm_unlock(mm, f);
 	if (!file)
 		return 0;
-	uint64_t page = pmm_alloc_page_dirty();
-	int r = page ? 0 : -ENOMEM;
+	int64_t n = file_bytes(file, file_off, file_end, &off);
+	uint64_t page = n < 0 ? 0 : pmm_alloc_page_dirty();
+	int r = n < 0 ? (int)n : page ? 0 : -ENOMEM;
 	if (page) {
-		long got = n ? kernel_read(file, phys_to_virt(page), n, off) : 0;
+		long got = n ? kernel_read(file, phys_to_virt(page), (size_t)n, off) : 0;
 		got = got < 0 ? 0 : got; /* cut short: zeros, as past the end */
 		memset((char *)phys_to_virt(page) + got, 0, PAGE_SIZE - (uint64_t)got);
 		f = mm_lock(mm);
@@ -999,6 +1012,8 @@ static uint64_t translate(struct mm *mm, uint64_t addr, bool write, bool unshare
 		if (!r)
 			r = v && (!write || (v->prot & PROT_WRITE)) ? fault_in(mm, v, addr) : -EFAULT;
 	}
+	if (r == 0 && unshare && (v->flags & VMA_SPECIAL))
+		r = -EACCES; /* the vDSO's pages are every process's: never written */
 	if (r == 0) {
 		uint64_t *pte = pte_of(mm, addr, false);
 		if (!unshare || (v->flags & VMA_SHARED) || !(*pte & PTE_PRESENT) ||
@@ -1143,7 +1158,7 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 				 v->prot & PROT_READ ? 'r' : '-',
 				 v->prot & PROT_WRITE ? 'w' : '-',
 				 v->prot & PROT_EXEC ? 'x' : '-',
-				 v->flags & VMA_SHARED ? 's' : 'p',
+				 (v->flags & (VMA_SHARED | VMA_SPECIAL)) == VMA_SHARED ? 's' : 'p',
 				 (unsigned long long)v->file_off);
 		int pad = w < 72 ? 72 - w : 0;
 		if (w > 0)

@@ -28,6 +28,10 @@
 #define VMA_HEAP     (1u << 2)
 #define VMA_DONTCOPY (1u << 3)   /* fork leaves it out (perf buffers) */
 #define VMA_NOSPLIT  (1u << 4)   /* unmapped or protected whole, else EINVAL */
+#define VMA_SPECIAL  (1u << 6)   /* the kernel's pages (the vDSO): never
+				  * writable (mprotect: EACCES; mm_write,
+				  * ptrace's POKE: refused), shown private
+				  * in maps, as Linux's */
 #define VMA_NOEXEC   (1u << 5)   /* never PROT_EXEC (mprotect: EACCES), as
 				  * Linux's maps of noexec-mount files */
 
@@ -129,6 +133,10 @@ int mm_map_anon(struct mm *mm, uint64_t start, uint64_t len, int prot,
  * as zero). Replaces what was there; takes its own reference on f. */
 int mm_map_file(struct mm *mm, uint64_t start, uint64_t len, int prot,
 		struct file *f, uint64_t off, uint64_t end, const char *name);
+/* end for mmap(2) of a file: its bytes end where the file ends at each
+ * fault (it may grow or shrink), the rest of that page reads as zero and
+ * a page wholly past it is SIGBUS, as on Linux. */
+#define MM_FILE_SIZE UINT64_MAX
 /* The mapping starting at start holds the file's bytes from offset off
  * (exec's segments); shown in /proc/<pid>/maps. */
 void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off);

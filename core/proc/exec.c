@@ -1,5 +1,7 @@
 /*
- * execve for static ELF executables (ET_EXEC and static PIE). The new
+ * execve for ELF executables: static (ET_EXEC, static PIE) or dynamic,
+ * with the interpreter they name (PT_INTERP) mapped beside them and run
+ * first (exec_elf.c maps the images), and the vDSO (vdso.c). The new
  * address space is built completely before the old one is dropped, so a
  * failing exec returns an error to the unchanged caller.
  *
@@ -29,6 +31,8 @@
 #include "tasks.h"
 #include "core/mm/uaccess.h"
 #include "core/mm/usermm.h"
+#include "core/proc/exec_elf.h"
+#include "core/proc/vdso.h"
 #include "core/fs/vfs.h"
 #include "core/arch/x86.h"
 
@@ -109,275 +113,6 @@ static int args_from_user(struct exec_args *a, uint64_t uvec, int *count)
 	}
 }
 
-/*
- * The file being executed: open, with its first page (the ELF header
- * and the program header table, which the checks require there) in a
- * kernel buffer. Segments are copied from the file a page at a time:
- * no allocation the size of the program (which fragmented memory may
- * not have in one piece).
- */
-struct exec_file {
-	struct file *f;
-	uint64_t size;
-	uint8_t *head;        /* the first head_len bytes, 8-aligned */
-	size_t head_len;
-};
-
-static void exec_file_close(struct exec_file *x)
-{
-	kfree(x->head);
-	if (x->f)
-		file_put(x->f);
-}
-
-static long exec_file_open(const char *path, struct exec_file *x)
-{
-	*x = (struct exec_file){ 0 };
-	long r = vfs_open(path, O_RDONLY, 0, &x->f);
-	if (r) {
-		x->f = NULL;
-		return r;
-	}
-	r = -EACCES;
-	if (!file_is_regular(x->f) || !file_executable(x->f))
-		goto fail;
-	r = file_deny_write(x->f); /* -ETXTBSY while open for writing */
-	if (r)
-		goto fail;
-	r = -ENOEXEC;
-	if (file_size(x->f, &x->size) || x->size < sizeof(Elf64_Ehdr))
-		goto fail;
-	x->head_len = x->size < PAGE_SIZE ? x->size : PAGE_SIZE;
-	r = -ENOMEM;
-	if (!(x->head = kmalloc(PAGE_SIZE)))
-		goto fail;
-	r = -EIO;
-	if (kernel_read(x->f, x->head, x->head_len, 0) != (long)x->head_len)
-		goto fail;
-	const char *why;
-	r = -ENOEXEC;
-	if (elf64_check_head(x->head, x->head_len, x->size, EM_X86_64, &why))
-		goto fail;
-	return 0;
-fail:
-	exec_file_close(x);
-	return r;
-}
-
-/* Read n bytes of the file from offset off straight into the pages
- * behind va in mm (no intermediate buffer: one copy, from the file). */
-static int copy_from_file(struct mm *mm, struct exec_file *x, uint64_t va,
-			  uint64_t off, uint64_t n)
-{
-	while (n) {
-		uint64_t chunk = PAGE_SIZE - (va & (PAGE_SIZE - 1));
-		if (chunk > n)
-			chunk = n;
-		uint64_t phys = mm_translate_fill(mm, va);
-		if (!phys)
-			return -ENOMEM;
-		if (kernel_read(x->f, phys_to_virt(phys), chunk, off) != (long)chunk)
-			return -EIO;
-		va += chunk;
-		off += chunk;
-		n -= chunk;
-	}
-	return 0;
-}
-
-static int segment_prot(uint32_t flags)
-{
-	return ((flags & PF_R) ? PROT_READ : 0) | ((flags & PF_W) ? PROT_WRITE : 0) |
-	       ((flags & PF_X) ? PROT_EXEC : 0);
-}
-
-#define MAX_EXEC_SEGS 4
-
-struct loaded {
-	uint64_t entry, phdr, brk;
-	unsigned phnum;
-	/* Executable segments, for perf's MMAP records. */
-	struct { uint64_t start, len, pgoff; int prot; } seg[MAX_EXEC_SEGS];
-	unsigned nseg;
-	uint8_t build_id[BUILD_ID_MAX]; /* the file's, for MMAP2 records */
-	unsigned build_id_size;
-};
-
-/* Remember an executable PT_LOAD as a mapping of the file. */
-static void note_exec_segment(struct loaded *out, const Elf64_Phdr *ph, uint64_t va)
-{
-	if (!(ph->p_flags & PF_X) || out->nseg == MAX_EXEC_SEGS)
-		return;
-	uint64_t start = ALIGN_DOWN(va, PAGE_SIZE);
-	out->seg[out->nseg].start = start;
-	out->seg[out->nseg].len = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE) - start;
-	out->seg[out->nseg].pgoff = ALIGN_DOWN(ph->p_offset, PAGE_SIZE);
-	out->seg[out->nseg].prot = segment_prot(ph->p_flags);
-	out->nseg++;
-}
-
-/* A segment's file bytes in its first page, which the previous
- * segment's mapping holds already. */
-static int copy_head(struct mm *mm, struct exec_file *x, uint64_t va,
-		     const Elf64_Phdr *ph)
-{
-	uint64_t room = ALIGN_UP(va + 1, PAGE_SIZE) - va;
-	return copy_from_file(mm, x, va, ph->p_offset,
-			      ph->p_filesz < room ? ph->p_filesz : room);
-}
-
-/*
- * Map [start, end) of the segment at va. The file's pages are read at
- * first touch, as Linux maps them (from the page of p_offset; zeros past
- * p_filesz). A segment whose address and offset differ within the page
- * cannot map the file's pages: it is copied in now (one without file
- * bytes is anonymous).
- */
-static int map_segment(struct mm *mm, struct exec_file *x, uint64_t va,
-		       uint64_t start, uint64_t end, const Elf64_Phdr *ph)
-{
-	int prot = segment_prot(ph->p_flags);
-	uint64_t off = ALIGN_DOWN(ph->p_offset, PAGE_SIZE) + (start - ALIGN_DOWN(va, PAGE_SIZE));
-	if (ph->p_filesz && ((va ^ ph->p_offset) & (PAGE_SIZE - 1)) == 0)
-		return mm_map_file(mm, start, end - start, prot, x->f, off,
-				   ph->p_offset + ph->p_filesz, mm->exe);
-	int r = mm_map_anon(mm, start, end - start, prot, 0, mm->exe);
-	if (!r)
-		mm_set_file_off(mm, start, off);
-	uint64_t skip = start > va ? start - va : 0; /* in the shared page */
-	if (!r && ph->p_filesz > skip)
-		r = copy_from_file(mm, x, va + skip, ph->p_offset + skip, ph->p_filesz - skip);
-	return r;
-}
-
-/* Map and fill the PT_LOAD segments into mm (x is checked). */
-static int load_segments(struct mm *mm, struct exec_file *x, struct loaded *out)
-{
-	const uint8_t *img = x->head;
-	const Elf64_Ehdr *eh = (const void *)img;
-	uint64_t base = eh->e_type == ET_DYN ? USER_PIE_BASE : 0;
-	uint64_t top = 0;
-	out->phdr = 0;
-	out->nseg = 0;
-	for (unsigned i = 0; i < elf64_phnum(img); i++) {
-		const Elf64_Phdr *ph = elf64_phdr(img, i);
-		if (ph->p_type == PT_INTERP)
-			return -ENOENT; /* no dynamic loader on baremon */
-		if (ph->p_type == PT_PHDR)
-			out->phdr = base + ph->p_vaddr;
-		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
-			continue;
-		uint64_t va = base + ph->p_vaddr;
-		uint64_t start = ALIGN_DOWN(va, PAGE_SIZE);
-		uint64_t end = ALIGN_UP(va + ph->p_memsz, PAGE_SIZE);
-		if (start < USER_MIN_ADDR || end > USER_STACK_TOP - USER_STACK_SIZE)
-			return -ENOEXEC;
-		int r = 0;
-		/* A page shared with the previous segment keeps its contents;
-		 * this segment's bytes there are copied in now. */
-		if (mm_range_mapped(mm, start, PAGE_SIZE)) {
-			mm_protect(mm, start, PAGE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC);
-			r = copy_head(mm, x, va, ph);
-			start += PAGE_SIZE;
-		}
-		if (!r && start < end)
-			r = map_segment(mm, x, va, start, end, ph);
-		if (r)
-			return r;
-		note_exec_segment(out, ph, va);
-		if (!out->phdr && ph->p_offset == 0)
-			out->phdr = va + eh->e_phoff;
-		if (end > top)
-			top = end;
-	}
-	if (!top)
-		return -ENOEXEC;
-	out->entry = base + eh->e_entry;
-	out->phnum = eh->e_phnum;
-	out->brk = top;
-	return 0;
-}
-
-/* Push bytes below *sp in the new address space. */
-static int push(struct mm *mm, uint64_t *sp, const void *data, size_t n)
-{
-	*sp -= n;
-	return mm_write(mm, *sp, data, n);
-}
-
-static uint64_t random_u64(void)
-{
-	uint64_t x = rdtsc();
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int build_stack(struct mm *mm, const struct exec_args *a, const char *path,
-		       const struct loaded *ld, uint64_t *sp_out)
-{
-	uint64_t sp = USER_STACK_TOP;
-	int r = mm_map_anon(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
-			    PROT_READ | PROT_WRITE, VMA_STACK, "");
-	if (r)
-		return r;
-	uint64_t rnd[2] = { random_u64(), random_u64() };
-	r |= push(mm, &sp, rnd, sizeof(rnd));
-	uint64_t at_random = sp;
-	r |= push(mm, &sp, "x86_64", 7);
-	uint64_t at_platform = sp;
-	r |= push(mm, &sp, path, strlen(path) + 1);
-	uint64_t at_execfn = sp;
-	r |= push(mm, &sp, a->buf, a->used);
-	uint64_t strings = sp;
-	if (r)
-		return -EFAULT;
-	mm->arg_start = strings;
-	uint64_t auxv[][2] = {
-		{ AT_PHDR, ld->phdr }, { AT_PHENT, sizeof(Elf64_Phdr) },
-		{ AT_PHNUM, ld->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
-		{ AT_FLAGS, 0 }, { AT_ENTRY, ld->entry },
-		{ AT_UID, current->uid }, { AT_EUID, current->euid },
-		{ AT_GID, current->gid }, { AT_EGID, current->egid },
-		{ AT_SECURE, 0 }, { AT_RANDOM, at_random },
-		{ AT_HWCAP, cpuid(1, 0).edx }, { AT_HWCAP2, 0 }, { AT_CLKTCK, 100 },
-		{ AT_PLATFORM, at_platform }, { AT_EXECFN, at_execfn },
-		{ AT_MINSIGSTKSZ, 2048 }, { AT_NULL, 0 },
-	};
-	size_t nptr = 1 + (size_t)a->argc + 1 + (size_t)a->envc + 1;
-	sp = (sp - sizeof(auxv) - nptr * 8) & ~15ULL;
-	uint64_t at = sp;
-	uint64_t argc = (uint64_t)a->argc;
-	r |= mm_write(mm, at, &argc, 8);
-	at += 8;
-	uint64_t s = strings;
-	for (int i = 0; i < a->argc + a->envc + 1; i++) {
-		uint64_t p = s;
-		if (i == a->argc) { /* argv's NULL, then envp */
-			p = 0;
-			r |= mm_write(mm, at, &p, 8);
-			at += 8;
-			p = s;
-		}
-		if (i == a->argc + a->envc)
-			p = 0;
-		r |= mm_write(mm, at, &p, 8);
-		at += 8;
-		if (p) {
-			size_t off = s - strings;
-			s += strlen(a->buf + off) + 1;
-			if (i == a->argc - 1)
-				mm->arg_end = s;
-		}
-	}
-	mm->env_start = mm->arg_end ? mm->arg_end : strings;
-	mm->env_end = s;
-	r |= mm_write(mm, at, auxv, sizeof(auxv));
-	*sp_out = sp;
-	return r ? -EFAULT : 0;
-}
-
 /* Collapse "//", "/./" and "dir/.." in an absolute path, in place. */
 static void normalize(char *p)
 {
@@ -444,6 +179,161 @@ static void resolve_exe_path(const char *path, char *out, size_t max)
 	}
 	normalize(out);
 	kfree(tmp);
+}
+
+/* What exec mapped: the program, and its interpreter when it names
+ * one (interp_path[0] != 0). */
+struct loaded {
+	struct elf_image prog, interp;
+	char interp_path[PATH_MAX_LEN];
+	char interp_name[256];     /* absolute, as /proc/PID/maps names it */
+	uint64_t vdso;             /* AT_SYSINFO_EHDR, 0 without a vDSO */
+	uint64_t entry;            /* where the new program starts */
+};
+
+/*
+ * The address an ET_DYN program is loaded at: Linux's ELF_ET_DYN_BASE
+ * for a PIE under an interpreter and, here, for a static PIE or an
+ * interpreter run as the program too; with
+ * /proc/sys/kernel/randomize_va_space set (0 by default), plus a
+ * random number of pages below 2^28, as Linux's arch_mmap_rnd.
+ */
+static uint64_t program_bias(const struct exec_file *x)
+{
+	const Elf64_Ehdr *eh = (const void *)x->head;
+	if (eh->e_type != ET_DYN)
+		return 0;
+	uint64_t lo, hi, rnd = 0;
+	elf64_load_span(x->head, &lo, &hi);
+	if (sysctl_randomize_va_space()) {
+		random_bytes(&rnd, sizeof(rnd));
+		rnd = (rnd & ((1ULL << 28) - 1)) * PAGE_SIZE;
+	}
+	return USER_PIE_BASE + rnd - ALIGN_DOWN(lo, PAGE_SIZE);
+}
+
+/*
+ * Map the interpreter named by the program: Linux's errnos (whatever
+ * opening it gives, -ELIBBAD for a file that is not an x86-64 ELF
+ * executable, -EIO for one too short to be one). An ET_DYN interpreter
+ * goes below the top of the mmap area, as Linux puts it.
+ */
+static int load_interp(struct mm *mm, struct loaded *ld)
+{
+	struct exec_file ix;
+	long r = exec_file_open(ld->interp_path, &ix, -ELIBBAD);
+	if (r)
+		return (int)r;
+	resolve_exe_path(ld->interp_path, ld->interp_name, sizeof(ld->interp_name));
+	const Elf64_Ehdr *eh = (const void *)ix.head;
+	uint64_t bias = 0;
+	if (eh->e_type == ET_DYN && !(bias = exec_free_base(mm, &ix)))
+		r = -ENOMEM;
+	if (!r)
+		r = exec_map_image(mm, &ix, bias, ld->interp_name, &ld->interp);
+	exec_file_close(&ix);
+	return (int)r;
+}
+
+/* Map the program, its interpreter and the vDSO into mm. */
+static int load_all(struct mm *mm, struct exec_file *x, struct loaded *ld)
+{
+	int r = exec_interp_path(x, ld->interp_path, sizeof(ld->interp_path));
+	if (r < 0)
+		return r;
+	if (r == 0)
+		ld->interp_path[0] = 0;
+	r = exec_map_image(mm, x, program_bias(x), mm->exe, &ld->prog);
+	if (!r && ld->interp_path[0])
+		r = load_interp(mm, ld);
+	if (!r)
+		r = vdso_map(mm, &ld->vdso);
+	ld->entry = ld->interp_path[0] ? ld->interp.entry : ld->prog.entry;
+	return r;
+}
+
+/* Push bytes below *sp in the new address space. */
+static int push(struct mm *mm, uint64_t *sp, const void *data, size_t n)
+{
+	*sp -= n;
+	return mm_write(mm, *sp, data, n);
+}
+
+static uint64_t random_u64(void)
+{
+	uint64_t x = rdtsc();
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int build_stack(struct mm *mm, const struct exec_args *a, const char *path,
+		       const struct loaded *ld, uint64_t *sp_out)
+{
+	uint64_t sp = USER_STACK_TOP;
+	int r = mm_map_anon(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
+			    PROT_READ | PROT_WRITE, VMA_STACK, "");
+	if (r)
+		return r;
+	uint64_t rnd[2] = { random_u64(), random_u64() };
+	r |= push(mm, &sp, rnd, sizeof(rnd));
+	uint64_t at_random = sp;
+	r |= push(mm, &sp, "x86_64", 7);
+	uint64_t at_platform = sp;
+	r |= push(mm, &sp, path, strlen(path) + 1);
+	uint64_t at_execfn = sp;
+	r |= push(mm, &sp, a->buf, a->used);
+	uint64_t strings = sp;
+	if (r)
+		return -EFAULT;
+	mm->arg_start = strings;
+	/* Linux's order (ARCH_DLINFO first); AT_BASE is the interpreter's
+	 * load address, AT_ENTRY and AT_PHDR the program's. */
+	const struct elf_image *prog = &ld->prog;
+	uint64_t auxv[][2] = {
+		{ AT_SYSINFO_EHDR, ld->vdso }, { AT_MINSIGSTKSZ, 2048 },
+		{ AT_HWCAP, cpuid(1, 0).edx }, { AT_PAGESZ, PAGE_SIZE }, { AT_CLKTCK, 100 },
+		{ AT_PHDR, prog->phdr }, { AT_PHENT, sizeof(Elf64_Phdr) },
+		{ AT_PHNUM, prog->phnum },
+		{ AT_BASE, ld->interp_path[0] ? ld->interp.bias : 0 },
+		{ AT_FLAGS, 0 }, { AT_ENTRY, prog->entry },
+		{ AT_UID, current->uid }, { AT_EUID, current->euid },
+		{ AT_GID, current->gid }, { AT_EGID, current->egid },
+		{ AT_SECURE, 0 }, { AT_RANDOM, at_random }, { AT_HWCAP2, 0 },
+		{ AT_EXECFN, at_execfn }, { AT_PLATFORM, at_platform }, { AT_NULL, 0 },
+	};
+	size_t nptr = 1 + (size_t)a->argc + 1 + (size_t)a->envc + 1;
+	sp = (sp - sizeof(auxv) - nptr * 8) & ~15ULL;
+	uint64_t at = sp;
+	uint64_t argc = (uint64_t)a->argc;
+	r |= mm_write(mm, at, &argc, 8);
+	at += 8;
+	uint64_t s = strings;
+	for (int i = 0; i < a->argc + a->envc + 1; i++) {
+		uint64_t p = s;
+		if (i == a->argc) { /* argv's NULL, then envp */
+			p = 0;
+			r |= mm_write(mm, at, &p, 8);
+			at += 8;
+			p = s;
+		}
+		if (i == a->argc + a->envc)
+			p = 0;
+		r |= mm_write(mm, at, &p, 8);
+		at += 8;
+		if (p) {
+			size_t off = s - strings;
+			s += strlen(a->buf + off) + 1;
+			if (i == a->argc - 1)
+				mm->arg_end = s;
+		}
+	}
+	mm->env_start = mm->arg_end ? mm->arg_end : strings;
+	mm->env_end = s;
+	r |= mm_write(mm, at, auxv, sizeof(auxv));
+	*sp_out = sp;
+	return r ? -EFAULT : 0;
 }
 
 static void set_comm(struct task *t, const char *path)
@@ -514,29 +404,37 @@ static void drop_other_threads(struct task *self)
  * unwinds what the ones before it made. Only then the point of no
  * return: the old mm and everything else of the old program goes.
  */
+/* Tell perf about an image's executable mappings (MMAP2 records). */
+static void record_image_mmaps(const struct elf_image *im, const char *name)
+{
+	for (unsigned i = 0; i < im->nseg; i++)
+		perf_record_mmap_file(im->seg[i].start, im->seg[i].len, im->seg[i].pgoff,
+				      im->seg[i].prot, name, im->build_id, im->build_id_size);
+}
+
 static long do_exec(const char *path, struct exec_args *a)
 {
 	struct exec_file x;
-	long r = exec_file_open(path, &x);
+	long r = exec_file_open(path, &x, -ENOEXEC);
 	if (r)
 		return r;
 	r = -ENOMEM;
+	struct loaded *ld = kzalloc(sizeof(*ld));
+	if (!ld)
+		goto close_file;
 	struct mm *mm = mm_create();
 	if (!mm)
-		goto close_file;
+		goto free_ld;
 	resolve_exe_path(path, mm->exe, sizeof(mm->exe));
-	struct loaded ld;
 	uint64_t sp = 0;
-	r = load_segments(mm, &x, &ld);
+	r = load_all(mm, &x, ld);
 	if (r)
 		goto put_mm;
-	/* The build id note, where linkers put it: in the first page. */
-	ld.build_id_size = elf_build_id(x.head, x.head_len, ld.build_id);
-	r = build_stack(mm, a, path, &ld, &sp);
+	r = build_stack(mm, a, path, ld, &sp);
 	if (r)
 		goto put_mm;
 	exec_file_close(&x);
-	mm->brk_start = mm->brk = ld.brk;
+	mm->brk_start = mm->brk = ld->prog.end;
 
 	/* The point of no return. */
 	struct task *self = current;
@@ -560,9 +458,9 @@ static long do_exec(const char *path, struct exec_args *a)
 	set_comm(self, path);
 	perf_task_exec(self);
 	perf_record_comm(self, true);
-	for (unsigned i = 0; i < ld.nseg; i++)
-		perf_record_mmap_file(ld.seg[i].start, ld.seg[i].len, ld.seg[i].pgoff,
-				      ld.seg[i].prot, mm->exe, ld.build_id, ld.build_id_size);
+	record_image_mmaps(&ld->prog, mm->exe);
+	if (ld->interp_path[0])
+		record_image_mmaps(&ld->interp, ld->interp_name);
 	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;
@@ -570,15 +468,18 @@ static long do_exec(const char *path, struct exec_args *a)
 	memset(f, 0, sizeof(*f));
 	f->vector = vector;
 	f->error = nr;
-	f->rip = ld.entry;
+	f->rip = ld->entry;
 	f->rsp = sp;
 	f->rflags = 0x202;
 	f->cs = USER_CS;
 	f->ss = USER_DS;
+	kfree(ld);
 	return 0;
 
 put_mm:
 	mm_put(mm);
+free_ld:
+	kfree(ld);
 close_file:
 	exec_file_close(&x);
 	return r;

@@ -14,6 +14,7 @@
 #include "core/arch/x86.h"
 #include "core/fs/vfs.h"
 #include "core/missing.h"
+#include "core/proc/vdso.h"
 
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)
@@ -87,6 +88,7 @@ void syscall_init_cpu(void)
 	wrmsr(MSR_STAR, (0x10ULL << 48) | ((uint64_t)0x08 << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
 	wrmsr(MSR_SYSCALL_MASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC);
+	vdso_init_cpu(); /* what the vDSO's getcpu reads */
 }
 
 const char *syscall_name(unsigned nr)

@@ -22,7 +22,6 @@
 #include "core/arch/x86.h"
 
 #define NS 1000000000ULL
-#define TAI_OFFSET_NS (37ULL * NS)
 
 static uint64_t epoch_at_boot_ns;
 
@@ -68,6 +67,11 @@ void timekeeping_init(void)
 	timers_init();
 	klog("time: RTC says %u-%02u-%02u %02u:%02u:%02u UTC", year, mon, day,
 	     hour, min, sec);
+}
+
+uint64_t realtime_epoch_ns(void)
+{
+	return epoch_at_boot_ns;
 }
 
 uint64_t realtime_ns(void)

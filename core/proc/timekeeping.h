@@ -23,6 +23,10 @@
 
 void timekeeping_init(void);           /* read the RTC */
 uint64_t realtime_ns(void);
+/* Realtime at boot (realtime_ns = this + time_since_boot_ns), for the
+ * vDSO's data page. */
+uint64_t realtime_epoch_ns(void);
+#define TAI_OFFSET_NS (37ULL * 1000000000ULL) /* CLOCK_TAI - CLOCK_REALTIME */
 /* Current value of a clock; -EINVAL when the id is not supported. */
 int clock_now(int clock, uint64_t *ns);
 /* Boot-relative deadline for an absolute time on `clock` (0 if past). */

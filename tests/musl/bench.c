@@ -19,7 +19,9 @@
  * user call-stack LBR event on each task, whose stack every switch
  * saves and puts back), `bench CPU perf` getppid, the perf fd's read,
  * ioctls and open and the RDPMC read alone, `bench CPU proc`
- * fork+exit+wait and fork+exec alone.
+ * fork+exit+wait and fork+exec alone, `bench CPU clock` getppid and the clocks:
+ * clock_gettime(CLOCK_MONOTONIC) through musl (the vDSO where there is
+ * one) and as the system call.
  *
  * Hardware sampling: what one PMI sample costs, from the overflow
  * interrupt to the PERF_RECORD_SAMPLE in the ring: a loop timed with a
@@ -101,6 +103,28 @@ static void bench_getppid(void)
 	}
 	sort();
 	printf("getppid round trip: %llu\n", (unsigned long long)t[RUNS / 2]);
+}
+
+/* clock_gettime as a program calls it (musl takes the vDSO's
+ * __vdso_clock_gettime when AT_SYSINFO_EHDR gives one) and as the
+ * system call itself. */
+static void bench_clock(void)
+{
+	struct timespec ts;
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a = __rdtsc();
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t[i] = __rdtsc() - a;
+	}
+	sort();
+	printf("clock_gettime (vDSO): %llu\n", (unsigned long long)t[RUNS / 2]);
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t a = __rdtsc();
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+		t[i] = __rdtsc() - a;
+	}
+	sort();
+	printf("clock_gettime system call: %llu\n", (unsigned long long)t[RUNS / 2]);
 }
 
 static void bench_fork(void)
@@ -823,6 +847,11 @@ int main(int argc, char **argv)
 		bench_exec();
 		return 0;
 	}
+	if (argc > 2 && !strcmp(argv[2], "clock")) { /* bench CPU clock: the clocks */
+		bench_getppid(); /* the scale: a known figure */
+		bench_clock();
+		return 0;
+	}
 	if (argc > 2 && !strcmp(argv[2], "pmi")) { /* bench CPU pmi: that figure alone */
 		bench_pmi_sample();
 		return 0;
@@ -835,6 +864,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !calls_only) /* bench CPU sample: the sampling figures */
 		return 0;
 	bench_getppid();
+	bench_clock();
 	bench_switch(0);
 	bench_switch(4);
 	bench_perf_read();
