@@ -102,7 +102,8 @@ musl-tests: $(MUSL_BINS) $(BUILD)/musl/hello-pie $(BUILD)/fuzz/fuzz $(BUILD)/fuz
 	$(BUILD)/fuzz/exhaust
 
 # The system-call fuzzer (tests/fuzz/, run by tests/qemu/fuzz.sh).
-FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/calls.c tests/fuzz/attrgen.c
+FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/calls.c tests/fuzz/attrgen.c tests/fuzz/mix.c \
+	     tests/fuzz/mixcalls.c
 $(BUILD)/fuzz/fuzz: $(FUZZ_SRCS) tests/fuzz/fuzz.h tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)

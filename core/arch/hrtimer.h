@@ -49,6 +49,9 @@ void hrtimer_init_cpu(void);
 /* Arm this CPU's timer again for its earliest hrtimer, even if armed: an
  * expiry while the timer's LVT entry was masked is lost (pmu/kbench/). */
 void hrtimer_rearm_cpu(void);
+/* Timer interrupts on cpu after which the next expiry had already
+ * passed (hrtimer.c: each delays that CPU's timers by a backoff). */
+uint64_t hrtimer_hangs(unsigned cpu);
 /* TSC cycles in ns nanoseconds (after TSC calibration). */
 uint64_t hrtimer_ns_to_tsc(uint64_t ns);
 

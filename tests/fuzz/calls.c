@@ -40,6 +40,7 @@ const char *self_exe = "/proc/self/exe";
 static int fds[MAX_FDS], nfds;
 static void *maps[MAX_FDS];
 static size_t map_len[MAX_FDS];
+static bool map_writable[MAX_FDS]; /* mapped with PROT_WRITE */
 static pid_t kids[MAX_KIDS];
 static int ncpu = 1;
 /* A mapped page followed by a PROT_NONE one: a pointer near its end
@@ -108,6 +109,34 @@ static int any_fd(void)
 	if (!nfds || fz_below(16) == 0)
 		return (int)PICK(-1, 0, 1, 1000, 0x7fffffff);
 	return fds[fz_below((uint64_t)nfds)];
+}
+
+/* ---- for the mix's calls (mixcalls.c) ---- */
+
+void fuzz_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(me->line[me->cur % MAX_CALLS], LINE, fmt, ap);
+	va_end(ap);
+}
+
+void fuzz_outcome(long r) { outcome(r); }
+int fuzz_any_fd(void) { return any_fd(); }
+
+void *fuzz_any_map(size_t *len)
+{
+	int n = 0, pick[MAX_FDS];
+
+	for (int i = 0; i < nfds; i++)
+		if (maps[i] && map_writable[i])
+			pick[n++] = i;
+	if (!n)
+		return NULL;
+	int i = pick[fz_below((uint64_t)n)];
+	*len = map_len[i];
+	return maps[i];
 }
 
 static void do_open(void)
@@ -217,6 +246,7 @@ static void do_mmap(void)
 			munmap(maps[i], map_len[i]);
 		maps[i] = p;
 		map_len[i] = len;
+		map_writable[i] = (prot & PROT_WRITE) != 0;
 	}
 }
 
@@ -233,6 +263,7 @@ static void do_close(void)
 	fds[i] = fds[--nfds];
 	maps[i] = maps[nfds];
 	map_len[i] = map_len[nfds];
+	map_writable[i] = map_writable[nfds];
 	maps[nfds] = NULL;
 }
 

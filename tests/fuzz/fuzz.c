@@ -11,6 +11,8 @@
  *                      reducer: they reduce to one call)
  *     --trials N       at most N replays to reduce a failure (default 60,
  *                      and at most 120 s of them)
+ *   fuzz --mix [--max-share PCT] SECONDS SEED
+ *                      the mix of issue 34 beside a busy child (mix.c)
  *
  * WORKERS processes (default 2) make CALLS calls each (default 2000, at
  * most 4096); call i of the worker with seed S is drawn from S and i, so
@@ -85,7 +87,7 @@ static void worker(struct trace *t, uint64_t seed, long calls, const unsigned ch
 }
 
 /* What the kernel says of a task that makes no progress. */
-static void show_task(pid_t pid)
+void fuzz_show_task(pid_t pid)
 {
 	static const char *const files[] = { "stat", "wchan", "syscall" };
 	char path[64], buf[512];
@@ -163,7 +165,7 @@ static void run_workers(int n, uint64_t seed0, long calls, const unsigned char *
 				if (!quiet) {
 					printf("# worker %d (seed %llu) made no call for %ld s: it hangs\n",
 					       w, (unsigned long long)traces[w].seed, limit);
-					show_task(pids[w]);
+					fuzz_show_task(pids[w]);
 				}
 				kill(-pids[w], SIGKILL);
 				kill(pids[w], SIGKILL);
@@ -223,6 +225,9 @@ static void knobs_restore(void)
 	knobs_io(false);
 	knobs_io(false);
 }
+
+void fuzz_knobs_save(void) { knobs_io(true); }
+void fuzz_knobs_restore(void) { knobs_restore(); }
 
 /* ---- leaks: /proc/baremon/objects ---- */
 
@@ -484,6 +489,10 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "--exec-child"))
 		return fuzz_exec_child(strtoull(argv[2], NULL, 0));
+	if (access("/proc/self/exe", X_OK) != 0)
+		self_exe = argv[0];
+	if (argc > 1 && !strcmp(argv[1], "--mix"))
+		return mix_main(argc - 2, argv + 2);
 	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
 		if (!strcmp(argv[a], "--plant"))
 			planted = true;

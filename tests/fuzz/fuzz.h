@@ -6,7 +6,9 @@
 #define FUZZ_FUZZ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define MAX_WORKERS 8
 #define MAX_CALLS 4096      /* calls per worker and round */
@@ -38,5 +40,25 @@ void fuzz_calls_end(void);   /* kill and reap the worker's children */
 /* The program run by exec (`fuzz --exec-child SEED`): a few calls on
  * whatever event fds it inherited. */
 int fuzz_exec_child(uint64_t seed);
+
+/* fuzz.c's, for the mix: /proc state of a stuck task; the perf knobs
+ * saved and put back. */
+void fuzz_show_task(pid_t pid);
+void fuzz_knobs_save(void);
+void fuzz_knobs_restore(void);
+/* For the mix's calls (mixcalls.c): note what call me->cur did, check a
+ * result, draw an fd (sometimes a bad one) or a writable mapped ring (NULL:
+ * none; *len its length) of this worker's. */
+void fuzz_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fuzz_outcome(long r);
+int fuzz_any_fd(void);
+void *fuzz_any_map(size_t *len);
+
+/* The mix (mix.c): the fuzzer's calls and mixcalls.c's beside a busy
+ * child, for a time; its kernel share is checked against a bound. */
+void mix_calls_init(void);
+void mix_call(uint64_t seed, long i);
+extern volatile long mix_overflows;
+int mix_main(int argc, char **argv);
 
 #endif
