@@ -43,4 +43,18 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line,
 int selftest_run(const char *filter);
 int selftest_run_counted(const char *filter, int *passed);
 
+/*
+ * Knobs: the one seam between production code and the self-tests. A
+ * self-test turns a knob on for its own CPU (interrupts off or pinned)
+ * and off again before it returns; production code asks
+ * selftest_knob() (core/selftest_knobs.c says what each does).
+ */
+enum selftest_knob {
+	SELFTEST_STUCK_STATUS,  /* x86 PMI: the status comes back each round */
+	SELFTEST_NMI_DIRECT,    /* x86 PMI: an NMI on the model is not deferred */
+	SELFTEST_NR_KNOBS,
+};
+bool selftest_knob(enum selftest_knob k);
+void selftest_set_knob(enum selftest_knob k, bool on);
+
 #endif

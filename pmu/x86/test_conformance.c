@@ -41,7 +41,7 @@
 #include "core/kernel.h"
 #include "msr.h"
 #include "core/selftest.h"
-#include "pmu/vpmu/vpmu.h"
+#include "pmu/x86/core.h"
 
 #define LOOP 100000u            /* iterations: 2 instructions each */
 #define KERNEL_CYCLES (EVTSEL_OS | EVTSEL_EN)
@@ -129,7 +129,7 @@ static bool usable(struct selftest_ctx *t)
 		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
 		return false;
 	}
-	if (intel_counters_busy() || amd_counters_busy()) {
+	if (x86_counters_busy()) {
 		ST_FAIL(t, "events hold this CPU's counters");
 		return false;
 	}
@@ -140,7 +140,7 @@ static bool usable(struct selftest_ctx *t)
  * with the instruction clock. */
 static bool kernel_insns(void)
 {
-	return !pmu_model_in_use() || vpmu_icount_on();
+	return !pmu_model_in_use() || pmu_model_insns_by_clock();
 }
 
 static void known_loop(void)
