@@ -16,20 +16,15 @@
 #include "pmu/x86/test_setup.h"
 #include "core/arch/tsc.h"
 
+/* An event of this driver's PMU, and its event_init's errno
+ * (test_setup.h). */
+#define new_event(type, config) x86_test_event(&intel_pmu, type, config)
+#define init_errno(type, config, tweak) x86_test_init_errno(&intel_pmu, type, config, tweak)
+
 static bool usable(struct selftest_ctx *t, bool counters)
 {
 	return x86_test_usable(t, intel_caps.registered, "\"cpu\"",
 			       counters ? x86_counters_busy : NULL);
-}
-
-static struct perf_event *new_event(uint32_t type, uint64_t config)
-{
-	return x86_test_event(&intel_pmu, type, config);
-}
-
-static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
-{
-	return x86_test_init_errno(&intel_pmu, type, config, tweak);
 }
 
 static void user_branches(struct perf_event_attr *a)
