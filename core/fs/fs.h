@@ -254,7 +254,6 @@ void random_init(void);
 int devfs_register(const char *name, uint32_t mode, uint32_t rdev,
 		   const struct file_ops *fops);
 extern const struct file_ops tty_fops;
-unsigned tty_test_set_lflag(unsigned set, unsigned clear);   /* self-tests */
 extern const struct file_ops random_fops;
 
 /* Directory files: read gives EISDIR, getdents lists. */

@@ -8,7 +8,7 @@ result='^selftest: [^ ]+: '
 summary='^selftest: [0-9]+ passed, [0-9]+ failed$'
 
 for n in 1 2; do
-	guest selftest-smp$n --smp $n --run selftest
+	st_guest selftest-smp$n --smp $n --run selftest
 	expect_rc 0
 	ran=$(count "$result(PASS|FAIL)")
 	check "at least $min self-tests ran (ran $ran)" [ "$ran" -ge "$min" ]
@@ -25,6 +25,16 @@ for n in 1 2; do
 	pass=$(count "${result}PASS$")
 	expect_line "^selftest: $pass passed, 0 failed\$" "summary says $pass passed, 0 failed"
 done
+
+# The release kernel (make) has no self-tests: it links no test_*.o,
+# and `selftest` says so and fails.
+name=release
+check "the release kernel links no self-test" [ -z "$(nm "$build/kernel.elf" | grep -E ' selftest_entry_| selftest_(knob|set_knob|fail)$')" ]
+guest release-selftest --run selftest
+expect_rc 1
+expect_line '^selftest: self-tests are not built in this kernel \(make SELFTEST=1\)$' \
+	"release kernel: selftest says they are not built in"
+expect_no_line "$result(PASS|FAIL)" "release kernel: no self-test ran"
 
 # The debug kernel (make debug-esp): its checks' self-tests provoke a
 # double free, an overflow, a write to freed memory's poison, a write to
