@@ -278,9 +278,13 @@ image: $(BUILD)/baremon.img
 # Built for the host with its C library; wire/'s frame and link code is
 # the same source the kernel and the guest agent compile.
 PREFIX     ?= /usr/local
-HOST_SRCS  := $(wildcard host/*.c) wire/frame.c wire/link.c $(HOST_EXTRA_SRCS)
+# The target's stat, record and bench option parsers and perf's event
+# names are compiled in too (host/opts_*.c, host/evcheck.c): the tool
+# refuses what the target would, before it boots anything.
+HOST_SRCS  := $(wildcard host/*.c) wire/frame.c wire/link.c \
+	      $(addprefix apps/lib/perftool/,opts.c events.c hwcache.c) $(HOST_EXTRA_SRCS)
 HOST_OBJS  := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
-HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -D_GNU_SOURCE \
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -Iapps/lib/perftool -D_GNU_SOURCE \
 	       -DBAREMON_TOP='"$(CURDIR)"' -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 $(BUILD)/host/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)

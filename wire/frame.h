@@ -41,7 +41,7 @@ enum frame_type {
 	/* Application messages, carried reliably and in order. */
 	FRAME_RUN        = 0x10, /* argv, each NUL-terminated */
 	FRAME_OUTPUT     = 0x11, /* bytes of the command's stdout or stderr */
-	FRAME_EXIT       = 0x12, /* u32 exit status: code, or 128+signal */
+	FRAME_EXIT       = 0x12, /* u32 status: code, or 128+signal; u32 signal or 0 */
 	FRAME_FILE_BEGIN = 0x13, /* u32 mode, u64 size, path (NUL-terminated) */
 	FRAME_FILE_DATA  = 0x14, /* the next bytes of the file */
 	FRAME_FILE_END   = 0x15, /* u32 CRC-32C of the whole file */
