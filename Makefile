@@ -27,6 +27,13 @@ KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
 ifeq ($(DEBUG),1)
 KCFLAGS    += -DBAREMON_DEBUG
 endif
+# make SELFTEST=1: the kernel with its self-tests (every test_*.c and
+# the knobs of core/selftest.h); without it (the default: make, make run,
+# make image) the kernel links no test code and `selftest` says so.
+# `make test` builds one apart, in $(SELFTEST_BUILD) (selftest-esp).
+ifeq ($(SELFTEST),1)
+KCFLAGS    += -DBAREMON_SELFTEST
+endif
 KLDFLAGS   := -nostdlib -static -z max-page-size=4096 -T linker.ld \
 	      --no-warn-rwx-segments -z noexecstack
 NASMFLAGS  := -f elf64 -g -F dwarf -Icore/arch/ -I$(BUILD)/kernel/
@@ -47,6 +54,10 @@ LIBC_SRCS  := $(wildcard libc-lite/*.c)
 CORE_SRCS  := $(filter-out core/arch/asm_offsets.c,\
 	      $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
 	      ringbuf/*.c export/*.c wire/*.c)) $(EXTRA_SRCS)
+ifneq ($(SELFTEST),1)
+CORE_SRCS  := $(foreach f,$(filter-out core/selftest_knobs.c,$(CORE_SRCS)),\
+	      $(if $(filter test_%.c,$(notdir $(f))),,$(f)))
+endif
 CORE_ASM   := $(wildcard core/*/*.asm pmu/*/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o $(BUILD)/kernel/vdso_image.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
@@ -68,7 +79,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fuzz fuzz-build debug-esp soak export-bench export-bench-icount
+	noise-compare fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -166,7 +177,11 @@ $(DEPS_OK): tools/deps.sh
 # The perf fd's quick read is a leaf on the SYSCALL entry's quick path:
 # no frame of its own (the backtrace loses nothing, it calls nothing).
 $(BUILD)/kernel/pmu/events/self_count_read.o: KCFLAGS += -momit-leaf-frame-pointer
-$(BUILD)/kernel/%.o: %.c Makefile | $(DEPS_OK)
+# The switches an object was built with: a change rebuilds every one.
+KSWITCHES  := $(BUILD)/kernel/switches
+$(shell mkdir -p $(BUILD)/kernel && echo 'DEBUG=$(DEBUG) SELFTEST=$(SELFTEST)' | \
+	cmp -s - $(KSWITCHES) 2>/dev/null || echo 'DEBUG=$(DEBUG) SELFTEST=$(SELFTEST)' > $(KSWITCHES))
+$(BUILD)/kernel/%.o: %.c Makefile $(KSWITCHES) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)gcc $(KCFLAGS) -c $< -o $@
@@ -351,15 +366,15 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp host abi perf-tests musl-tests dyn-tests
+qemu-test: esp selftest-esp host abi perf-tests musl-tests dyn-tests
 	sh tests/qemu/run-all.sh
 
-test: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
+test: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-tests.sh
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
+test-loaded: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-loaded.sh
 
 # The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs
@@ -368,10 +383,21 @@ test-loaded: esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests 
 # the time).
 DEBUG_BUILD ?= build-debug
 # Its user programs are the ordinary build's (run-qemu.sh takes them
-# from $BAREMON_BUILD/apps; apps.mk builds them in build/apps).
+# from $BAREMON_BUILD/apps; apps.mk builds them in build/apps). It has
+# the self-tests too.
 debug-esp: apps
-	$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) DEBUG=1 esp
+	$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) DEBUG=1 SELFTEST=1 esp
 	ln -sfn $(CURDIR)/build/apps $(DEBUG_BUILD)/apps
+
+# The kernel with its self-tests (SELFTEST=1) in its own build
+# directory, for the tests that run them (tests/qemu/lib.sh's
+# selftest_build: selftest.sh, session.sh, pmu.sh, boot.sh, image.sh).
+SELFTEST_BUILD ?= build-selftest
+selftest-esp: apps
+	$(MAKE) --no-print-directory BUILD=$(SELFTEST_BUILD) SELFTEST=1 esp
+	ln -sfn $(CURDIR)/build/apps $(SELFTEST_BUILD)/apps
+selftest-image: selftest-esp
+	$(MAKE) --no-print-directory BUILD=$(SELFTEST_BUILD) SELFTEST=1 image
 SOAK_SECONDS ?= 3600
 SOAK_SEED ?= $(shell date +%s)
 soak: debug-esp $(BUILD)/fuzz/fuzz
@@ -380,6 +406,6 @@ soak: debug-esp $(BUILD)/fuzz/fuzz
 		--run 'fuzz --soak $(SOAK_SECONDS) --trials 200 $(SOAK_SEED) 2000 4 60'
 
 clean:
-	rm -rf $(BUILD) $(DEBUG_BUILD)
+	rm -rf $(BUILD) $(DEBUG_BUILD) $(SELFTEST_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

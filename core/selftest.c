@@ -1,6 +1,27 @@
-/* The self-test runner. Tests run one after another on the calling CPU. */
+/*
+ * The self-test runner. Tests run one after another on the calling CPU.
+ * A kernel built without them (no BAREMON_SELFTEST: the release
+ * kernel, `make`) links no test_*.o and its runner says so: nothing
+ * ran, which counts as one failure.
+ */
 #include <string.h>
 #include "selftest.h"
+
+#ifndef BAREMON_SELFTEST
+int selftest_run(const char *filter)
+{
+	int passed;
+	return selftest_run_counted(filter, &passed);
+}
+
+int selftest_run_counted(const char *filter, int *passed_out)
+{
+	(void)filter;
+	kprintf("selftest: self-tests are not built in this kernel (make SELFTEST=1)\n");
+	*passed_out = 0;
+	return 1;
+}
+#else
 
 extern const struct selftest __selftests_start[], __selftests_end[];
 
@@ -43,3 +64,4 @@ int selftest_run_counted(const char *filter, int *passed_out)
 	*passed_out = passed;
 	return failed;
 }
+#endif

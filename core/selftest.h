@@ -39,8 +39,37 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line,
 	} while (0)
 
 /* Run every test whose name contains `filter` (NULL or "" = all).
- * Returns the number that failed. */
+ * Returns the number that failed (1 when the kernel has no self-tests
+ * built in: make SELFTEST=1). */
 int selftest_run(const char *filter);
 int selftest_run_counted(const char *filter, int *passed);
+
+/*
+ * Knobs: the one seam between production code and the self-tests. A
+ * self-test turns a knob on for its own CPU (interrupts off or pinned)
+ * and off again before it returns; production code asks
+ * selftest_knob(), which is constant false in a kernel built without
+ * the self-tests (core/selftest_knobs.c says what each does). Helpers
+ * only self-tests call are declared here too, and built only with them.
+ */
+enum selftest_knob {
+	SELFTEST_STUCK_STATUS,  /* x86 PMI: the status comes back each round */
+	SELFTEST_NMI_DIRECT,    /* x86 PMI: an NMI on the model is not deferred */
+	SELFTEST_NR_KNOBS,
+};
+#ifdef BAREMON_SELFTEST
+bool selftest_knob(enum selftest_knob k);
+void selftest_set_knob(enum selftest_knob k, bool on);
+#else
+static inline bool selftest_knob(enum selftest_knob k)
+{
+	(void)k;
+	return false;
+}
+#endif
+
+/* core/fs/tty.c: change the console's c_lflag (flushing input); the
+ * old value. */
+unsigned tty_test_set_lflag(unsigned set, unsigned clear);
 
 #endif

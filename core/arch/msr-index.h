@@ -4,9 +4,11 @@
  * Names are MSR_ followed by the register's name in the Intel SDM
  * (vol. 4, "Model-Specific Registers"), as Linux's msr-index.h spells
  * most of them; for the long-mode system registers Linux's shorter names
- * (MSR_EFER, MSR_STAR, MSR_FS_BASE, ...) are used. Register bits live
- * with the code that owns the register (EFER_NXE in x86.h, the PMU's in
- * pmu/x86/msr.h). The AP start-up code (trampoline.nasm) cannot include a C
+ * (MSR_EFER, MSR_STAR, MSR_FS_BASE, ...) are used. The architectural
+ * bits of the PMU and LBR registers are here too, below the numbers
+ * (the drivers and the software model that stands in for them share
+ * them); other register bits live with the code that owns the register
+ * (EFER_NXE in x86.h). The AP start-up code (trampoline.nasm) cannot include a C
  * header and names EFER by number.
  */
 #ifndef BAREMON_MSR_INDEX_H
@@ -69,5 +71,111 @@
 #define MSR_ARCH_LBR_INFO_0    0x00001200
 #define MSR_ARCH_LBR_FROM_0    0x00001500
 #define MSR_ARCH_LBR_TO_0      0x00001600
+
+/* ---- PMU register bits (Intel SDM vol. 3B, "Performance Monitoring") ---- */
+
+/* IA32_PERFEVTSELx */
+#define EVTSEL_EVENT    0x000000ffULL
+#define EVTSEL_UMASK    0x0000ff00ULL
+#define EVTSEL_USR      (1ULL << 16)
+#define EVTSEL_OS       (1ULL << 17)
+#define EVTSEL_EDGE     (1ULL << 18)
+#define EVTSEL_PC       (1ULL << 19)
+#define EVTSEL_INT      (1ULL << 20)
+#define EVTSEL_ANY      (1ULL << 21)  /* v3+ */
+#define EVTSEL_EN       (1ULL << 22)
+#define EVTSEL_INV      (1ULL << 23)
+#define EVTSEL_CMASK    0xff000000ULL
+/* What selects an event; Linux keeps only these bits of a raw config. */
+#define EVTSEL_RAW_MASK (EVTSEL_EVENT | EVTSEL_UMASK | EVTSEL_EDGE | \
+			 EVTSEL_INV | EVTSEL_CMASK)
+
+/* IA32_FIXED_CTR_CTRL: four bits per fixed counter. */
+#define FIXED_CTRL_OS   0x1ULL
+#define FIXED_CTRL_USR  0x2ULL
+#define FIXED_CTRL_ANY  0x4ULL  /* v3+ */
+#define FIXED_CTRL_PMI  0x8ULL
+#define FIXED_CTRL_SHIFT(j) (4 * (j))
+
+/* GLOBAL_CTRL / GLOBAL_STATUS: GP counter i is bit i, fixed j bit 32+j. */
+#define PMC_IDX_FIXED   32
+
+/* IA32_PERF_CAPABILITIES */
+#define PERF_CAP_FW_WRITE (1ULL << 13)
+
+/* ---- LBR registers and bits (Intel SDM vol. 3B, "Last Branch
+ * Records"; Linux's arch/x86/events/amd/lbr.c for AMD's) ---- */
+
+/* IA32_LBR_CTL */
+#define ARCH_LBR_CTL_LBREN      (1ULL << 0)
+#define ARCH_LBR_CTL_OS         (1ULL << 1)
+#define ARCH_LBR_CTL_USR        (1ULL << 2)
+#define ARCH_LBR_CTL_CALL_STACK (1ULL << 3)
+#define ARCH_LBR_CTL_JCC        (1ULL << 16)
+#define ARCH_LBR_CTL_REL_JMP    (1ULL << 17)
+#define ARCH_LBR_CTL_IND_JMP    (1ULL << 18)
+#define ARCH_LBR_CTL_REL_CALL   (1ULL << 19)
+#define ARCH_LBR_CTL_IND_CALL   (1ULL << 20)
+#define ARCH_LBR_CTL_RET        (1ULL << 21)
+#define ARCH_LBR_CTL_OTHER      (1ULL << 22)
+#define ARCH_LBR_CTL_BRANCHES   (0x7fULL << 16)
+
+/* IA32_LBR_x_INFO: the branch type (bits 59:56). */
+#define ARCH_LBR_INFO_TYPE_SHIFT 56
+enum arch_lbr_type {
+	ARCH_LBR_TYPE_JCC, ARCH_LBR_TYPE_IND_JMP, ARCH_LBR_TYPE_REL_JMP,
+	ARCH_LBR_TYPE_IND_CALL, ARCH_LBR_TYPE_REL_CALL, ARCH_LBR_TYPE_RET,
+};
+
+/* Legacy LBR (Intel SDM vol. 4, Skylake's MSRs; Linux's names). */
+#define MSR_IA32_DEBUGCTLMSR     0x000001d9
+#define DEBUGCTL_LBR             (1ULL << 0)
+#define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ULL << 11)
+#define MSR_LBR_SELECT           0x000001c8
+#define MSR_LBR_TOS              0x000001c9
+#define MSR_LBR_NHM_FROM         0x00000680
+#define MSR_LBR_NHM_TO           0x000006c0
+#define MSR_LBR_INFO_0           0x00000dc0
+#define LBR_INFO_MISPRED         (1ULL << 63)
+#define LBR_INFO_CYCLES          0xffffULL
+#define PERF_CAP_LBR_FORMAT      0x3fULL
+#define LBR_FORMAT_INFO          0x05
+#define LEGACY_LBR_DEPTH         32   /* Skylake's */
+
+/* LBR_SELECT, legacy and AMD alike: bits 0-8 suppress what they name
+ * (CPL_EQ_0, CPL_NEQ_0, JCC, NEAR_REL_CALL, NEAR_IND_CALL, NEAR_RET,
+ * NEAR_IND_JMP, NEAR_REL_JMP, FAR_BRANCH); bit 9 (Intel, Haswell on)
+ * turns call-stack mode on. */
+#define LBR_SEL_KERNEL           (1ULL << 0)
+#define LBR_SEL_USER             (1ULL << 1)
+#define LBR_SEL_JCC              (1ULL << 2)
+#define LBR_SEL_REL_CALL         (1ULL << 3)
+#define LBR_SEL_IND_CALL         (1ULL << 4)
+#define LBR_SEL_RETURN           (1ULL << 5)
+#define LBR_SEL_IND_JMP          (1ULL << 6)
+#define LBR_SEL_REL_JMP          (1ULL << 7)
+#define LBR_SEL_FAR              (1ULL << 8)
+#define LBR_SEL_CALL_STACK       (1ULL << 9)
+#define LBR_SEL_SUPPRESS_MASK    0x1ffULL
+#define LBR_SEL_ANY (LBR_SEL_JCC | LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_RETURN | \
+		     LBR_SEL_REL_JMP | LBR_SEL_IND_JMP | LBR_SEL_FAR)
+
+/* AMD LbrExtV2 (Linux's arch/x86/events/amd/lbr.c names). */
+#define CPUID_AMD_EXT_PERFMON    0x80000022
+#define CPUID_AMD_LBR_V2         (1u << 1)              /* EAX */
+#define CPUID_AMD_LBR_V2_DEPTH(ebx) (((ebx) >> 4) & 0x3f)  /* EBX[9:4] */
+#define MSR_AMD64_LBR_SELECT     0xc000010e
+#define MSR_AMD_DBG_EXTN_CFG     0xc000010f
+#define DBG_EXTN_CFG_LBRV2EN     (1ULL << 6)
+#define MSR_AMD_SAMP_BR_FROM     0xc0010300   /* entry i: FROM +2i, TO +2i+1 */
+#define AMD_LBR_FROM_MISPRED     (1ULL << 63)
+#define AMD_LBR_TO_VALID         (1ULL << 63)
+#define AMD_LBR_TO_SPEC          (1ULL << 62)
+#define AMD_LBR_IP_BITS          58
+#define AMD_LBR_DEPTH            16   /* Zen 4's */
+
+#define CPUID_ARCH_LBR_LEAF   0x1c
+#define CPUID_7_EDX_ARCH_LBR  (1u << 19)
+#define ARCH_LBR_MAX_DEPTH    32
 
 #endif

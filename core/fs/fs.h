@@ -265,7 +265,6 @@ int64_t cpudev_lseek(struct file *f, int64_t off, int whence);
 int devfs_register(const char *name, uint32_t mode, uint32_t rdev,
 		   const struct file_ops *fops);
 extern const struct file_ops tty_fops;
-unsigned tty_test_set_lflag(unsigned set, unsigned clear);   /* self-tests */
 extern const struct file_ops random_fops;
 
 /* Directory files: read gives EISDIR, getdents lists. */

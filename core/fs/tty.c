@@ -12,6 +12,7 @@
 #include "tty.h"
 #include "core/mm/mm.h"
 #include "core/mm/uaccess.h"
+#include "core/selftest.h"
 
 /* ---- reading ---- */
 
@@ -229,7 +230,8 @@ const struct file_ops tty_fops = {
 	.poll = tty_poll,
 };
 
-/* For the self-tests: change c_lflag (flushing input); the old value. */
+#ifdef BAREMON_SELFTEST
+/* For the self-tests (core/selftest.h). */
 unsigned tty_test_set_lflag(unsigned set, unsigned clear)
 {
 	struct termios tio = console_tty.tio;
@@ -238,3 +240,4 @@ unsigned tty_test_set_lflag(unsigned set, unsigned clear)
 	tty_set_termios(&console_tty, &tio, true);
 	return old;
 }
+#endif

@@ -11,6 +11,7 @@
 #include "core/arch/percpu.h"
 #include "pmu/x86/amd/amd.h"
 #include "pmu/x86/intel/intel.h"
+#include "pmu/x86/core.h"
 #include "pmu/x86/msr.h"
 #include "core/selftest.h"
 #include "vpmu.h"
@@ -24,7 +25,7 @@ static bool in_mode(struct selftest_ctx *t, const char *mode)
 		kprintf("selftest: %s: skipped (not vpmu=%s)\n", t->name, mode);
 		return false;
 	}
-	if (intel_counters_busy() || amd_counters_busy()) {
+	if (x86_counters_busy()) {
 		ST_FAIL(t, "events hold this CPU's counters");
 		return false;
 	}

@@ -14,6 +14,7 @@
 #include <linux/wait.h>
 #include "core/arch/apic.h"
 #include "pmu/x86/intel/intel.h"
+#include "pmu/x86/core.h"
 #include "pmu/x86/msr.h"
 #include "core/proc/sched.h"
 #include "core/selftest.h"
@@ -41,7 +42,7 @@ static bool usable(struct selftest_ctx *t)
 		kprintf("selftest: %s: skipped (vpmu=%s, not intel)\n", t->name, vpmu_mode_name());
 		return false;
 	}
-	if (intel_counters_busy()) {
+	if (x86_counters_busy()) {
 		ST_FAIL(t, "events hold this CPU's counters");
 		return false;
 	}

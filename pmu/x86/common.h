@@ -14,6 +14,7 @@
 #include "pmu/events/event.h"
 
 struct trap_frame;
+struct perf_hit;
 
 struct x86_counter {
 	uint32_t msr;          /* the count register a write arms */

@@ -1,7 +1,8 @@
 /*
- * Intel architectural performance monitoring: register bits
- * and the CPUID leaf 0AH layout (Intel SDM vol. 3B, chapter "Performance
- * Monitoring"), and the accessors every PMU register access goes through.
+ * Intel architectural performance monitoring: the CPUID leaf 0AH layout
+ * and event encodings (Intel SDM vol. 3B, chapter "Performance
+ * Monitoring"; the registers and their bits are core/arch/msr-index.h's),
+ * and the accessors every PMU register access goes through.
  *
  * The accessors reach the real registers, or the software model (vpmu.c)
  * once pmu_use_model() has been called at boot. They run on the CPU whose
@@ -12,37 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/arch/msr-index.h"  /* the PMU's MSR numbers */
+#include "core/arch/msr-index.h"  /* the PMU's MSRs and their bits */
 #include "core/arch/x86.h"
-
-/* IA32_PERFEVTSELx */
-#define EVTSEL_EVENT    0x000000ffULL
-#define EVTSEL_UMASK    0x0000ff00ULL
-#define EVTSEL_USR      (1ULL << 16)
-#define EVTSEL_OS       (1ULL << 17)
-#define EVTSEL_EDGE     (1ULL << 18)
-#define EVTSEL_PC       (1ULL << 19)
-#define EVTSEL_INT      (1ULL << 20)
-#define EVTSEL_ANY      (1ULL << 21)  /* v3+ */
-#define EVTSEL_EN       (1ULL << 22)
-#define EVTSEL_INV      (1ULL << 23)
-#define EVTSEL_CMASK    0xff000000ULL
-/* What selects an event; Linux keeps only these bits of a raw config. */
-#define EVTSEL_RAW_MASK (EVTSEL_EVENT | EVTSEL_UMASK | EVTSEL_EDGE | \
-			 EVTSEL_INV | EVTSEL_CMASK)
-
-/* IA32_FIXED_CTR_CTRL: four bits per fixed counter. */
-#define FIXED_CTRL_OS   0x1ULL
-#define FIXED_CTRL_USR  0x2ULL
-#define FIXED_CTRL_ANY  0x4ULL  /* v3+ */
-#define FIXED_CTRL_PMI  0x8ULL
-#define FIXED_CTRL_SHIFT(j) (4 * (j))
-
-/* GLOBAL_CTRL / GLOBAL_STATUS: GP counter i is bit i, fixed j bit 32+j. */
-#define PMC_IDX_FIXED   32
-
-/* IA32_PERF_CAPABILITIES */
-#define PERF_CAP_FW_WRITE (1ULL << 13)
 
 /* CPUID.01H:ECX: IA32_PERF_CAPABILITIES exists. */
 #define CPUID_1_ECX_PDCM (1u << 15)
@@ -104,5 +76,19 @@ bool pmu_need_model(void);
 /* AuthenticAMD or HygonGenuine: the AMD driver's CPUs. */
 bool pmu_cpu_is_amd(void);
 bool pmu_model_in_use(void);
+/* What the model says of itself, for the drivers (which know no more
+ * of it): its name (caps/pmu_name, the boot log); whether it counts
+ * selector `evtsel` exactly (0, else -EOPNOTSUPP: refused at open; 0
+ * without the model); whether it counts the event at all (drivers
+ * leave what it never counts out of their tables; true without the
+ * model); whether instructions come from QEMU's instruction clock (both
+ * modes) rather than single-stepping (user mode only). */
+const char *pmu_model_name(void);
+int pmu_model_event_check(uint64_t evtsel);
+bool pmu_model_event_known(uint64_t evtsel);
+bool pmu_model_insns_by_clock(void);
+/* The model's LBR face ("arch", "legacy", "amd", "none"); NULL without
+ * the model. For the self-tests. */
+const char *pmu_model_lbr_face(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/arch/cpu.h"
 #include "msr.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "pmu/vpmu/vpmu.h"
 
 static bool model;
@@ -70,4 +71,31 @@ bool pmu_model_busy(void)
 struct trap_frame *pmu_pmi_frame(struct trap_frame *f)
 {
 	return model ? vpmu_pmi_frame(f) : f;
+}
+
+/* ---- what the model says of itself ---- */
+
+const char *pmu_model_name(void)
+{
+	return "vpmu";
+}
+
+int pmu_model_event_check(uint64_t evtsel)
+{
+	return model ? vpmu_event_check(evtsel) : 0;
+}
+
+bool pmu_model_event_known(uint64_t evtsel)
+{
+	return !model || vpmu_event_known(evtsel);
+}
+
+bool pmu_model_insns_by_clock(void)
+{
+	return model && vpmu_icount_on();
+}
+
+const char *pmu_model_lbr_face(void)
+{
+	return model ? vpmu_lbr_face_name() : NULL;
 }

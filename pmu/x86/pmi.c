@@ -56,6 +56,7 @@
 #include "pmu/events/event.h"
 #include "pmu/x86/pmi.h"
 #include "core/kernel.h"
+#include "core/selftest.h"
 #include "pmu/x86/msr.h"
 #include "pmu/perf.h"
 #include "core/arch/percpu_table.h"
@@ -68,7 +69,6 @@ PERCPU_TABLE(struct trap_frame, frames); /* the NMI's registers, owed */
 PERCPU_TABLE(uint64_t[CHAIN_MAX], chains); /* and its kernel callchain */
 static uint32_t chain_nr[MAX_CPUS];
 static bool owed[MAX_CPUS];                /* frames[c] waits for VEC_PMI */
-static bool direct_for_test[MAX_CPUS];
 static int work_wakeup = -1, work_report = -1;
 static uint64_t stuck_count;
 static bool stuck_reported;
@@ -145,9 +145,9 @@ static void pmi_deferred(void)
 	perf_wakeup_pending();
 }
 
-static bool must_defer(unsigned cpu)
+static bool must_defer(void)
 {
-	if (pmu_model_busy() && !direct_for_test[cpu])
+	if (pmu_model_busy() && !selftest_knob(SELFTEST_NMI_DIRECT))
 		return true;
 	return !spin_trylock(&perf_lock);
 }
@@ -161,7 +161,7 @@ static bool pmi_nmi(struct trap_frame *f)
 	pmi_counts[cpu]++;
 	if (owed[cpu])
 		return true; /* LVTPC is masked until VEC_PMI handles it */
-	if (must_defer(cpu)) {
+	if (must_defer()) {
 		frames[cpu] = *f;
 		chain_nr[cpu] = (f->cs & 3) == 3 ? 0 : perf_kernel_chain(f, chains[cpu], CHAIN_MAX);
 		owed[cpu] = true;
@@ -216,9 +216,4 @@ uint64_t x86_pmi_deferred_count(unsigned cpu)
 uint64_t x86_pmi_stuck_count(void)
 {
 	return stuck_count;
-}
-
-void x86_test_nmi_direct(bool on)
-{
-	direct_for_test[this_cpu_id()] = on;
 }

@@ -39,8 +39,5 @@ void x86_pmi_stuck(void);        /* a status loop gave up: reset done */
 uint64_t x86_pmi_count(unsigned cpu);
 uint64_t x86_pmi_deferred_count(unsigned cpu);
 uint64_t x86_pmi_stuck_count(void);
-/* Self-tests: NMIs on the model are handled at once, not deferred (the
- * test sends them itself, from outside the model). */
-void x86_test_nmi_direct(bool on);
 
 #endif

@@ -37,7 +37,7 @@ echo =cpu0-package-cpus
 cat /sys/devices/system/cpu/cpu0/topology/package_cpus_list
 cat /proc/cpuinfo
 EOS
-guest topology --smp 8,sockets=2,cores=2,threads=2 --numa 2 --mem 8G \
+st_guest topology --smp 8,sockets=2,cores=2,threads=2 --numa 2 --mem 8G \
 	--cmdline 'maxcpus=6 no_such_option=1' --session "$logs/topology.session"
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] smp: 6 cpus online of 8 in the MADT \(0 failed, 2 beyond the limit of 6, 0 disabled\)' \

@@ -12,11 +12,17 @@
 # every check passed. A private directory per run lets runs overlap.
 # GUEST_TIMEOUT (seconds, default 90) bounds every boot, counted as
 # run-qemu.sh --cpu-timeout does (a busy host stretches it); BAREMON_BUILD
-# (default build/) is where the kernel and ESP are, as for run-qemu.sh.
+# (default build/) is where the kernel and ESP are, as for run-qemu.sh;
+# BAREMON_SELFTEST_BUILD (default build-selftest/) the same for the
+# kernel with the self-tests.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck disable=SC2034 # the tests use it
 build=${BAREMON_BUILD:-$top/build}
+# The kernel with its self-tests (make selftest-esp): the release kernel
+# in $build has none, so a guest that runs them boots this one
+# (st_guest).
+selftest_build=${BAREMON_SELFTEST_BUILD:-$top/build-selftest}
 suite=$(basename "$0" .sh)
 guest_timeout=${GUEST_TIMEOUT:-90}
 own_logs=0
@@ -61,6 +67,12 @@ guest() {
 	secs=$((SECONDS - start))
 	shown=0
 	sed 's/\r//g; s/\x1b\[[0-9;=?]*[A-Za-z]//g' "$log.raw" > "$log" 2>/dev/null
+}
+
+# st_guest NAME [RUN-QEMU OPTION...]: guest, on the kernel with the
+# self-tests (its user programs are $build's).
+st_guest() {
+	BAREMON_BUILD=$selftest_build guest "$@"
 }
 
 ok() {

@@ -152,15 +152,15 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 		} > "$session"
 	fi
 	if [ "$mode" = amd ]; then
-		guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$session" "${mode_adds[@]}"
+		st_guest "vpmu-$mode" --smp 2 --cpu max --cmdline "vpmu=intel" --session "$session" "${mode_adds[@]}"
 		expect_line '^\[ *[0-9.]+\] pmu: vpmu: vpmu=intel refused: the CPU says AuthenticAMD' \
 			"-cpu max (AuthenticAMD): vpmu=intel is refused"
 	elif [ "$mode" = hybrid ]; then
 		# One CPU, a Core one: cpu_core alone, which the plain events
 		# of the subset reach (two types: the hybrid boot below).
-		guest "vpmu-$mode" --smp 1 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
+		st_guest "vpmu-$mode" --smp 1 --cmdline "vpmu=$mode" --session "$mode_session" "${mode_adds[@]}"
 	else
-		guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$session" "${mode_adds[@]}"
+		st_guest "vpmu-$mode" --smp 2 --cmdline "vpmu=$mode" --session "$session" "${mode_adds[@]}"
 	fi
 	expect_rc 0
 	expect_line "^\[ *[0-9.]+\] pmu: vpmu: mode $mode " "vpmu=$mode: the model runs in that mode"
@@ -232,7 +232,7 @@ printf '%s\n' 'selftest vpmu_mode' 'hybrid' 'echo "status hybrid $?"' \
 	"cat $hdev/cpu_core/cpus" "cat $hdev/cpu_atom/cpus" "ls $hdev/cpu_atom/events" \
 	"cat $hdev/cpu_core/caps/pmu_name" "cat $hdev/cpu_atom/caps/pmu_name" \
 	'stat -e cycles:u -- true' > "$logs/hybrid.session"
-guest vpmu-hybrid-pmus --smp 2 --cmdline vpmu=hybrid --session "$logs/hybrid.session" \
+st_guest vpmu-hybrid-pmus --smp 2 --cmdline vpmu=hybrid --session "$logs/hybrid.session" \
 	--add "$build/perf/musl/hybrid"
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: cpu_core: type 4, cpus 0: arch perfmon v5, 8 gp \+ 4 fixed counters$' \
@@ -257,7 +257,7 @@ expect_no_line '^PANIC' "hybrid: no panic"
 # self-tests (the late-PMI window through VEC_PMI) and sampling.
 printf '%s\n' 'selftest amd_' 'exact' 'echo "status exact $?"' 'cat /proc/interrupts' \
 	> "$logs/amd-irq.session"
-guest vpmu-amd-irq --smp 2 --cpu max --cmdline pmi=irq --session "$logs/amd-irq.session" \
+st_guest vpmu-amd-irq --smp 2 --cpu max --cmdline pmi=irq --session "$logs/amd-irq.session" \
 	--add "$build/perf/musl/exact"
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: cpu: PMI delivered as a maskable interrupt \(pmi=irq\)$' \

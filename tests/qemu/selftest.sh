@@ -8,7 +8,7 @@ result='^selftest: [^ ]+: '
 summary='^selftest: [0-9]+ passed, [0-9]+ failed$'
 
 for n in 1 2; do
-	guest selftest-smp$n --smp $n --run selftest
+	st_guest selftest-smp$n --smp $n --run selftest
 	expect_rc 0
 	ran=$(count "$result(PASS|FAIL)")
 	check "at least $min self-tests ran (ran $ran)" [ "$ran" -ge "$min" ]
@@ -29,11 +29,21 @@ done
 # The hrtimer storm tests again under -icount with 2 CPUs (QEMU's
 # round-robin vCPUs, where a write to the APIC timer can cost a vCPU its
 # turn: docs/timers.md), where the interrupt count is exact.
-guest selftest-icount --smp 2 --icount 4 --run 'selftest hrtimer_'
+st_guest selftest-icount --smp 2 --icount 4 --run 'selftest hrtimer_'
 expect_rc 0
 expect_line '^selftest: hrtimer_storm_past: PASS$' "icount: past expiries cost a bounded number of interrupts"
 expect_line '^selftest: hrtimer_storm_slow: PASS$' "icount: a timer slower than its period leaves the CPU time"
 expect_line '^selftest: [0-9]+ passed, 0 failed$' "icount: every hrtimer self-test passes"
+
+# The release kernel (make) has no self-tests: it links no test_*.o,
+# and `selftest` says so and fails.
+name=release
+check "the release kernel links no self-test" [ -z "$(nm "$build/kernel.elf" | grep -E ' selftest_entry_| selftest_(knob|set_knob|fail)$')" ]
+guest release-selftest --run selftest
+expect_rc 1
+expect_line '^selftest: self-tests are not built in this kernel \(make SELFTEST=1\)$' \
+	"release kernel: selftest says they are not built in"
+expect_no_line "$result(PASS|FAIL)" "release kernel: no self-test ran"
 
 # The debug kernel (make debug-esp): its checks' self-tests provoke a
 # double free, an overflow, a write to freed memory's poison, a write to

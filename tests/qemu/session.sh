@@ -76,7 +76,7 @@ expect_line '^status=2$' "... with status 2"
 # make run's default session, as make run boots it: it ends with status 0,
 # stat counts instructions in both modes, bench measures its one
 # instruction and the isolated CPU takes no interruption.
-guest default-session --icount 4 --cmdline isolcpus=1 --session "$top/sessions/default.session"
+st_guest default-session --icount 4 --cmdline isolcpus=1 --session "$top/sessions/default.session"
 expect_rc 0
 expect_line '^selftest: [0-9]+ passed, 0 failed$' "the self-tests pass"
 expect_line '^ +[0-9]+ +instructions( |$)' "stat counts instructions (user and kernel)"

@@ -3,8 +3,8 @@
  * or HygonGenuine; 8000_0001H.ECX[23] PerfCtrExtCore for six counters at
  * C001_0200.., else the four legacy K7 counters at C001_0000..;
  * 8000_0022H for PerfMonV2's global control and status and its counter
- * count), falls back to the software model (vpmu=amd) when a guest has
- * no counters, and registers the PMU "cpu" with Linux's attribute rules
+ * count), falls back to the software model (its AMD mode) when a guest
+ * has no counters, and registers the PMU "cpu" with Linux's attribute rules
  * (arch/x86/events/amd/core.c):
  *
  *   HARDWARE  Linux's generic map for the family (17h and later, or the
@@ -16,19 +16,19 @@
  *             bits are dropped, as Linux drops them.
  *
  * On the model, events it never counts (cache events, branch misses,
- * stalls) are left out of both tables - the vpmu's answer to CPUID
+ * stalls) are left out of both tables - the model's answer to CPUID
  * 0AH.EBX on Intel - so they are ENOENT rather than a count of 0.
  *
  * amd_caps is written once at boot, before user space, then only read.
  */
 #include <linux/errno.h>
 #include "amd.h"
-#include "pmu/x86/amd/lbr_extv2.h"
 #include "core/arch/cpu.h"
 #include "core/kernel.h"
-#include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "pmu/vpmu/vpmu.h"
+#include "pmu/x86/amd/lbr_extv2.h"
+#include "pmu/x86/core.h"
+#include "pmu/x86/msr.h"
 #include "pmu/x86/sysfs.h"
 
 #define CPUID_EXT_FEATURES 0x80000001
@@ -68,11 +68,11 @@ static const uint64_t map_zen[PERF_COUNT_HW_MAX] = {
 
 /* HW_CACHE: [cache][op][result]; 0 no event (ENOENT), NA no such
  * combination (EINVAL). */
-#define NA (~0ULL)
+#define NA X86_CACHE_NA
 #define NC PERF_COUNT_HW_CACHE_MAX
 #define NO PERF_COUNT_HW_CACHE_OP_MAX
 #define NR PERF_COUNT_HW_CACHE_RESULT_MAX
-static const uint64_t cache_k7[NC][NO][NR] = {
+static const x86_cache_table cache_k7 = {
 	/* L1D */  { { 0x0040, 0x0141 }, { 0, 0 }, { 0x0267, 0x0167 } },
 	/* L1I */  { { 0x0080, 0x0081 }, { NA, NA }, { 0x014b, 0 } },
 	/* LL */   { { 0x037d, 0x037e }, { 0x017f, 0 }, { 0, 0 } },
@@ -81,7 +81,7 @@ static const uint64_t cache_k7[NC][NO][NR] = {
 	/* BPU */  { { 0x00c2, 0x00c3 }, { NA, NA }, { NA, NA } },
 	/* NODE */ { { 0xb8e9, 0x98e9 }, { NA, NA }, { NA, NA } },
 };
-static const uint64_t cache_zen[NC][NO][NR] = {
+static const x86_cache_table cache_zen = {
 	/* L1D */  { { 0x0040, 0xc860 }, { 0, 0 }, { 0xff5a, 0 } },
 	/* L1I */  { { 0x0080, 0x0081 }, { NA, NA }, { 0, 0 } },
 	/* LL */   { { 0, 0 }, { 0, 0 }, { 0, 0 } },
@@ -93,26 +93,20 @@ static const uint64_t cache_zen[NC][NO][NR] = {
 
 /* This CPU's tables, copied at boot (and pruned on the model). */
 static uint64_t event_map[PERF_COUNT_HW_MAX];
-static uint64_t cache_map[NC][NO][NR];
+static x86_cache_table cache_map;
 
-/* ---- attributes ---- */
+/* ---- attributes (the x86 layer's hw_config.c does the rest) ---- */
 
-uint64_t amd_event_config(const struct perf_event *e)
+static bool is_raw(const struct perf_event *e)
+{
+	return e->attr.type == PERF_TYPE_RAW;
+}
+
+/* Linux's amd_core_hw_config: host/guest bits; both excluded counts
+ * nowhere. */
+static uint64_t config_fixup(const struct perf_event *e, uint64_t c)
 {
 	const struct perf_event_attr *a = &e->attr;
-	uint64_t c = EVTSEL_INT;
-	if (!a->exclude_user)
-		c |= EVTSEL_USR;
-	if (!a->exclude_kernel)
-		c |= EVTSEL_OS;
-	if (a->type == PERF_TYPE_HARDWARE && a->config < PERF_COUNT_HW_MAX)
-		c |= event_map[a->config];
-	else if (a->type == PERF_TYPE_HW_CACHE)
-		c |= cache_map[a->config & 0xff][a->config >> 8 & 0xff][a->config >> 16 & 0xff];
-	else if (a->type == PERF_TYPE_RAW)
-		c |= a->config & AMD_RAW_EVENT_MASK;
-	/* Linux's amd_core_hw_config: host/guest bits; both excluded counts
-	 * nowhere. */
 	if (a->exclude_host && a->exclude_guest)
 		c &= ~(EVTSEL_USR | EVTSEL_OS);
 	else if (a->exclude_host)
@@ -122,61 +116,31 @@ uint64_t amd_event_config(const struct perf_event *e)
 	return c;
 }
 
-static int check_hardware(const struct perf_event_attr *a)
-{
-	if (a->config >= PERF_COUNT_HW_MAX)
-		return -EINVAL;
-	if (!event_map[a->config])
-		return -ENOENT;
-	/* A period of 1 on branches asks for BTS, which AMD lacks. */
-	if (a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && !a->freq &&
-	    a->sample_period == 1)
-		return -EOPNOTSUPP;
-	return 0;
-}
-
-static int check_cache(uint64_t config)
-{
-	unsigned type = config & 0xff, op = config >> 8 & 0xff, res = config >> 16 & 0xff;
-	if (type >= NC || op >= NO || res >= NR)
-		return -EINVAL;
-	uint64_t v = cache_map[type][op][res];
-	if (v == NA)
-		return -EINVAL;
-	return v ? 0 : -ENOENT;
-}
-
-/* Linux's order (amd_pmu_hw_config, x86_pmu_hw_config): precise_ip
- * (IBS, which we lack), branch stacks, the event itself, aux output,
- * then whether it fits the counters. */
-static int amd_event_init(struct perf_event *e)
+/* Linux's order (amd_pmu_hw_config, x86_pmu_hw_config): branch stacks,
+ * the event itself, aux output, then the LBR's own checks. */
+static int hw_config(struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
-	int r = 0;
-	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
-	    a->type != PERF_TYPE_RAW)
-		return -ENOENT;
-	if (a->precise_ip)
-		return -EOPNOTSUPP; /* no IBS: max_precise is 0 */
+	int r;
 	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && !amd_lbr_depth())
 		return -EOPNOTSUPP; /* no LbrExtV2 */
-	if (a->type == PERF_TYPE_HARDWARE)
-		r = check_hardware(a);
-	else if (a->type == PERF_TYPE_HW_CACHE)
-		r = check_cache(a->config);
-	if (r)
+	if ((r = x86_setup_perfctr(a)) != 0)
 		return r;
 	if (a->aux_output)
 		return -EINVAL;
-	if ((r = amd_lbr_event_init(e)) != 0)
-		return r;
-	e->hw.config = amd_event_config(e);
-	if (amd_caps.model_pmu && (r = vpmu_event_check(e->hw.config)) != 0)
-		return r; /* the model cannot count it exactly */
-	e->hw.idx = -1;
-	e->hw.flags = 0;
-	return amd_pick_counter(0) < 0 ? -EINVAL : 0;
+	return amd_lbr_event_init(e);
 }
+
+static struct x86_pmu ops = {
+	.name = "amd",
+	.pmus = { &amd_pmu, NULL },
+	.event_map = event_map,
+	.cache_map = &cache_map,
+	.raw_mask = AMD_RAW_EVENT_MASK,
+	.is_raw = is_raw,
+	.hw_config = hw_config,
+	.config_fixup = config_fixup,
+};
 
 /* ---- sysfs ---- */
 
@@ -192,17 +156,8 @@ static void sysfs_format(void)
 	x86_sysfs_add(sysfs.format, "cmask", "config:24-31");
 }
 
-struct pmu amd_pmu = {
-	.name = "cpu",
-	.scarce = true,
-	.event_init = amd_event_init,
-	.group_fits = amd_group_fits,
-	.add = amd_add,
-	.del = amd_del,
-	.start = amd_start,
-	.stop = amd_stop,
-	.read = amd_read,
-};
+/* Its ops are the x86 layer's (x86_pmu_register). */
+struct pmu amd_pmu = { .name = "cpu" };
 
 /* ---- detection ---- */
 
@@ -210,13 +165,13 @@ struct pmu amd_pmu = {
 static void prune_for_model(void)
 {
 	for (unsigned i = 0; i < PERF_COUNT_HW_MAX; i++)
-		if (event_map[i] && !vpmu_event_known(event_map[i]))
+		if (event_map[i] && !pmu_model_event_known(event_map[i]))
 			event_map[i] = 0;
 	for (unsigned t = 0; t < NC; t++)
 		for (unsigned o = 0; o < NO; o++)
 			for (unsigned r = 0; r < NR; r++) {
 				uint64_t v = cache_map[t][o][r];
-				if (v && v != NA && !vpmu_event_known(v))
+				if (v && v != NA && !pmu_model_event_known(v))
 					cache_map[t][o][r] = 0;
 			}
 }
@@ -262,17 +217,18 @@ static bool detect(void)
 
 static void report(void)
 {
-	klog("pmu: cpu: amd family %xh model %xh: %s%s, %u counters x %u bits%s",
+	bool m = amd_caps.model_pmu;
+	klog("pmu: cpu: amd family %xh model %xh: %s%s%s, %u counters x %u bits%s",
 	     amd_caps.family, amd_caps.model,
-	     amd_caps.model_pmu ? "vpmu, a software model of " : "",
+	     m ? pmu_model_name() : "", m ? ", a software model of " : "",
 	     amd_caps.perfctr_core ? "perfctr-core" : "legacy k7 counters",
 	     amd_caps.n_counters, AMD_WIDTH, amd_caps.perfmon_v2 ? ", perfmon-v2" : "");
 	if (amd_caps.model_pmu)
 		klog("pmu: cpu: the model counts cycles (76h), instructions (c0h: %s) and "
 		     "branches (c2h, c4h, c8h, d1h from family 17h: single-step, user mode); cache events, "
 		     "branch misses and stalls are not modelled",
-		     vpmu_icount_on() ? "instruction clock, both modes"
-				      : "single-step, user mode only");
+		     pmu_model_insns_by_clock() ? "instruction clock, both modes"
+						: "single-step, user mode only");
 }
 
 void amd_pmu_init(void)
@@ -282,7 +238,8 @@ void amd_pmu_init(void)
 	copy_tables();
 	sysfs_format();
 	x86_sysfs_events(&sysfs, event_map);
-	amd_counters_init();
+	amd_counters_ops(&ops);
+	x86_pmu_register(&ops);
 	amd_lbr_init();
 	x86_sysfs_branches(&sysfs, amd_lbr_depth()); /* Linux's group_caps_amd_branches */
 	x86_sysfs_add(sysfs.caps, "max_precise", "0");

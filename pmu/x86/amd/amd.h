@@ -1,9 +1,9 @@
 /*
  * The AMD core PMU driver, PMU "cpu" (PERF_TYPE_RAW, and HARDWARE/
- * HW_CACHE through it), as Linux's arch/x86/events/amd/core.c: amd.c
- * detects the PMU and turns attributes into PERF_CTL values; amd_counters.c
- * places events on counters, reads them and takes the PMI. Shared with
- * the self-tests.
+ * HW_CACHE through it), as Linux's arch/x86/events/amd/core.c, on the
+ * x86 layer (pmu/x86/core.h): amd.c detects the PMU and gives its event
+ * tables and checks; amd_counters.c its registers. Shared with the
+ * self-tests.
  */
 #ifndef BAREMON_PMU_AMD_H
 #define BAREMON_PMU_AMD_H
@@ -29,7 +29,7 @@ struct amd_caps {
 	unsigned n_counters;      /* 4 legacy, 6 PerfCtrExtCore, or 8000_0022H's */
 	bool perfctr_core;        /* CPUID 8000_0001H.ECX[23]: C001_0200.. */
 	bool perfmon_v2;          /* CPUID 8000_0022H.EAX[0]: the global MSRs */
-	bool model_pmu;           /* the vpmu stands in */
+	bool model_pmu;           /* the software model stands in */
 	bool registered;          /* the "cpu" PMU exists */
 };
 
@@ -40,29 +40,18 @@ extern struct pmu amd_pmu;
  * be, register "cpu". */
 void amd_pmu_init(void);
 
-/* amd.c: the PERF_CTL value (without EN) e's attributes ask for. */
-uint64_t amd_event_config(const struct perf_event *e);
-
-/* amd_counters.c */
+/* amd_counters.c: counter i's PERF_CTL and PERF_CTR; the counter an
+ * event gets when those in `used` are taken (-1: none); the counters'
+ * part of the x86 layer's ops (pmu/x86/core.h). */
 uint32_t amd_ctl_msr(unsigned i);
 uint32_t amd_ctr_msr(unsigned i);
 int amd_pick_counter(uint64_t used);
-int amd_add(struct perf_event *e, uint64_t now);
-void amd_del(struct perf_event *e, uint64_t now);
-void amd_start(struct perf_event *e, uint64_t now);
-void amd_stop(struct perf_event *e, uint64_t now);
-uint64_t amd_read(struct perf_event *e, uint64_t now);
-bool amd_group_fits(struct perf_event *leader, struct perf_event *extra);
-void amd_counters_init(void);  /* boot: the PMI (pmu/x86/pmi.h) */
-/* Handle this CPU's overflowed counters (x86_pmi_ops.handle). */
-struct perf_hit;
-void amd_handle_overflows(const struct perf_hit *where);
+struct x86_pmu;
+void amd_counters_ops(struct x86_pmu *p);
 
-/* For the self-tests. */
-uint64_t amd_spurious_count(unsigned cpu);  /* claimed in the window */
-uint64_t amd_unknown_count(unsigned cpu);   /* nothing overflowed, outside it */
-/* Make PerfMonV2's status come back after each acknowledgement. */
-void amd_test_stuck_status(bool on);
-bool amd_counters_busy(void);
+/* PMIs that found nothing overflowed, per CPU: claimed in the window
+ * after one that did (spurious), or outside it (unknown). */
+uint64_t amd_spurious_count(unsigned cpu);
+uint64_t amd_unknown_count(unsigned cpu);
 
 #endif

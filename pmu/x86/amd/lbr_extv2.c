@@ -9,7 +9,7 @@
  *     LBR_SELECT through Linux's map, whose TSX filters, CALL_STACK,
  *     NO_FLAGS and NO_CYCLES are EOPNOTSUPP; the bits suppress what
  *     they name, so the value written is the wanted kinds flipped.
- *     On the vpmu kernel branches are EOPNOTSUPP (never stepped);
+ *     On the software model kernel branches are EOPNOTSUPP (never stepped);
  *   - on: the records cleared, LBR_SELECT, then DBG_EXTN_CFG.LBRV2EN
  *     (freeze on PMI, a separate CPUID bit, is not used); cleared again
  *     when a task's event comes on while a CPU event kept them on with
@@ -34,7 +34,7 @@
 #include "pmu/x86/branch_type.h"
 #include "pmu/x86/msr.h"
 #include "pmu/perf.h"
-#include "pmu/vpmu/lbr_model.h"
+#include "core/arch/msr-index.h"
 #include "core/proc/task.h"
 #include "amd.h"
 #include "pmu/x86/amd/lbr_extv2.h"
@@ -134,7 +134,7 @@ static void clear_records(void)
 	}
 }
 
-void amd_lbr_add(const struct perf_event *e)
+void amd_lbr_add(struct perf_event *e)
 {
 	if (!wants_lbr(e))
 		return;
@@ -156,7 +156,7 @@ void amd_lbr_add(const struct perf_event *e)
 	pmu_wrmsr(MSR_AMD_DBG_EXTN_CFG, DBG_EXTN_CFG_LBRV2EN);
 }
 
-void amd_lbr_del(const struct perf_event *e)
+void amd_lbr_del(struct perf_event *e)
 {
 	unsigned cpu = this_cpu_id();
 	if (!wants_lbr(e) || !users[cpu])

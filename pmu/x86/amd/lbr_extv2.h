@@ -14,8 +14,8 @@ struct perf_hit;
 void amd_lbr_init(void);
 unsigned amd_lbr_depth(void);         /* 0: no LbrExtV2 */
 int amd_lbr_event_init(const struct perf_event *e);
-void amd_lbr_add(const struct perf_event *e);
-void amd_lbr_del(const struct perf_event *e);
+void amd_lbr_add(struct perf_event *e);
+void amd_lbr_del(struct perf_event *e);
 void amd_lbr_read(const struct perf_event *e, struct perf_hit *hit);
 
 #endif

@@ -19,25 +19,20 @@
 #include "core/kernel.h"
 #include "core/mm/mm.h"
 #include "pmu/x86/msr.h"
-#include "pmu/vpmu/vpmu.h"
+#include "pmu/x86/core.h"
 #include "core/selftest.h"
 #include "pmu/x86/pmi.h"
 #include "pmu/x86/test_setup.h"
 
+/* An event of this driver's PMU, and its event_init's errno
+ * (test_setup.h). */
+#define new_event(type, config) x86_test_event(&amd_pmu, type, config)
+#define init_errno(type, config, tweak) x86_test_init_errno(&amd_pmu, type, config, tweak)
+
 static bool usable(struct selftest_ctx *t, bool counters)
 {
 	return x86_test_usable(t, amd_caps.registered, "AMD \"cpu\"",
-			       counters ? amd_counters_busy : NULL);
-}
-
-static struct perf_event *new_event(uint32_t type, uint64_t config)
-{
-	return x86_test_event(&amd_pmu, type, config);
-}
-
-static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
-{
-	return x86_test_init_errno(&amd_pmu, type, config, tweak);
+			       counters ? x86_counters_busy : NULL);
 }
 
 static uint64_t cache(unsigned type, unsigned op, unsigned result)
@@ -88,31 +83,11 @@ SELFTEST(amd_event_init)
 	e->attr.exclude_kernel = 1;
 	e->attr.exclude_guest = 1;
 	(void)amd_pmu.event_init(e); /* the model refuses the filters: config is set anyway */
-	ST_CHECK(t, amd_event_config(e) ==
+	ST_CHECK(t, x86_event_config(e) ==
 		    (keep | EVTSEL_INT | EVTSEL_USR | AMD_EVENTSEL_HOSTONLY));
 	e->attr.exclude_host = 1;
-	ST_CHECK(t, !(amd_event_config(e) & (EVTSEL_USR | EVTSEL_OS))); /* counts nowhere */
+	ST_CHECK(t, !(x86_event_config(e) & (EVTSEL_USR | EVTSEL_OS))); /* counts nowhere */
 	kfree(e);
-}
-
-static struct perf_event *cycles_group(int n, struct perf_event **extra)
-{
-	struct perf_event *l = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	for (int i = 1; i < n; i++) {
-		struct perf_event *s = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-		s->leader = l;
-		list_add_tail(&s->sibling_node, &l->siblings);
-	}
-	*extra = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	return l;
-}
-
-static void free_group(struct perf_event *l, struct perf_event *extra)
-{
-	list_for_each_safe(n, &l->siblings)
-		kfree(list_entry(n, struct perf_event, sibling_node));
-	kfree(l);
-	kfree(extra);
 }
 
 /* Every counter takes every event: n_counters fit, one more does not;
@@ -122,14 +97,14 @@ SELFTEST(amd_group_fits)
 	if (!usable(t, true))
 		return;
 	int n = (int)amd_caps.n_counters;
-	struct perf_event *extra, *l = cycles_group(n, &extra);
+	struct perf_event *extra, *l = x86_test_cycles_group(&amd_pmu, n, &extra);
 	ST_CHECK(t, amd_pmu.group_fits(l, NULL));
 	ST_CHECK(t, !amd_pmu.group_fits(l, extra));
 	struct perf_event *sw = new_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	sw->leader = l;
 	list_add_tail(&sw->sibling_node, &l->siblings);
 	ST_CHECK(t, amd_pmu.group_fits(l, NULL));
-	free_group(l, extra);
+	x86_test_free_group(l, extra);
 
 	struct perf_event *ev[AMD_MAX_COUNTERS + 1];
 	uint64_t f = spin_lock_irqsave(&perf_lock);
@@ -145,7 +120,7 @@ SELFTEST(amd_group_fits)
 		amd_pmu.del(ev[i], 0);
 	spin_unlock_irqrestore(&perf_lock, f);
 	ST_CHECK(t, added == n && last == -EAGAIN);
-	ST_CHECK(t, !amd_counters_busy());
+	ST_CHECK(t, !x86_counters_busy());
 	for (int i = 0; i <= added && i <= n; i++)
 		kfree(ev[i]);
 }
@@ -220,16 +195,16 @@ SELFTEST(amd_pmi_stuck_loop_resets)
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	ST_CHECK(t, amd_pmu.add(e, 0) == 0);
 	unsigned bit = (unsigned)e->hw.idx;
-	amd_test_stuck_status(true);
+	selftest_set_knob(SELFTEST_STUCK_STATUS, true);
 	pmu_wrmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, 1ULL << bit);
-	amd_handle_overflows(&where);
-	amd_test_stuck_status(false);
+	x86_handle_overflows(&where);
+	selftest_set_knob(SELFTEST_STUCK_STATUS, false);
 	ST_CHECK(t, x86_pmi_stuck_count() == stuck + 1);
 	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS) >> bit & 1));
 	ST_CHECK(t, !(pmu_rdmsr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL) >> bit & 1)); /* reset */
 	ST_CHECK(t, !(pmu_rdmsr(amd_ctl_msr(bit)) & EVTSEL_EN));
 	amd_pmu.del(e, 0);
 	spin_unlock_irqrestore(&perf_lock, f);
-	ST_CHECK(t, !amd_counters_busy());
+	ST_CHECK(t, !x86_counters_busy());
 	kfree(e);
 }

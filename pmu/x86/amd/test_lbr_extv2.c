@@ -9,6 +9,7 @@
 #include "amd.h"
 #include "core/kernel.h"
 #include "pmu/x86/amd/lbr_extv2.h"
+#include "pmu/x86/test_setup.h"
 #include "core/mm/mm.h"
 #include "core/selftest.h"
 
@@ -16,16 +17,7 @@
 
 static int branch_errno(uint64_t bst, uint64_t period)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_RAW, .config = 0x76,
-					.sample_period = period, .exclude_kernel = 1,
-					.sample_type = PERF_SAMPLE_BRANCH_STACK,
-					.branch_sample_type = bst };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = &amd_pmu;
-	int r = amd_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_branch_errno(&amd_pmu, 0x76, bst, period);
 }
 
 SELFTEST(amd_lbr_checks)

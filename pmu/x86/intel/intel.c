@@ -1,7 +1,7 @@
 /*
  * The Intel architectural perfmon driver: finds the PMU from CPUID leaf
  * 0AH alone (MSRs are never probed: emulators accept and ignore them),
- * falls back to the software model (vpmu.c) when the CPU has no PMU,
+ * falls back to the software model (pmu_use_model) when the CPU has no PMU,
  * and registers the PMU "cpu" with Linux's attribute rules:
  *
  *   HARDWARE  generic events mapped to architectural encodings; those
@@ -16,13 +16,13 @@
  */
 #include <linux/errno.h>
 #include "core/arch/cpu.h"
-#include "intel.h"
-#include "core/kernel.h"
-#include "pmu/x86/msr.h"
-#include "pmu/perf.h"
-#include "core/proc/task.h"
 #include "core/fs/vfs.h"
-#include "pmu/vpmu/vpmu.h"
+#include "core/kernel.h"
+#include "core/proc/task.h"
+#include "intel.h"
+#include "pmu/perf.h"
+#include "pmu/x86/core.h"
+#include "pmu/x86/msr.h"
 #include "pmu/x86/sysfs.h"
 
 struct intel_caps intel_caps;
@@ -58,43 +58,6 @@ static bool is_raw(const struct perf_event *e)
 	return t == PERF_TYPE_RAW || (e->pmu == &intel_atom_pmu && t == intel_atom_pmu.type);
 }
 
-uint64_t intel_event_config(const struct perf_event *e)
-{
-	const struct perf_event_attr *a = &e->attr;
-	uint64_t c = EVTSEL_INT;
-	if (!a->exclude_user)
-		c |= EVTSEL_USR;
-	if (!a->exclude_kernel)
-		c |= EVTSEL_OS;
-	if (a->type == PERF_TYPE_HARDWARE && a->config < PERF_COUNT_HW_MAX)
-		c |= event_map[a->config];
-	else if (is_raw(e))
-		c |= a->config & (EVTSEL_RAW_MASK | EVTSEL_ANY);
-	return c;
-}
-
-static int check_hardware(const struct perf_event_attr *a)
-{
-	if (a->config >= PERF_COUNT_HW_MAX)
-		return -EINVAL;
-	if (!event_map[a->config])
-		return -ENOENT;
-	/* A period of 1 on branches asks for BTS, which we lack. */
-	if (a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && !a->freq &&
-	    a->sample_period == 1)
-		return -EOPNOTSUPP;
-	return 0;
-}
-
-static int check_cache(uint64_t config)
-{
-	if ((config & 0xff) >= PERF_COUNT_HW_CACHE_MAX ||
-	    (config >> 8 & 0xff) >= PERF_COUNT_HW_CACHE_OP_MAX ||
-	    (config >> 16 & 0xff) >= PERF_COUNT_HW_CACHE_RESULT_MAX)
-		return -EINVAL;
-	return -ENOENT;
-}
-
 /* AnyThread counts the sibling hyper-thread too: version 3 or later,
  * not deprecated, and CPU-wide permission (perf_allow_cpu). */
 static int check_any(const struct perf_event *e)
@@ -109,39 +72,33 @@ static int check_any(const struct perf_event *e)
 	return 0;
 }
 
-/* Linux's order: precise_ip, the event itself, branch stacks, aux
- * output, AnyThread, then whether the event fits the counters at all. */
-static int intel_event_init(struct perf_event *e)
+/* Linux's order (intel_pmu_hw_config): the event itself, branch
+ * stacks, aux output, AnyThread. */
+static int hw_config(struct perf_event *e)
 {
 	const struct perf_event_attr *a = &e->attr;
-	int r = 0;
-	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE && !is_raw(e))
-		return -ENOENT;
-	if (e->cpu >= 0 && e->pmu->filter && e->pmu->filter(e->pmu, (unsigned)e->cpu))
-		return -ENOENT; /* hybrid: a CPU of the other core type */
-	if (a->precise_ip)
-		return -EOPNOTSUPP; /* no PEBS: max_precise is 0 */
-	if (a->type == PERF_TYPE_HARDWARE)
-		r = check_hardware(a);
-	else if (a->type == PERF_TYPE_HW_CACHE)
-		r = check_cache(a->config);
-	if (r)
+	int r;
+	if ((r = x86_setup_perfctr(a)) != 0)
 		return r;
 	if ((r = intel_lbr_event_init(a)) != 0)
 		return r; /* no LBR, or a filter it cannot apply */
 	if (a->aux_output)
 		return -EINVAL; /* needs precise_ip */
-	if ((r = check_any(e)) != 0)
-		return r;
-	e->hw.config = intel_event_config(e);
-	if (intel_caps.model && (r = vpmu_event_check(e->hw.config)) != 0)
-		return r; /* the model cannot count it exactly */
-	e->hw.idx = -1;
-	e->hw.flags = 0;
-	if (intel_place(intel_pmu_caps(e->pmu), intel_constraints(), e->hw.config, 0) < 0)
-		return -EINVAL;
-	return intel_lbr_alloc(e); /* a task's call stack: room to save it */
+	return check_any(e);
 }
+
+/* The x86 layer's ops: intel.c's part (intel_counters.c adds the
+ * counters'). */
+static struct x86_pmu ops = {
+	.name = "intel",
+	.pmus = { &intel_pmu, &intel_atom_pmu },
+	.event_map = event_map,
+	.cache_map = NULL, /* architectural perfmon has no cache events */
+	.raw_mask = EVTSEL_RAW_MASK | EVTSEL_ANY,
+	.is_raw = is_raw,
+	.hw_config = hw_config,
+	.event_init_done = intel_lbr_alloc, /* a task's call stack: room to save it */
+};
 
 /* ---- sysfs ---- */
 
@@ -169,7 +126,7 @@ static void sysfs_events(struct x86_sysfs *s, const struct intel_caps *c)
 const char *intel_pmu_name(const struct intel_caps *c)
 {
 	if (c->model)
-		return "vpmu";
+		return pmu_model_name();
 	if (c->version == 1)
 		return "generic_arch_v1";
 	return c->version < 5 ? "generic_arch_v2+" : "generic_arch_v5+";
@@ -192,16 +149,9 @@ void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c)
 	sysfs_caps(s);
 }
 
+/* Counter ops are the x86 layer's (x86_pmu_register). */
 struct pmu intel_pmu = {
 	.name = "cpu",           /* "cpu_core" on a hybrid CPU */
-	.scarce = true,
-	.event_init = intel_event_init,
-	.group_fits = intel_group_fits,
-	.add = intel_add,
-	.del = intel_del,
-	.start = intel_start,
-	.stop = intel_stop,
-	.read = intel_read,
 	.inherit = intel_lbr_inherit,
 	.free = intel_lbr_free,
 };
@@ -210,14 +160,6 @@ struct pmu intel_pmu = {
  * intel_pmu). */
 struct pmu intel_atom_pmu = {
 	.name = "cpu_atom",
-	.scarce = true,
-	.event_init = intel_event_init,
-	.group_fits = intel_group_fits,
-	.add = intel_add,
-	.del = intel_del,
-	.start = intel_start,
-	.stop = intel_stop,
-	.read = intel_read,
 	.inherit = intel_lbr_inherit,
 	.free = intel_lbr_free,
 };
@@ -294,15 +236,15 @@ static unsigned popcount(uint32_t v)
 static void report(void)
 {
 	if (intel_caps.model)
-		klog("pmu: cpu: vpmu, a software model of intel arch perfmon v%u: %u gp x %u bits, "
+		klog("pmu: cpu: %s, a software model of intel arch perfmon v%u: %u gp x %u bits, "
 		     "%u fixed x %u bits%s; cycles and ref-cycles follow the TSC "
 		     "(unhalted, by mode); instructions %s; branches by single-step, user mode; "
 		     "cache events and branch misses are not modelled (cpuid 0ah ebx %#x)",
-		     intel_caps.version, intel_caps.n_gp,
+		     pmu_model_name(), intel_caps.version, intel_caps.n_gp,
 		     intel_caps.gp_width, popcount(intel_caps.fixed_mask),
 		     intel_caps.fixed_width, intel_caps.full_width ? ", full-width writes" : "",
-		     vpmu_icount_on() ? "from the instruction clock, both modes"
-				      : "by single-step, user mode only",
+		     pmu_model_insns_by_clock() ? "from the instruction clock, both modes"
+						: "by single-step, user mode only",
 		     intel_caps.unavailable);
 	else
 		klog("pmu: cpu: intel arch perfmon v%u: %u gp x %u bits, %u fixed x %u bits%s, "
@@ -311,8 +253,6 @@ static void report(void)
 		     intel_caps.full_width ? ", full-width writes" : "", intel_caps.unavailable);
 }
 
-static const struct x86_pmi_ops pmi_ops = { .handle = intel_handle_overflows };
-
 /* Boot: one "cpu" PMU now, or, on a hybrid CPU, cpu_core and cpu_atom
  * once every CPU is up and has said its core type (hybrid.c). */
 void intel_pmu_init(void)
@@ -320,9 +260,9 @@ void intel_pmu_init(void)
 	static struct x86_sysfs sysfs;
 	if (!detect())
 		return;
-	intel_counters_init();
+	intel_counters_ops(&ops);
 	intel_lbr_init();
-	x86_pmi_init(&pmi_ops);
+	x86_pmu_register(&ops);
 	report();
 	if (intel_is_hybrid(pmu_cpuid(7, 0).edx)) {
 		intel_hybrid_init();

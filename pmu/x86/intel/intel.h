@@ -1,8 +1,9 @@
 /*
  * The Intel architectural perfmon driver, PMU "cpu" (PERF_TYPE_RAW, and
- * HARDWARE/HW_CACHE through it): intel.c detects the PMU and turns
- * attributes into event selectors; intel_counters.c places events on
- * counters, reads them and takes the PMI. Shared with the self-tests.
+ * HARDWARE/HW_CACHE through it), on the x86 layer (pmu/x86/core.h):
+ * intel.c detects the PMU and gives its event map and checks;
+ * intel_counters.c its registers; place.c which counter an event may
+ * take. Shared with the self-tests.
  */
 #ifndef BAREMON_PMU_INTEL_H
 #define BAREMON_PMU_INTEL_H
@@ -33,7 +34,7 @@ struct intel_caps {
 	uint32_t unavailable;             /* CPUID 0AH.EBX */
 	bool any_deprecated;              /* CPUID 0AH.EDX[15] (v5+) */
 	bool full_width;                  /* IA32_A_PMCx writes */
-	bool model;                       /* the vpmu stands in */
+	bool model;                       /* the software model stands in */
 	bool registered;                  /* the "cpu" PMU exists */
 };
 
@@ -67,13 +68,10 @@ void intel_pmu_init(void);
 struct x86_sysfs;
 /* format/, events/, caps/ for a PMU with capabilities c. */
 void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c);
-/* caps/pmu_name for a CPU with c: "vpmu" on the model, else Linux's
+/* caps/pmu_name for a CPU with c: the model's name on it, else Linux's
  * name for a model it has no tables for (its intel_pmu_init's default:
  * generic_arch_v1, generic_arch_v2+, generic_arch_v5+). */
 const char *intel_pmu_name(const struct intel_caps *c);
-
-/* intel.c: the event selector (without EN) e's attributes ask for. */
-uint64_t intel_event_config(const struct perf_event *e);
 
 /* hybrid.c: CPUID 07H.EDX says hybrid; CPUID 1AH.EAX names the PMU of
  * this CPU's core type ("cpu_core", "cpu_atom"; NULL: neither); a CPU
@@ -88,32 +86,10 @@ void intel_hybrid_init(void);
 const struct intel_caps *intel_pmu_caps(const struct pmu *pmu);
 const struct intel_caps *intel_caps_here(void);
 
-/* intel_counters.c */
-/* The counter (GP i, or PMC_IDX_FIXED + j) an event with selector
- * `config` gets when the counters in `used` are taken; -1: none. */
-int intel_pick_counter(uint64_t config, uint64_t used);
-/* This CPU model's constraint table. */
-const struct intel_constraint *intel_constraints(void);
-int intel_add(struct perf_event *e, uint64_t now);
-void intel_del(struct perf_event *e, uint64_t now);
-void intel_start(struct perf_event *e, uint64_t now);
-void intel_stop(struct perf_event *e, uint64_t now);
-uint64_t intel_read(struct perf_event *e, uint64_t now);
-bool intel_group_fits(struct perf_event *leader, struct perf_event *extra);
-void intel_counters_init(void);  /* boot: this CPU model's constraints */
-
-/* Handle this CPU's overflowed counters, sampling where->regs (and
- * where->kchain when set): under perf_lock, interrupts off (or in an
- * NMI that holds perf_lock). */
-void intel_handle_overflows(const struct perf_hit *where);
-/* The status loop's limit and the PMI's delivery: pmu/x86/pmi.h. */
-
-/* For the self-tests. */
-/* Make the status come back after each acknowledgement on this CPU. */
-void intel_test_stuck_status(bool on);
-bool intel_counters_busy(void);   /* some counter of this CPU is in use */
-/* Load e's counter (on this CPU, under perf_lock) with a raw value. */
-void intel_test_load(struct perf_event *e, uint64_t raw);
+/* intel_counters.c: boot, the counters' part of the x86 layer's ops
+ * (pmu/x86/core.h), with this CPU model's constraint table. */
+struct x86_pmu;
+void intel_counters_ops(struct x86_pmu *p);
 
 /* lbr.c: branch stacks from architectural or legacy LBR. init at boot; event_init
  * 0 or the errno for attr's branch stack request; add/del with the

@@ -7,7 +7,7 @@
  *   - event_init checks in Linux's order: no LBR is EOPNOTSUPP;
  *     CALL_STACK without call-stack mode EOPNOTSUPP, with another
  *     branch kind EINVAL; then the face's filter (a filter it cannot
- *     apply EOPNOTSUPP); on the vpmu kernel branches are EOPNOTSUPP
+ *     apply EOPNOTSUPP); on the software model kernel branches are EOPNOTSUPP
  *     (the model never steps the kernel);
  *   - add/del turn the LBRs on for the CPU while at least one branch
  *     stack event is on it (the first one's filter: events sharing a
@@ -45,7 +45,7 @@
 #include "pmu/x86/branch_type.h"
 #include "pmu/events/event.h"
 #include "pmu/perf.h"
-#include "pmu/vpmu/lbr_model.h"
+#include "core/arch/msr-index.h"
 #include "core/proc/task.h"
 #include "intel.h"
 #include "pmu/x86/intel/lbr_faces.h"

@@ -16,7 +16,7 @@
 #include <linux/perf_event.h>
 #include "core/arch/msr-index.h"
 #include "pmu/x86/msr.h"
-#include "pmu/vpmu/lbr_model.h"
+#include "core/arch/msr-index.h"
 #include "pmu/x86/intel/lbr_faces.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x

@@ -4,7 +4,7 @@
  *
  *   - which parts and how deep come from the CPU model (Linux's
  *     tables: 16 on Nehalem/Westmere, Sandy/Ivy Bridge and Haswell/
- *     Broadwell, 32 from Skylake); the vpmu's legacy face is Skylake's;
+ *     Broadwell, 32 from Skylake); the model's legacy face is Skylake's;
  *     the record format from IA32_PERF_CAPABILITIES[5:0];
  *   - branch_sample_type maps through the part's LBR_SELECT map
  *     (Linux's nhm, snb and hsw maps; call-stack mode from Haswell).
@@ -33,7 +33,7 @@
 #include "core/arch/cpu.h"
 #include "core/arch/msr-index.h"
 #include "pmu/x86/msr.h"
-#include "pmu/vpmu/lbr_model.h"
+#include "core/arch/msr-index.h"
 #include "intel.h"
 #include "pmu/x86/intel/lbr_faces.h"
 
@@ -211,7 +211,7 @@ const struct intel_lbr_face *intel_lbr_legacy_probe(void)
 	uint64_t fmt = 0;
 	if (pmu_cpuid(1, 0).ecx & CPUID_1_ECX_PDCM)
 		fmt = pmu_rdmsr(MSR_IA32_PERF_CAPABILITIES) & PERF_CAP_LBR_FORMAT;
-	/* The vpmu's legacy face is Skylake's (format 5), whatever model
+	/* The model's legacy face is Skylake's (format 5), whatever model
 	 * QEMU's CPUID says; without it the model has no legacy LBR. */
 	if (intel_caps.model)
 		gen = fmt == LBR_FORMAT_INFO ? SKL : NONE;

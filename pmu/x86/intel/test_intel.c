@@ -11,25 +11,20 @@
 #include "core/mm/mm.h"
 #include "pmu/x86/msr.h"
 #include "core/arch/percpu.h"
-#include "pmu/vpmu/vpmu.h"
+#include "pmu/x86/core.h"
 #include "core/selftest.h"
 #include "pmu/x86/test_setup.h"
 #include "core/arch/tsc.h"
 
+/* An event of this driver's PMU, and its event_init's errno
+ * (test_setup.h). */
+#define new_event(type, config) x86_test_event(&intel_pmu, type, config)
+#define init_errno(type, config, tweak) x86_test_init_errno(&intel_pmu, type, config, tweak)
+
 static bool usable(struct selftest_ctx *t, bool counters)
 {
 	return x86_test_usable(t, intel_caps.registered, "\"cpu\"",
-			       counters ? intel_counters_busy : NULL);
-}
-
-static struct perf_event *new_event(uint32_t type, uint64_t config)
-{
-	return x86_test_event(&intel_pmu, type, config);
-}
-
-static int init_errno(uint32_t type, uint64_t config, void (*tweak)(struct perf_event_attr *))
-{
-	return x86_test_init_errno(&intel_pmu, type, config, tweak);
+			       counters ? x86_counters_busy : NULL);
 }
 
 static void user_branches(struct perf_event_attr *a)
@@ -54,7 +49,7 @@ SELFTEST(intel_event_init)
 		return;
 	bool no_insns = intel_caps.unavailable & PERFMON_EBX_INSTRUCTIONS;
 	/* the model counts kernel instructions only from the clock */
-	bool no_kernel_insns = intel_caps.model && !vpmu_icount_on();
+	bool no_kernel_insns = intel_caps.model && !pmu_model_insns_by_clock();
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, NULL) == 0);
 	ST_CHECK(t, init_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NULL) ==
 		    (no_insns ? -ENOENT : no_kernel_insns ? -EOPNOTSUPP : 0));
@@ -137,7 +132,7 @@ SELFTEST(intel_counter_order)
 		if (idx[i] != want[i])
 			ST_FAIL(t, "event %d went to %d, not %d", i, idx[i], want[i]);
 	ST_CHECK(t, masked_r == -EAGAIN); /* every GP counter was taken */
-	ST_CHECK(t, !intel_counters_busy());
+	ST_CHECK(t, !x86_counters_busy());
 	for (int i = 0; i < n; i++)
 		kfree(ev[i]);
 	kfree(again);
@@ -162,33 +157,12 @@ SELFTEST(intel_ref_cycles_fixed_only)
 	kfree(b);
 }
 
-/* A leader and n - 1 siblings, all cycles; one more is `extra`. */
-static struct perf_event *cycles_group(int n, struct perf_event **extra)
-{
-	struct perf_event *l = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	for (int i = 1; i < n; i++) {
-		struct perf_event *s = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-		s->leader = l;
-		list_add_tail(&s->sibling_node, &l->siblings);
-	}
-	*extra = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	return l;
-}
-
-static void free_group(struct perf_event *l, struct perf_event *extra)
-{
-	list_for_each_safe(n, &l->siblings)
-		kfree(list_entry(n, struct perf_event, sibling_node));
-	kfree(l);
-	kfree(extra);
-}
-
 SELFTEST(intel_group_fits)
 {
 	if (!usable(t, false))
 		return;
 	int room = (int)intel_caps.n_gp + ((intel_caps.fixed_mask & 2) ? 1 : 0);
-	struct perf_event *extra, *l = cycles_group(room, &extra);
+	struct perf_event *extra, *l = x86_test_cycles_group(&intel_pmu, room, &extra);
 	ST_CHECK(t, intel_pmu.group_fits(l, NULL));      /* 5 on the model */
 	ST_CHECK(t, !intel_pmu.group_fits(l, extra));    /* 6 */
 	/* a software sibling takes no counter */
@@ -196,10 +170,10 @@ SELFTEST(intel_group_fits)
 	sw->leader = l;
 	list_add_tail(&sw->sibling_node, &l->siblings);
 	ST_CHECK(t, intel_pmu.group_fits(l, NULL));
-	free_group(l, extra);
-	l = cycles_group(room - 1, &extra);
+	x86_test_free_group(l, extra);
+	l = x86_test_cycles_group(&intel_pmu, room - 1, &extra);
 	ST_CHECK(t, intel_pmu.group_fits(l, extra));
-	free_group(l, extra);
+	x86_test_free_group(l, extra);
 }
 
 /* Put the counter `before` events short of its width, let it pass, and
@@ -215,7 +189,7 @@ SELFTEST(intel_wrap_folds)
 	e->attr.exclude_user = 1;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	ST_CHECK(t, intel_pmu.add(e, 0) == 0);
-	intel_test_load(e, 0 - before);
+	x86_test_load(e, 0 - before);
 	spin_unlock_irqrestore(&perf_lock, f);
 	/* Read until the PMI has come (interrupts are on between reads; the
 	 * model notices the wrap when a register is read). */
@@ -281,7 +255,7 @@ SELFTEST(intel_long_period)
 	ST_CHECK(t, raw >= ((0 - maxp) & mask) && raw < ((0 - maxp) & mask) + (1ULL << 30));
 	/* 1000 before the wrap, the period far from over */
 	uint64_t pmis = x86_pmi_count(cpu);
-	intel_test_load(e, 0 - 1000ULL);
+	x86_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	ST_CHECK(t, wait_pmis(e, cpu, pmis, 1));
 	f = spin_lock_irqsave(&perf_lock);
@@ -294,7 +268,7 @@ SELFTEST(intel_long_period)
 	 * wrap is noticed more than 500 late, one that does both). */
 	e->period_left = 1500;
 	pmis = x86_pmi_count(cpu);
-	intel_test_load(e, 0 - 1000ULL);
+	x86_test_load(e, 0 - 1000ULL);
 	spin_unlock_irqrestore(&perf_lock, f);
 	for (int i = 0; i < 400 && !__atomic_load_n(&e->interrupts, __ATOMIC_RELAXED); i++)
 		wait_pmis(e, cpu, x86_pmi_count(cpu), 1);
@@ -319,5 +293,5 @@ SELFTEST(intel_pmu_name)
 	c.version = 5;
 	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "generic_arch_v5+"));
 	c.model = true;
-	ST_CHECK(t, !strcmp(intel_pmu_name(&c), "vpmu"));
+	ST_CHECK(t, !strcmp(intel_pmu_name(&c), pmu_model_name()));
 }

@@ -12,7 +12,7 @@
 #include "core/kernel.h"
 #include "core/mm/mm.h"
 #include "pmu/x86/msr.h"
-#include "pmu/vpmu/lbr_model.h"
+#include "pmu/x86/test_setup.h"
 #include "core/selftest.h"
 
 #define BR(x) PERF_SAMPLE_BRANCH_##x
@@ -20,16 +20,7 @@
 /* event_init's answer for a sampling RAW cycles event with bst. */
 static int branch_errno(uint64_t bst)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_RAW, .config = 0x3c,
-					.sample_period = 1000, .exclude_kernel = 1,
-					.sample_type = PERF_SAMPLE_BRANCH_STACK,
-					.branch_sample_type = bst };
-	struct perf_event *e = event_alloc(&attr, NULL, -1, EVENT_INACTIVE);
-	BUG_ON(!e);
-	e->pmu = &intel_pmu;
-	int r = intel_pmu.event_init(e);
-	kfree(e);
-	return r;
+	return x86_test_branch_errno(&intel_pmu, 0x3c, bst, 1000);
 }
 
 SELFTEST(intel_lbr_checks)
@@ -39,7 +30,7 @@ SELFTEST(intel_lbr_checks)
 		return;
 	}
 	if (intel_caps.model) {
-		const char *face = vpmu_lbr_face_name();
+		const char *face = pmu_model_lbr_face();
 		ST_CHECK(t, strcmp(intel_lbr_name(), strcmp(face, "legacy") == 0 ? "legacy LBR"
 										 : "architectural LBR") == 0);
 		ST_CHECK(t, intel_lbr_depth() == 32);
@@ -58,7 +49,7 @@ SELFTEST(intel_lbr_checks)
 
 SELFTEST(intel_lbr_none)
 {
-	if (!intel_caps.registered || !intel_caps.model || strcmp(vpmu_lbr_face_name(), "none") != 0) {
+	if (!intel_caps.registered || !intel_caps.model || strcmp(pmu_model_lbr_face(), "none") != 0) {
 		kprintf("selftest: %s: skipped (not the model without LBR)\n", t->name);
 		return;
 	}

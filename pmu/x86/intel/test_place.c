@@ -3,7 +3,7 @@
  * 0AH parsing (the v5 fixed-counter bitmap, more than 3 fixed and more
  * than 8 GP counters), counter placement with Linux's constraint tables
  * and Eranian's fixed-counter rule, hybrid core types. None needs the
- * model: these are the paths no vpmu mode exercised when written.
+ * model: these are the paths no model mode exercised when written.
  */
 #include <string.h>
 #include "intel.h"

@@ -11,6 +11,7 @@
 #include "intel.h"
 #include "core/kernel.h"
 #include "core/mm/mm.h"
+#include "pmu/x86/core.h"
 #include "pmu/x86/msr.h"
 #include "core/selftest.h"
 
@@ -42,7 +43,7 @@ static bool usable(struct selftest_ctx *t, bool nmi)
 			nmi ? " and pmi=nmi" : "");
 		return false;
 	}
-	if (intel_counters_busy()) {
+	if (x86_counters_busy()) {
 		ST_FAIL(t, "events hold this CPU's counters");
 		return false;
 	}
@@ -76,9 +77,9 @@ SELFTEST(intel_pmi_nmi_direct)
 	struct perf_event *e = cycles_on_counter(t);
 	uint64_t pmis = x86_pmi_count(cpu), deferred = x86_pmi_deferred_count(cpu);
 	uint64_t f = irq_save();
-	x86_test_nmi_direct(true);
+	selftest_set_knob(SELFTEST_NMI_DIRECT, true);
 	fake_pmi_nmi(e);
-	x86_test_nmi_direct(false);
+	selftest_set_knob(SELFTEST_NMI_DIRECT, false);
 	ST_CHECK(t, x86_pmi_count(cpu) == pmis + 1);
 	ST_CHECK(t, x86_pmi_deferred_count(cpu) == deferred);
 	ST_CHECK(t, !status_of(e));
@@ -97,14 +98,14 @@ SELFTEST(intel_pmi_nmi_defers_under_perf_lock)
 	struct perf_event *e = cycles_on_counter(t);
 	uint64_t pmis = x86_pmi_count(cpu), deferred = x86_pmi_deferred_count(cpu);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	x86_test_nmi_direct(true);
+	selftest_set_knob(SELFTEST_NMI_DIRECT, true);
 	fake_pmi_nmi(e);
 	ST_CHECK(t, x86_pmi_count(cpu) == pmis + 1);
 	ST_CHECK(t, x86_pmi_deferred_count(cpu) == deferred + 1);
 	ST_CHECK(t, status_of(e));   /* untouched */
 	ST_CHECK(t, lvtpc_masked()); /* until the PMI is done */
 	spin_unlock_irqrestore(&perf_lock, f);
-	x86_test_nmi_direct(false);
+	selftest_set_knob(SELFTEST_NMI_DIRECT, false);
 	for (int i = 0; i < 1000 && lvtpc_masked(); i++)
 		cpu_relax();
 	f = irq_save();
@@ -126,10 +127,10 @@ SELFTEST(intel_pmi_stuck_loop_resets)
 	struct trap_frame regs = { .cs = KERNEL_CS, .rflags = 0x2 };
 	struct perf_hit where = { .regs = &regs };
 	uint64_t f = spin_lock_irqsave(&perf_lock);
-	intel_test_stuck_status(true);
+	selftest_set_knob(SELFTEST_STUCK_STATUS, true);
 	pmu_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1ULL << e->hw.idx);
-	intel_handle_overflows(&where);
-	intel_test_stuck_status(false);
+	x86_handle_overflows(&where);
+	selftest_set_knob(SELFTEST_STUCK_STATUS, false);
 	ST_CHECK(t, x86_pmi_stuck_count() == stuck + 1);
 	ST_CHECK(t, !status_of(e));
 	ST_CHECK(t, !(pmu_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) >> e->hw.idx & 1)); /* reset */
