@@ -253,6 +253,17 @@ int signal_send_process(int tgid, const struct ksiginfo *info)
 	return r;
 }
 
+int signal_send_process_via(struct task *t, const struct ksiginfo *info)
+{
+	int sig = info->signo;
+	bool takes = sig >= 1 && sig <= NSIGNALS && !(t->sigmask & BIT(sig)) &&
+		     t->state != TASK_ZOMBIE && t->state != TASK_DEAD;
+	/* The ones that act on every thread go the process's way. */
+	if (!takes || sig == SIGKILL || default_stops(sig) || sig == SIGCONT)
+		return signal_send_process(t->tgid, info);
+	return signal_send_thread(t, info);
+}
+
 static struct ksiginfo kernel_info(int sig, int code)
 {
 	struct ksiginfo i = { .signo = sig, .code = code };
