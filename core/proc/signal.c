@@ -169,7 +169,7 @@ static void kick(struct task *t, int sig)
 {
 	if (!(t->sigmask & BIT(sig)) || sig == SIGKILL || sig == SIGCONT) {
 		if (t->state == TASK_SLEEPING || (sig == SIGKILL && t->state != TASK_ZOMBIE))
-			sched_wake(t);
+			sched_wake_first(t); /* the handler runs now */
 		/* Running on another CPU: interrupted, so it takes the
 		 * signal now, not at its next tick or system call. */
 		if (t->state == TASK_RUNNABLE)
