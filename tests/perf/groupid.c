@@ -124,7 +124,9 @@ static int first_sample(struct ring *r, uint64_t *out, int n)
 	return 0;
 }
 
-/* A sampling leader GROUP|ID, siblings read_format 0: sample ids. */
+/* A sampling leader GROUP|ID, siblings read_format 0: sample ids. The
+ * leader samples every page fault: a fault is one exact occurrence on
+ * both kernels, however loaded the machine. */
 static void test_sample_read(void)
 {
 	struct perf_event_attr a;
@@ -132,8 +134,8 @@ static void test_sample_read(void)
 	uint64_t v[1 + 2 * (1 + NSIB)];
 	int fd[1 + NSIB], i;
 
-	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_period = 200000; /* ns of task clock */
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_READ;
 	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a.disabled = 1;
@@ -147,7 +149,7 @@ static void test_sample_read(void)
 	           "sample READ: map the ring"))
 		return;
 	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	work_ns(2000000);
+	touch_pages(4);
 	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	memset(v, 0xcc, sizeof(v));
 	if (CHECK(first_sample(&r, v, (int)(sizeof(v) / 8)),
