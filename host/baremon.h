@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 #include "export_rx.h"
 
 /* Exit statuses of the tool itself (a command run on the target exits

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "ringbuf/frame.h"
+#include "wire/frame.h"
 
 #define BUILD_ID_MAX 20
 

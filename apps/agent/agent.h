@@ -1,6 +1,6 @@
 /*
  * agent: the guest end of the export protocol (docs/export.md). It runs
- * on the console in raw mode, speaks frames through ringbuf/link.c and
+ * on the console in raw mode, speaks frames through wire/link.c and
  * does what the host asks: run a command with its output streamed, take
  * a pushed file, send a pulled one, exit.
  *
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 /* Milliseconds of CLOCK_MONOTONIC. */
 uint64_t now_ms(void);

@@ -18,7 +18,7 @@
  * tool's timeout (exit 75) and the child never finishes its log.
  *
  *   gcc -I. -D_GNU_SOURCE -o connstall tests/qemu/connstall.c host/conn.c \
- *       host/export_rx.c ringbuf/frame.c ringbuf/link.c
+ *       host/export_rx.c wire/frame.c wire/link.c
  *   ./connstall     prints "connstall: N passed, N failed"
  */
 #include <errno.h>
