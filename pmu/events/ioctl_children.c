@@ -2,7 +2,7 @@
  * ENABLE, DISABLE and RESET reach an event's inherited copies, as
  * Linux's _perf_ioctl does (perf_event_for_each_child; with
  * PERF_IOC_FLAG_GROUP, perf_event_for_each: every member's copies), and
- * so does MODIFY_ATTRIBUTES (bp_attr.c, as perf_event_modify_attr). The
+ * so does MODIFY_ATTRIBUTES (pmu/bp/attr.c, as perf_event_modify_attr). The
  * copies of an event all hang off the original (inherit.c), so one walk
  * of its child_list finds them, grandchildren's included.
  *
