@@ -122,8 +122,8 @@ void rb_output_copy(struct rb_output *o, const void *src, uint32_t len);
 /* End the record; the last writer out publishes data_head. Owe
  * pollers a wake-up every `wakeup_events` records (0: not counted) and
  * whenever more than `watermark` bytes (0 or beyond the buffer: half of
- * it) were written since the last one. */
-void rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark);
+ * it) were written since the last one. True if this record owed one. */
+bool rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark);
 /* poll(): POLLIN once per wake-up, as Linux's perf_poll. */
 unsigned rb_poll(struct ring_buffer *rb);
 /* PERF_EVENT_IOC_PAUSE_OUTPUT: while paused every record is dropped and

@@ -173,7 +173,7 @@ static void wake(struct ring_buffer *rb, uint64_t written)
 	this_cpu()->perf_wakeup = true; /* the pollers: perf_wakeup_pending() */
 }
 
-void rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark)
+bool rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t watermark)
 {
 	struct ring_buffer *rb = o->rb;
 	uint64_t written = __atomic_add_fetch(&rb->written, o->size, __ATOMIC_RELAXED);
@@ -183,12 +183,16 @@ void rb_output_end(struct rb_output *o, uint32_t wakeup_events, uint64_t waterma
 	uint64_t mark = data_size(rb) / 2;
 	if (watermark && watermark < data_size(rb))
 		mark = watermark;
+	bool woke = true;
 	if (wakeup_events &&
 	    __atomic_add_fetch(&rb->records, 1, __ATOMIC_RELAXED) >= wakeup_events)
 		wake(rb, written);
 	else if (written - __atomic_load_n(&rb->wakeup_head, __ATOMIC_RELAXED) > mark)
 		wake(rb, written);
+	else
+		woke = false;
 	put_handle(rb);
+	return woke;
 }
 
 unsigned rb_poll(struct ring_buffer *rb)

@@ -6,9 +6,13 @@
  *
  * An owner is kept as a type and a number, as Linux keeps a struct pid:
  * F_OWNER_TID (a thread), F_OWNER_PID (a process), F_OWNER_PGRP (a
- * process group); number 0 means none. F_GETOWN reads 0 once nobody
- * has that number any more. The setter's uid and euid decide, at
- * sending time, whom the signal may reach (Linux's sigio_perm).
+ * process group); number 0 means none. F_SETOWN with a thread's id is
+ * F_OWNER_PID of that number, as on Linux: the signal is the process's,
+ * taken by that thread when it can (signal_send_process_via). F_GETOWN
+ * reads 0 once nobody has that number any more, and for F_OWNER_PID
+ * when it is a thread's and not a process's (Linux's pid_task check).
+ * The setter's uid and euid decide, at sending time, whom the signal
+ * may reach (Linux's sigio_perm).
  */
 #include <asm/siginfo.h>
 #include <linux/poll.h>
@@ -242,8 +246,8 @@ static void send_sigio(const struct owner *o, const struct ksiginfo *info)
 	if (may_sigio(o, t)) {
 		if (o->type == F_OWNER_TID)
 			signal_send_thread(t, info);
-		else
-			signal_send_process(t->tgid, info);
+		else /* F_OWNER_PID: that thread first (a worker's tid) */
+			signal_send_process_via(t, info);
 	}
 	task_unpin(t);
 }

@@ -1,11 +1,14 @@
 /* pidfd_open(2): a file descriptor that becomes readable (POLLIN) when
- * the process it names has exited. Nothing else is supported on it yet
- * (pidfd_send_signal, waitid P_PIDFD). */
+ * the process it names has exited and can be reaped: as Linux, which
+ * makes it readable when the zombie is ready for wait, so that
+ * waitpid(WNOHANG) after a readable poll finds it. Nothing else is
+ * supported on it yet (pidfd_send_signal, waitid P_PIDFD). */
 #include <linux/errno.h>
 #include <linux/fcntl.h>
 #include <linux/poll.h>
 #include "core/kernel.h"
 #include "syscall.h"
+#include "process.h"
 #include "task.h"
 #include "core/proc/tasks.h"
 #include "core/fs/vfs.h"
@@ -17,8 +20,9 @@ static unsigned pidfd_poll(struct file *f)
 	if (!t)
 		return POLLIN | POLLRDNORM;
 	/* pidfd_open took a process's pid: its leader is t itself, and
-	 * a thread with that tid now means the process is gone */
-	bool exited = t->tgid != pid || t->state == TASK_ZOMBIE || t->nr_live == 0;
+	 * a thread with that tid now means the process is gone; a leader
+	 * gone before its other threads is a zombie not yet reapable. */
+	bool exited = t->tgid != pid || t->state == TASK_DEAD || process_reapable(t);
 	task_unpin(t);
 	return exited ? POLLIN | POLLRDNORM : 0;
 }

@@ -433,7 +433,10 @@ static void process_gone(struct task *self, struct task *leader, bool autoreap)
 	}
 	leader->state = TASK_ZOMBIE;
 	notify_parent(leader);
-	poll_wake_all(); /* pidfds */
+	/* pidfds: a leader that left before the last thread is reapable
+	 * now; one still on its CPU (self) wakes them when it is off
+	 * (process_zombie_switched_out). */
+	poll_wake_all();
 }
 
 void process_exit_thread(int code)
@@ -467,6 +470,8 @@ void process_exit_thread(int code)
 		task_unlist(self); /* no sender may hold it when it goes */
 	else
 		free_siginfo(self); /* a zombie takes no signal */
+	if (last && autoreap)
+		poll_wake_all(); /* pidfds: the process is gone */
 	irq_disable();
 	if (zombie) {
 		self->state = TASK_ZOMBIE;
@@ -516,6 +521,12 @@ void process_die_by_signal(int sig, struct trap_frame *f)
 	process_exit_group_now(sig | (core ? 0x80 : 0));
 }
 
+bool process_reapable(const struct task *t)
+{
+	return t->state == TASK_ZOMBIE && t->exit_reported &&
+	       __atomic_load_n(&t->switched_out, __ATOMIC_ACQUIRE);
+}
+
 /* The zombie t is off its CPU for good: its kernel stack goes now (it
  * keeps only what wait needs). switched_out is set under task_lock,
  * where its parent checks it before reaping (and freeing) t, so t is
@@ -535,6 +546,7 @@ void process_zombie_switched_out(struct task *t)
 	if (notify) {
 		waitq_wake_all(&parent->child_exit);
 		task_unpin(parent);
+		poll_wake_all(); /* pidfds: reapable now (process_reapable) */
 	}
 }
 
@@ -624,8 +636,7 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 		if (!wait_matches(me, c, idtype, id))
 			continue;
 		found = 0;
-		if ((options & WEXITED) && c->state == TASK_ZOMBIE && c->exit_reported &&
-		    __atomic_load_n(&c->switched_out, __ATOMIC_ACQUIRE)) {
+		if ((options & WEXITED) && process_reapable(c)) {
 			int st = c->exit_code;
 			*r = (struct wait_result){ c->tgid, st,
 				(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,

@@ -24,6 +24,11 @@ void process_stop(int sig);
 void process_continue(struct task *t);
 /* A zombie is off its CPU at last: a parent waiting for it may reap it. */
 void process_zombie_switched_out(struct task *t);
+/* May wait reap the process whose leader is t now? Its last thread is
+ * gone, its parent was told and the zombie is off its CPU for good.
+ * Under task_lock for a decision (wait); without it a hint that only
+ * turns true (pidfd's poll). */
+bool process_reapable(const struct task *t);
 /* CLONE_VFORK: let the parent go on (at exec or exit). */
 void process_release_vfork(struct task *t);
 struct mm *task_mm_get(struct task *t); /* + reference; NULL if gone */

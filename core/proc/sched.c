@@ -162,7 +162,9 @@ void sched_start(struct task *t)
 	kick_cpu(cpu);
 }
 
-void sched_wake(struct task *t)
+/* Wake t on its CPU's queue: at the tail, or (first) at the head with
+ * the running task asked to reschedule. */
+static void wake(struct task *t, bool first)
 {
 	int on = __atomic_load_n(&t->on_cpu, __ATOMIC_RELAXED);
 	if (on < 0)
@@ -177,13 +179,28 @@ void sched_wake(struct task *t)
 		trace_sched_wakeup(t);
 		/* A task still running (it has not reached schedule yet)
 		 * just keeps going; otherwise it goes back on the queue. */
-		if (rq->curr != t)
+		if (rq->curr != t && first) {
+			list_add_head(&t->run_node, &rq->queue);
+			rq->nr_queued++;
+			rq->need_resched = true;
+		} else if (rq->curr != t) {
 			enqueue(rq, t);
+		}
 		if (rq->curr == rq->idle)
 			rq->need_resched = true;
 	}
 	spin_unlock_irqrestore(&rq->lock, f);
 	kick_cpu(cpu);
+}
+
+void sched_wake(struct task *t)
+{
+	wake(t, false);
+}
+
+void sched_wake_first(struct task *t)
+{
+	wake(t, true);
 }
 
 void sched_kick_running(struct task *t)

@@ -23,6 +23,12 @@ void sched_init_cpu(struct task *idle);   /* the calling context becomes idle */
 void sched_start(struct task *t);
 /* Wake a sleeping task (no effect on a runnable or dead one). */
 void sched_wake(struct task *t);
+/* sched_wake for a signal: t goes to the front of its CPU's queue and
+ * the task running there reschedules, so the handler runs now, not once
+ * that task's slice is over (Linux's wake-up preemption gives a task
+ * that slept the CPU at once). A thread blocked in pthread_join beside
+ * a spinning one took its signals at 13 a second before. */
+void sched_wake_first(struct task *t);
 /* Interrupt t if it is running on another CPU, so that it enters the
  * kernel and sees what was just made pending for it (a signal). */
 void sched_kick_running(struct task *t);

@@ -169,7 +169,7 @@ static void kick(struct task *t, int sig)
 {
 	if (!(t->sigmask & BIT(sig)) || sig == SIGKILL || sig == SIGCONT) {
 		if (t->state == TASK_SLEEPING || (sig == SIGKILL && t->state != TASK_ZOMBIE))
-			sched_wake(t);
+			sched_wake_first(t); /* the handler runs now */
 		/* Running on another CPU: interrupted, so it takes the
 		 * signal now, not at its next tick or system call. */
 		if (t->state == TASK_RUNNABLE)
@@ -251,6 +251,17 @@ int signal_send_process(int tgid, const struct ksiginfo *info)
 	if (leader)
 		task_unpin(leader);
 	return r;
+}
+
+int signal_send_process_via(struct task *t, const struct ksiginfo *info)
+{
+	int sig = info->signo;
+	bool takes = sig >= 1 && sig <= NSIGNALS && !(t->sigmask & BIT(sig)) &&
+		     t->state != TASK_ZOMBIE && t->state != TASK_DEAD;
+	/* The ones that act on every thread go the process's way. */
+	if (!takes || sig == SIGKILL || default_stops(sig) || sig == SIGCONT)
+		return signal_send_process(t->tgid, info);
+	return signal_send_thread(t, info);
 }
 
 static struct ksiginfo kernel_info(int sig, int code)

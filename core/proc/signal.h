@@ -66,6 +66,11 @@ void signal_reset_for_exec(struct signal_state *s);
  * Return 0 or -ESRCH/-EINVAL. info may be NULL (SI_KERNEL). */
 int signal_send_thread(struct task *t, const struct ksiginfo *info);
 int signal_send_process(int tgid, const struct ksiginfo *info);
+/* A signal to t's process that t takes if it can (not blocking it, not
+ * exiting), another thread otherwise: Linux's complete_signal tries the
+ * task it was sent through first (F_SETOWN with a thread's id). t is
+ * pinned or the caller's own. */
+int signal_send_process_via(struct task *t, const struct ksiginfo *info);
 /* signal_send_thread in the shape process_for_each_thread wants. */
 void signal_send_thread_cb(struct task *t, void *info);
 void signal_send_pgrp(int pgid, int sig);

@@ -156,24 +156,37 @@ static int modify_check(const struct perf_event *e, const struct perf_event_attr
 	return memcmp(&old, &want, sizeof(old)) ? -EINVAL : 0;
 }
 
-/* e and its inherited copies take a's breakpoint. Under perf_lock. */
-static void apply(struct perf_event *e, const struct perf_event_attr *a, int depth)
+/* e takes a's breakpoint (and sig_data, which Linux's
+ * perf_event_modify_copy_attr copies first). Under perf_lock. */
+static void take(struct perf_event *e, const struct perf_event_attr *a)
 {
 	e->attr.bp_addr = a->bp_addr;
 	e->attr.bp_type = a->bp_type;
 	e->attr.bp_len = a->bp_len;
 	e->attr.disabled = a->disabled;
-	if (depth >= 8)
-		return;
-	list_for_each(n, &e->child_list)
-		apply(list_entry(n, struct perf_event, child_node), a, depth + 1);
+	e->attr.sig_data = a->sig_data;
+}
+
+/* An inherited copy, as Linux's perf_event_modify_breakpoint treats
+ * each child: disabled, changed, enabled again unless a says disabled,
+ * whatever state it was in. Not under perf_lock. */
+static void modify_copy(struct perf_event *c, void *arg)
+{
+	const struct perf_event_attr *a = arg;
+	event_disable(c, false);
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	take(c, a);
+	spin_unlock_irqrestore(&perf_lock, f);
+	if (!a->disabled)
+		event_enable(c, false);
 }
 
 /*
  * As Linux: the event is disabled around the change and enabled again
  * unless its attr (the new one, or the old after a failure) says
- * disabled. Its inherited copies keep their state and take the new
- * breakpoint wherever they are on a CPU now (bp_reload_all).
+ * disabled; then each live inherited copy the same way (modify_copy).
+ * The copies of a failed change are left alone. Copies on a CPU now
+ * take the new breakpoint there (bp_reload_all).
  */
 long perf_bp_modify(struct perf_event *e, uint64_t uattr)
 {
@@ -197,11 +210,14 @@ long perf_bp_modify(struct perf_event *e, uint64_t uattr)
 	r = modify_check(e, &a);
 	if (!r) {
 		f = spin_lock_irqsave(&perf_lock);
-		apply(e, &a, 0);
+		take(e, &a);
 		spin_unlock_irqrestore(&perf_lock, f);
-		bp_reload_all();
 	}
 	if (!e->attr.disabled)
 		event_enable(e, false);
+	if (!r) {
+		event_for_each_copy(e, modify_copy, &a);
+		bp_reload_all();
+	}
 	return r;
 }

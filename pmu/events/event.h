@@ -178,6 +178,10 @@ void event_reset(struct perf_event *e, bool group);    /* not under perf_lock */
  * under perf_lock. */
 void event_control_copies(struct perf_event *e, void (*fn)(struct perf_event *, bool),
 			  bool group);
+/* fn(copy, arg) on each live inherited copy of e, holding a reference
+ * to it. Not under perf_lock (fn may take it). */
+void event_for_each_copy(struct perf_event *e, void (*fn)(struct perf_event *, void *),
+			 void *arg);
 /* e is a lone software leader whose context is on this CPU's counters
  * now: ENABLE, attach and the last put change it in place, with no pass
  * over the other groups (it holds no counter another could wait for)

@@ -38,10 +38,13 @@ int perf_read_size(const struct perf_event *e)
 	return 8 * (head + per_value);
 }
 
-/* Append one event's value (and id, lost) to out. */
-static int put_value(uint64_t *out, int n, struct perf_event *e, uint64_t value)
+/* Append one group member's value (and id, lost) to out, laid out by
+ * f, the reading event's read_format: Linux lays every member out by
+ * the reader's format, whatever the member's own says, and
+ * perf_read_size counts the words so. */
+static int put_value(uint64_t *out, int n, uint64_t f, struct perf_event *e,
+		     uint64_t value)
 {
-	uint64_t f = e->attr.read_format;
 	out[n++] = value;
 	if (f & PERF_FORMAT_ID)
 		out[n++] = e->id;
@@ -76,12 +79,12 @@ void perf_format_read(struct perf_event *e, uint64_t *out)
 			out[n++] = e->lost_samples; /* records its buffer dropped */
 		return;
 	}
-	n = put_value(out, n, l, value);
+	n = put_value(out, n, f, l, value);
 	list_for_each(node, &l->siblings) {
 		struct perf_event *s = list_entry(node, struct perf_event, sibling_node);
 		uint64_t v, en, run;
 		event_totals(s, &v, &en, &run);
-		n = put_value(out, n, s, v);
+		n = put_value(out, n, f, s, v);
 	}
 }
 

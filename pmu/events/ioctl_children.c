@@ -1,7 +1,8 @@
 /*
  * ENABLE, DISABLE and RESET reach an event's inherited copies, as
  * Linux's _perf_ioctl does (perf_event_for_each_child; with
- * PERF_IOC_FLAG_GROUP, perf_event_for_each: every member's copies). The
+ * PERF_IOC_FLAG_GROUP, perf_event_for_each: every member's copies), and
+ * so does MODIFY_ATTRIBUTES (pmu/bp/attr.c, as perf_event_modify_attr). The
  * copies of an event all hang off the original (inherit.c), so one walk
  * of its child_list finds them, grandchildren's included.
  *
@@ -41,14 +42,32 @@ static unsigned take_copies(struct perf_event *e, struct perf_event ***out)
 	return got;
 }
 
-void event_control_copies(struct perf_event *e, void (*fn)(struct perf_event *, bool),
-			  bool group)
+void event_for_each_copy(struct perf_event *e, void (*fn)(struct perf_event *, void *),
+			 void *arg)
 {
 	struct perf_event **v = NULL;
 	unsigned n = take_copies(e, &v);
 	for (unsigned i = 0; i < n; i++) {
-		fn(v[i], group);
+		fn(v[i], arg);
 		event_put(v[i]);
 	}
 	kfree(v);
+}
+
+struct control {
+	void (*fn)(struct perf_event *, bool);
+	bool group;
+};
+
+static void control_one(struct perf_event *c, void *arg)
+{
+	const struct control *k = arg;
+	k->fn(c, k->group);
+}
+
+void event_control_copies(struct perf_event *e, void (*fn)(struct perf_event *, bool),
+			  bool group)
+{
+	struct control k = { fn, group };
+	event_for_each_copy(e, control_one, &k);
 }

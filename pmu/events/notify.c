@@ -12,7 +12,9 @@
  *     like the others, and sent from irq_work before the task runs
  *     user code again (the self-IPI is taken first);
  *   - O_ASYNC: when the fd has it, its owner gets a signal per overflow
- *     (fasync.c).
+ *     (fasync.c), and one per wake-up of the buffer the event writes,
+ *     the records that are no sample's included (perf_notify_wakeup);
+ *     one owed signal stands for both.
  *
  * Disabling and signalling owners cannot happen under perf_lock (they
  * take run-queue and task locks): the overflow queues the event on its
@@ -94,6 +96,15 @@ bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit)
 	if (o->pending_kill || o->pending_disable || o->pending_sigtrap)
 		queue(o);
 	return stop;
+}
+
+void perf_notify_wakeup(struct perf_event *e)
+{
+	struct perf_event *o = original(e);
+	if (!fasync_wanted(&o->fasync) || o->pending_kill)
+		return;
+	o->pending_kill = POLL_IN;
+	queue(o);
 }
 
 /* Take the first queued event of this CPU and what it is owed. */

@@ -17,6 +17,10 @@ struct file;
  * count the REFRESH limit down, queue the SIGTRAP, owe the owner its
  * signal. True when the limit was reached (stop sampling now). */
 bool perf_notify_overflow(struct perf_event *e, const struct perf_hit *hit);
+/* A wake-up of the buffer e writes to (records/output.c): the owner of
+ * an O_ASYNC fd is owed POLL_IN, unless a signal is owed already (Linux
+ * 6.10's perf_output_wakeup). Under perf_lock, as the writer is. */
+void perf_notify_wakeup(struct perf_event *e);
 /* Do what overflows on this CPU left owed: disable events at their
  * limit, signal owners. From perf_wakeup_pending: not under perf_lock,
  * nor under a run-queue or wait-queue lock. */

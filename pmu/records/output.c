@@ -6,6 +6,7 @@
  * fits (Linux's __perf_output_begin).
  */
 #include "pmu/events/event.h"
+#include "pmu/events/notify.h"
 #include "records.h"
 
 static struct perf_event *root_of(const struct perf_event *e)
@@ -50,11 +51,13 @@ bool perf_output_begin(struct rb_output *o, struct perf_event *e, uint32_t size)
 }
 
 /* Linux's wake-up rules: every wakeup_events samples (without
- * attr.watermark), and past wakeup_watermark (with it). */
+ * attr.watermark), and past wakeup_watermark (with it). A wake-up
+ * signals an O_ASYNC owner as well (notify.c). */
 void perf_output_end(struct rb_output *o, struct perf_event *e, bool sample)
 {
 	const struct perf_event_attr *a = &e->attr;
 	uint32_t events = !a->watermark && sample ? a->wakeup_events : 0;
 	uint64_t watermark = a->watermark ? a->wakeup_watermark : 0;
-	rb_output_end(o, events, watermark);
+	if (rb_output_end(o, events, watermark))
+		perf_notify_wakeup(e);
 }

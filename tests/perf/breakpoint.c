@@ -8,7 +8,9 @@
  * -1, cpu 0). Slots: four per task and CPU that can meet, disabled ones
  * included, then ENOSPC. The open errnos of Linux x86 (type, length,
  * alignment, kernel addresses), PERF_EVENT_IOC_MODIFY_ATTRIBUTES moving
- * a watchpoint and its errnos, sysfs's type 5. Sampling: a sample per
+ * a watchpoint and its errnos, and reaching inherited copies (each is
+ * moved, disabled with disabled set, enabled again without, as Linux's
+ * perf_event_modify_attr does), sysfs's type 5. Sampling: a sample per
  * hit with period 1, ADDR the breakpoint's address, IP the breakpoint
  * itself for execute, the instruction after the access for data.
  *
@@ -590,6 +592,73 @@ static void test_modify(void)
 	close(fd);
 }
 
+/* A child forked with fd's inherited copy on watched[1]: told to go, it
+ * writes other_var N times and watched[1] 3 times. */
+static pid_t child_mover(int *go)
+{
+	int p[2];
+	pid_t c;
+
+	if (pipe(p))
+		return -1;
+	c = fork();
+	if (c == 0) {
+		char x;
+		close(p[1]);
+		if (read(p[0], &x, 1) == 1) {
+			write_n(&other_var, N);
+			write_n(&watched[1], 3);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return c;
+}
+
+/* MODIFY on an inherited event, with a child's copy live: moved to
+ * other_var (the child's N writes there count); disabled, then (after
+ * IOC_DISABLE stopped the copies) enabled by a modify without it. */
+static void test_modify_inherit(void)
+{
+	struct perf_event_attr a, b;
+	int fd, go;
+	pid_t c;
+
+	bp_attr(&a, HW_BREAKPOINT_W, &watched[1], 8);
+	a.inherit = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	if (!CHECK(fd >= 0, "modify inherit: open"))
+		return;
+	b = a;
+	b.bp_addr = (uint64_t)(uintptr_t)&other_var;
+	c = child_mover(&go);
+	CHECK(modify(fd, &b) == 0, "modify inherit: move with a child's copy");
+	release(c, go);
+	CHECK_HIT(perf_value(fd) == N, "modify inherit: the copy moved: the "
+	      "child's %d writes to the new address count, none to the old "
+	      "(got %llu)", N, (unsigned long long)perf_value(fd));
+
+	c = child_mover(&go);
+	b.disabled = 1;
+	CHECK(modify(fd, &b) == 0, "modify inherit: disabled");
+	release(c, go);
+	CHECK_HIT(perf_value(fd) == N, "modify inherit: the copy is disabled "
+	      "too (got %llu)", (unsigned long long)perf_value(fd));
+
+	b.disabled = 0;
+	CHECK(modify(fd, &b) == 0, "modify inherit: enabled");
+	uint64_t before = perf_value(fd);
+	c = child_mover(&go);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	CHECK(modify(fd, &b) == 0, "modify inherit: enabled after IOC_DISABLE");
+	release(c, go);
+	CHECK_HIT(perf_value(fd) - before == N, "modify inherit: the copy is "
+	      "enabled again: the child's %d writes count (got %llu)", N,
+	      (unsigned long long)(perf_value(fd) - before));
+	close(fd);
+}
+
 #define RING_PAGES 8
 
 struct sample_ip_addr {
@@ -705,6 +774,7 @@ int main(void)
 	test_kernel_writes();
 	test_kernel_addresses();
 	test_modify();
+	test_modify_inherit();
 	test_sampling();
 	return abi_done("breakpoint");
 }

@@ -3,7 +3,10 @@
  * ring buffer's mapping (Linux's VM_DONTEXPAND and unsplittable perf
  * vmas, 6.16+): a buffer is unmapped, protected, moved or replaced only
  * whole. Part of it: EINVAL (munmap, mprotect, MAP_FIXED over it,
- * shrinking or moving part); growing: EFAULT; moving all of it
+ * shrinking or moving part, shrinking from an address inside it with
+ * the old range running to its end: Linux before 6.16 split the vma
+ * and took that, 6.16 on refuses it); growing: EFAULT, from inside it
+ * too; the same length from inside it is a no-op; moving all of it
  * (MREMAP_MAYMOVE | MREMAP_FIXED) keeps the buffer working at the new
  * address and leaves nothing at the old one. Perf fds are on a noexec
  * mount: PROT_EXEC is EPERM at mmap and EACCES at mprotect.
@@ -56,6 +59,14 @@ int main(void)
 	CHECK_ERR(mremap(p, len, len + (size_t)pg, MREMAP_MAYMOVE), EFAULT, "mremap to grow, may move");
 	CHECK_ERR(mremap(p, len, len - (size_t)pg, 0), EINVAL, "mremap to shrink");
 	CHECK(mremap(p, len, len, MREMAP_MAYMOVE) == p, "mremap to the same length: stays");
+	CHECK_ERR(mremap(p + pg, len - (size_t)pg, (size_t)pg, 0), EINVAL,
+	          "mremap shrinking from inside it to its end");
+	CHECK_ERR(mremap(p + pg, len - (size_t)pg, (size_t)pg, MREMAP_MAYMOVE), EINVAL,
+	          "mremap shrinking from inside it, may move");
+	CHECK_ERR(mremap(p + pg, len - (size_t)pg, len, 0), EFAULT,
+	          "mremap growing from inside it");
+	CHECK(mremap(p + pg, len - (size_t)pg, len - (size_t)pg, 0) == p + pg,
+	      "mremap from inside it to the same length: stays");
 
 	prctl(PR_SET_NAME, "one", 0, 0, 0);
 	uint64_t h = head(p);

@@ -8,8 +8,11 @@
  * nothing without an owner or after O_ASYNC is cleared;
  * PERF_EVENT_IOC_REFRESH counting overflows down to a POLL_HUP that
  * disables the event (its count stops), the self-sampling pattern of
- * REFRESH 1 in the handler, and REFRESH's errnos. A pipe with O_ASYNC
- * signals its reader's owner when data arrives. The watchpoint's checks
+ * REFRESH 1 in the handler, and REFRESH's errnos. A ring buffer's
+ * watermark wake-up with no overflow behind it (a COMM record of a
+ * counting dummy event) signals too, POLL_IN, as it wakes poll() (Linux
+ * 6.10's perf_output_wakeup). A pipe with O_ASYNC signals its reader's
+ * owner when data arrives. The watchpoint's checks
  * need a host that delivers breakpoint hits (perf.h's probe).
  *
  * The event is a user-mode page-fault counter sampling every PERIOD
@@ -21,6 +24,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -463,6 +467,50 @@ static void refresh_clock(void)
 	close(fd);
 }
 
+/* A dummy event recording COMM, waking at every record: prctl's rename
+ * writes one, and the owner gets the wake-up's signal. */
+static void watermark_sigio(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr a;
+	struct pollfd pfd;
+	char name[16] = "";
+	void *ring;
+	int fd;
+
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	a.comm = 1;
+	a.watermark = 1;
+	a.wakeup_watermark = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	ring = fd >= 0 ? mmap(NULL, (size_t)(3 * page), PROT_READ | PROT_WRITE,
+	                      MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (!CHECK(ring != MAP_FAILED, "watermark: a COMM-recording dummy event "
+	           "and its ring")) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	CHECK(arm(fd, getpid(), RTSIG) == 0, "watermark: O_ASYNC, F_SETSIG %d", RTSIG);
+	prctl(PR_GET_NAME, name);
+	reset();
+	prctl(PR_SET_NAME, "watermark");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	int ready = poll(&pfd, 1, 1000);
+	CHECK(ready == 1 && (pfd.revents & POLLIN),
+	      "watermark: the COMM record wakes poll() (revents %#x)", pfd.revents);
+	for (int i = 0; i < 100 && !got; i++)
+		sleep_ns(10000000);
+	CHECK(got >= 1 && got_signo == RTSIG && got_code == POLL_IN && got_fd == fd,
+	      "watermark: the wake-up signals the owner: POLL_IN, si_fd "
+	      "(got %d, %d, %d, %d)", got, got_signo, got_code, got_fd);
+	prctl(PR_SET_NAME, name);
+	munmap(ring, (size_t)(3 * page));
+	close(fd);
+}
+
 static void pipe_async(void)
 {
 	int p[2];
@@ -500,6 +548,7 @@ int main(void)
 	refresh();
 	watchpoint();
 	refresh_clock();
+	watermark_sigio();
 	pipe_async();
 	/* Last, as they fork: after a fork, copy-on-write faults would
 	 * disturb the exact fault counts above. */
