@@ -311,21 +311,23 @@ static int pnode_iterate(struct inode *dir, struct dir_ctx *ctx)
 }
 
 /* Fill sb from entry e of task pid: a task_gen_fn while the task is
- * pinned, a res_gen_fn on its references after the pin is dropped. */
+ * pinned (with its references, put after the pin: putting may sleep), a
+ * res_gen_fn on its references after the pin is dropped. */
 static int pnode_gen(int pid, const struct task_entry *e, struct seqbuf *sb)
 {
 	struct task *t = task_find_pinned(pid);
 	if (!t)
 		return -ESRCH;
-	if (e->gen) {
-		int r = e->gen(sb, t);
-		task_unpin(t);
-		return r;
-	}
 	struct task_res res;
 	task_res_get(t, &res);
-	task_unpin(t);
-	int r = e->rgen(sb, &res);
+	int r;
+	if (e->gen) {
+		r = e->gen(sb, t, &res);
+		task_unpin(t);
+	} else {
+		task_unpin(t);
+		r = e->rgen(sb, &res);
+	}
 	task_res_put(&res);
 	return r;
 }

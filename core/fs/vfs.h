@@ -356,7 +356,8 @@ typedef int (*write_fn)(const char *data, size_t len, void *arg);
 struct task_res;
 /* A /proc/<pid> file from the task itself: t is pinned (proc/tasks.h)
  * while it runs, so it must not sleep (kmalloc does not). */
-typedef int (*task_gen_fn)(struct seqbuf *out, struct task *t);
+typedef int (*task_gen_fn)(struct seqbuf *out, struct task *t,
+			   const struct task_res *r);
 /* One from references the task held (task_res): may sleep. */
 typedef int (*res_gen_fn)(struct seqbuf *out, const struct task_res *r);
 /* Symlink target from a task's references (e.g. exe): length or -errno. */

@@ -1,7 +1,9 @@
 /*
- * procdirs.c: ABI test of /proc/<pid>/fd and /proc/<pid>/task, as perf
- * reads them (perf test "DSO data cache" counts /proc/self/fd; its thread
- * maps list /proc/PID/task). fd/ holds one entry per open descriptor and
+ * procperf.c: ABI test of what perf reads in /proc: /proc/<pid>/fd and
+ * /proc/<pid>/task (perf test "DSO data cache" counts /proc/self/fd; its
+ * thread maps list /proc/PID/task) and the memory lines of status (perf
+ * takes a process without VmPeak for a kernel thread and synthesizes
+ * none of its maps). fd/ holds one entry per open descriptor and
  * follows open and close; a directory's link reads as its path; task/
  * lists every thread of the process, a thread's own directory is found
  * there and under /proc, and a tid of another process is not in task/.
@@ -168,10 +170,42 @@ static void test_task_dir(void)
 	CHECK(count_entries("/proc/self/task", -1, &seen) == 1, "an exited thread leaves task/");
 }
 
+/* The value of "Key:" in /proc/self/status, -1 if it is missing. */
+static long status_value(const char *key)
+{
+	static char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY);
+	long len = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while (len < (long)sizeof(buf) - 1 &&
+	       (r = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = 0;
+	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (strncmp(p, key, strlen(key)) == 0 && p[strlen(key)] == ':')
+			return atoi(p + strlen(key) + 1);
+	return -1;
+}
+
+static void test_status_memory(void)
+{
+	long size = status_value("VmSize"), rss = status_value("VmRSS");
+
+	CHECK(status_value("VmPeak") >= size && size > 0,
+	      "status: VmPeak and VmSize of a user process (%ld kB)", size);
+	CHECK(rss > 0 && rss <= size, "status: VmRSS within VmSize (%ld kB)", rss);
+	CHECK(status_value("VmStk") > 0, "status: VmStk");
+	CHECK(status_value("Threads") == 1, "status: Threads after the memory lines");
+}
+
 int main(void)
 {
+	test_status_memory();
 	test_fd_dir();
 	test_nofile_limit();
 	test_task_dir();
-	return abi_done("procdirs");
+	return abi_done("procperf");
 }
