@@ -8,6 +8,12 @@
 #   baremon  baremon in QEMU (run-qemu.sh), same CPUs, memory and files
 # RESULT is perf's word: Ok, Skip, FAILED!. tools/perf-test-compare.sh
 # puts the two side by side.
+#   PERF_TEST_OUT      where KERNEL.tsv and KERNEL.log go (build/perf-test)
+#   PERF_TEST_TIMEOUT  seconds the guest may take (1800)
+#   PERF_TEST_LDSO     on baremon, start perf through this loader, as
+#                      `LDSO /usr/bin/perf test` (default: the program's
+#                      own interpreter; empty: exec perf itself, which
+#                      needs exec to follow PT_INTERP)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BAREMON_BUILD:-$top/build}
@@ -18,7 +24,7 @@ shift
 [ "${1:-}" = -- ] && shift
 perf=/usr/bin/perf
 [ -x "$perf" ] || die "no $perf (Debian package linux-perf)"
-out=$build/perf-test
+out=${PERF_TEST_OUT:-$build/perf-test}
 mkdir -p "$out"
 log=$out/$kernel.log
 
@@ -27,6 +33,8 @@ while IFS= read -r spec; do
 	adds+=(--add "$spec")
 done < <("$top/tools/ldd-closure.sh" "$perf")
 adds+=(--add "$perf:$perf")
+interp=$(LC_ALL=C readelf -l "$perf" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+ldso=${PERF_TEST_LDSO-$interp}
 # perf test runs ~90 tests, several of them for tens of seconds under TCG.
 timeout=${PERF_TEST_TIMEOUT:-1800}
 rc=0
@@ -37,7 +45,7 @@ linux)
 	;;
 baremon)
 	"$top/run-qemu.sh" --smp 2 --mem 1G --quiet --timeout "$timeout" --log "$log" \
-		"${adds[@]}" --run "$perf test $*" > /dev/null 2>&1 || rc=$?
+		"${adds[@]}" --run "$ldso${ldso:+ }$perf test $*" > /dev/null 2>&1 || rc=$?
 	;;
 *) die "unknown kernel '$kernel' (linux or baremon)" ;;
 esac
