@@ -2,7 +2,9 @@
  * /sys/devices/system/cpu/cpuN/topology/: where each online CPU sits,
  * as Linux names it: physical_package_id, die_id, core_id, and the CPU
  * lists sharing its core (thread_siblings_list, core_cpus_list) and its
- * package (core_siblings_list, package_cpus_list). The positions come
+ * package (core_siblings_list, package_cpus_list) and its die
+ * (die_cpus_list: one die per package, as die_id says; perf counts the
+ * dies from it, and a metric divided by #num_dies needs one). The positions come
  * from the APIC IDs (arch/topology.h). Registered once the CPUs are up;
  * the files are generated at open from the per-CPU areas.
  */
@@ -89,6 +91,7 @@ static const struct {
 	{ "core_cpus_list", gen_core_list },
 	{ "core_siblings_list", gen_package_list },
 	{ "package_cpus_list", gen_package_list },
+	{ "die_cpus_list", gen_package_list },
 };
 
 void sysfs_topology_init(void)
