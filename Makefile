@@ -175,6 +175,17 @@ $(BUILD)/kernel/%.o: %.asm Makefile $(BUILD)/kernel/asm_offsets.inc | $(DEPS_OK)
 	$(call say,NASM,$<)
 	$(Q)nasm $(NASMFLAGS) $< -o $@
 
+# Linux's system-call names by number, from the uapi header, for the
+# ENOSYS log (core/missing.c): lines '[NR] = "name",'.
+$(BUILD)/kernel/syscall_names.h: Makefile | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)echo '#include <asm/unistd_64.h>' | gcc $(UAPI_INC) -E -dM - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/[\2] = "\1",/p' | sort -t'[' -k2 -n > $@.tmp
+	$(Q)mv $@.tmp $@
+$(BUILD)/kernel/core/missing.o: $(BUILD)/kernel/syscall_names.h
+$(BUILD)/kernel/core/missing.o: KCFLAGS += -I$(BUILD)/kernel
+
 # Offsets of C structures for the entry code (core/arch/asm_offsets.c).
 $(BUILD)/kernel/asm_offsets.inc: core/arch/asm_offsets.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)

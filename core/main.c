@@ -148,6 +148,7 @@ static void tasks_init(void)
 	smp_init();
 	perf_pmu_smp_init();
 	sysfs_topology_init();
+	sysfs_node_init();
 }
 
 

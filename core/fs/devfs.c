@@ -57,6 +57,11 @@ static int devroot_lookup(struct inode *dir, const char *name, size_t len,
 		return 0;
 	}
 	int r = -ENOENT;
+	if (name_eq("cpu", name, len)) {
+		*out = devfs_cpu_root(&devfs_sb, dir);
+		inode_get(*out);
+		return 0;
+	}
 	uint64_t fl = spin_lock_irqsave(&dev_lock);
 	for (unsigned i = 0; i < ndevices; i++) {
 		if (name_eq(devices[i]->name, name, len)) {
@@ -79,7 +84,13 @@ static int devroot_iterate(struct inode *dir, struct dir_ctx *ctx)
 		uint64_t fl = spin_lock_irqsave(&dev_lock);
 		if (ctx->pos - 2 < ndevices)
 			d = devices[ctx->pos - 2];
+		bool cpu = ctx->pos - 2 == ndevices;
 		spin_unlock_irqrestore(&dev_lock, fl);
+		if (cpu) { /* the cpu directory comes after the devices */
+			struct inode *c = devfs_cpu_root(&devfs_sb, dir);
+			dir_emit(ctx, "cpu", 3, c->ino, c->mode, ctx->pos + 1);
+			return 0;
+		}
 		if (!d || !dir_emit(ctx, d->name, strlen(d->name), d->inode.ino,
 				    d->inode.mode, ctx->pos + 1))
 			return 0;
@@ -169,6 +180,7 @@ struct inode *devfs_mount(struct super_block **sb)
 		inode_init(&devroot, &devfs_sb, S_IFDIR | 0755, &devroot_iops,
 			   &dir_fops);
 		register_standard_devices();
+		devfs_cpu_root(&devfs_sb, &devroot);
 		devroot_made = true;
 	}
 	*sb = &devfs_sb;

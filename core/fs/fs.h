@@ -246,11 +246,22 @@ struct inode *procfs_mount(struct super_block **sb);
 struct inode *sysfs_mount(struct super_block **sb);
 void procfs_init_files(void);
 void sysfs_init_files(void);
+/* ino lies in /sys/kernel/tracing or /sys/kernel/debug/tracing, which
+ * Linux mounts as tracefs (statfs says so). */
+bool sysfs_in_tracefs(struct inode *ino);
 /* /sys/devices/system/cpu/cpuN/cache/ (sysfs_cache.c). */
 void sysfs_cache_init(void);
 void random_init(void);
 
 /* Register a character device under /dev (before or after vfs_init). */
+/* /dev/cpu (devfs_cpu.c): made once at mount, under parent (/dev). */
+struct inode *devfs_cpu_root(struct super_block *sb, struct inode *parent);
+/* The CPU a /dev/cpu/N device file is for. */
+unsigned devfs_cpu_of(struct file *f);
+/* Linux's msr and cpuid drivers (core/arch/msr_dev.c, cpuid_dev.c). */
+extern const struct file_ops msr_dev_fops, cpuid_dev_fops;
+/* Their lseek: Linux's no_seek_end_llseek (msr_dev.c). */
+int64_t cpudev_lseek(struct file *f, int64_t off, int whence);
 int devfs_register(const char *name, uint32_t mode, uint32_t rdev,
 		   const struct file_ops *fops);
 extern const struct file_ops tty_fops;

@@ -12,6 +12,7 @@
  */
 #include "fs.h"
 #include "core/mm/mm.h"
+#include "core/missing.h"
 
 #define MAX_LINKS 40
 #define MAX_NESTED_LINKS 8
@@ -226,6 +227,8 @@ int path_walk(struct fs_context *fs, const struct path *start,
 	path_put(&w.root);
 	if (r)
 		path_put(out);
+	if (r == -ENOENT)
+		missing_path(path);
 	return r;
 }
 
@@ -264,6 +267,8 @@ int path_walk_parent(struct fs_context *fs, const struct path *start,
 	path_put(&w.root);
 	if (r)
 		path_put(parent);
+	if (r == -ENOENT)
+		missing_path(path);
 	return r;
 }
 

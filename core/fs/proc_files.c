@@ -14,6 +14,7 @@
 #include "core/arch/trap.h"
 #include "core/arch/tsc.h"
 #include "pmu/perf.h"
+#include "core/proc/task.h"
 
 #ifndef BAREMON_VERSION
 #define BAREMON_VERSION "dev"
@@ -142,18 +143,44 @@ static int gen_filesystems(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* Linux's kallsyms_show_value for the opener: kptr_restrict 0 shows
+ * addresses when perf_event_paranoid <= 1 or to CAP_SYSLOG (root here),
+ * 1 only to CAP_SYSLOG, 2 to no one. */
+static bool kallsyms_show_value(void)
+{
+	switch (sysctl_kptr_restrict()) {
+	case 0:
+		if (sysctl_perf_event_paranoid() <= 1)
+			return true;
+		/* fall through */
+	case 1:
+		return current->euid == 0;
+	default:
+		return false;
+	}
+}
+
 /* The kernel's functions, "ADDRESS T NAME", between _text and _etext as
- * on Linux: what perf record reads to describe the kernel's text. */
+ * on Linux: what perf record reads to describe the kernel's text. As
+ * on Linux, an opener who may not see addresses reads them as 0. */
 static int gen_kallsyms(struct seqbuf *out, void *arg)
 {
 	uint64_t start, end, addr;
+	bool show = kallsyms_show_value();
 	ksym_text(&start, &end);
-	sb_printf(out, "%016llx T _text\n", (unsigned long long)start);
+	sb_printf(out, "%016llx T _text\n", show ? (unsigned long long)start : 0ULL);
 	for (uint64_t i = 0; i < ksym_count(); i++) {
 		const char *name = ksym_at(i, &addr);
-		sb_printf(out, "%016llx T %s\n", (unsigned long long)addr, name);
+		sb_printf(out, "%016llx T %s\n", show ? (unsigned long long)addr : 0ULL,
+			  name);
 	}
-	sb_printf(out, "%016llx T _etext\n", (unsigned long long)end);
+	sb_printf(out, "%016llx T _etext\n", show ? (unsigned long long)end : 0ULL);
+	return 0;
+}
+
+/* No loadable modules: empty, as on a Linux without any loaded. */
+static int gen_modules(struct seqbuf *out, void *arg)
+{
 	return 0;
 }
 
@@ -168,4 +195,5 @@ void proc_system_files_init(void)
 	procfs_register("mounts", gen_mounts, NULL, NULL);
 	procfs_register("filesystems", gen_filesystems, NULL, NULL);
 	procfs_register("kallsyms", gen_kallsyms, NULL, NULL);
+	procfs_register("modules", gen_modules, NULL, NULL);
 }

@@ -10,6 +10,7 @@
  * A task's fields are read without its lock: the text is a snapshot
  * that may mix values from moments apart, as on Linux.
  */
+#include "core/arch/numa.h"
 #include "procfs.h"
 #include "core/proc/task.h"
 #include "core/proc/tasks.h"
@@ -95,6 +96,24 @@ static unsigned long long sigpending_limit(struct task *t)
 	return v;
 }
 
+/* Mems_allowed as Linux prints a nodemask of MAX_NUMNODES bits (1024 on
+ * Debian): 32 groups of 8 hex digits; libnuma sizes its masks by it.
+ * Every node is allowed (no cpusets). */
+static void mems_allowed(struct seqbuf *out)
+{
+	unsigned n = numa_node_count();
+	sb_printf(out, "Mems_allowed:\t");
+	for (int g = 31; g >= 0; g--) {
+		uint32_t v = 0;
+		for (unsigned b = 0; b < 32; b++)
+			if ((unsigned)g * 32 + b < n)
+				v |= 1u << b;
+		sb_printf(out, "%08x%s", v, g ? "," : "\n");
+	}
+	sb_printf(out, n > 1 ? "Mems_allowed_list:\t0-%u\n" : "Mems_allowed_list:\t0\n",
+		  n - 1);
+}
+
 static void status_ids(struct seqbuf *out, struct task *t)
 {
 	sb_printf(out, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
@@ -128,7 +147,7 @@ static void status_mem(struct seqbuf *out, struct mm *mm)
 static int gen_status(struct seqbuf *out, struct task *t,
 		      const struct task_res *r)
 {
-	uint64_t caps = t->euid == 0 ? 0x1ffffffffffULL : 0;
+	struct task_caps caps = caps_of(t);
 	sb_printf(out, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\n", t->comm,
 		  umask_of(t), state_char(t), state_name(t));
 	status_ids(out, t);
@@ -143,8 +162,9 @@ static int gen_status(struct seqbuf *out, struct task *t,
 	sb_printf(out, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
 		  "CapBnd:\t%016llx\nCapAmb:\t%016llx\nNoNewPrivs:\t0\n"
 		  "Seccomp:\t0\nSeccomp_filters:\t0\n",
-		  0ULL, (unsigned long long)caps, (unsigned long long)caps,
-		  0x1ffffffffffULL, 0ULL);
+		  (unsigned long long)caps.inheritable,
+		  (unsigned long long)caps.permitted,
+		  (unsigned long long)caps.effective, CAPS_ALL, 0ULL);
 	struct cpumask allowed;
 	char list[256];
 	allowed_cpus(&allowed, t);
@@ -152,6 +172,7 @@ static int gen_status(struct seqbuf *out, struct task *t,
 	sb_printf(out, "Cpus_allowed:\t");
 	cpu_hex(out, &allowed);
 	sb_printf(out, "\nCpus_allowed_list:\t%s\n", list);
+	mems_allowed(out);
 	sb_printf(out, "voluntary_ctxt_switches:\t%llu\n"
 		  "nonvoluntary_ctxt_switches:\t%llu\n",
 		  (unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
@@ -237,6 +258,17 @@ static int cwd_link(const struct task_res *r, char *buf, size_t max)
 	return n < 0 ? (int)n : (int)n - 1;
 }
 
+/* There is no chroot: every process's root is "/" (perf's namespace
+ * code reads the link). */
+static int root_link(const struct task_res *r, char *buf, size_t max)
+{
+	if (!r->fs)
+		return -ENOENT;
+	if (max)
+		buf[0] = '/';
+	return 1;
+}
+
 void proc_task_files_init(void)
 {
 	procfs_register_task_file("stat", gen_stat);
@@ -246,4 +278,5 @@ void proc_task_files_init(void)
 	procfs_register_res_file("maps", gen_maps);
 	procfs_register_res_link("exe", exe_link);
 	procfs_register_res_link("cwd", cwd_link);
+	procfs_register_res_link("root", root_link);
 }

@@ -127,6 +127,31 @@ void sysfs_init_files(void)
 	sysfs_cache_init();
 }
 
+static bool named(const struct gnode *g, const char *name)
+{
+	return g && g->name && strcmp(g->name, name) == 0;
+}
+
+/* Nodes never move or go, so the parent links need no lock; the root is
+ * its own parent. */
+bool sysfs_in_tracefs(struct inode *ino)
+{
+	if (ino->sb != &sysfs.sb)
+		return false;
+	struct gnode *root = sysfs.root;
+	for (struct gnode *g = container_of(ino, struct gnode, inode); g != root;
+	     g = g->parent) {
+		if (!named(g, "tracing"))
+			continue;
+		struct gnode *up = g->parent;
+		if (named(up, "debug"))
+			up = up->parent;
+		if (named(up, "kernel") && up->parent == root)
+			return true;
+	}
+	return false;
+}
+
 struct inode *sysfs_mount(struct super_block **sb)
 {
 	struct gnode *root = genfs_root(&sysfs);

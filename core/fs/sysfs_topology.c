@@ -2,9 +2,9 @@
  * /sys/devices/system/cpu/cpuN/topology/: where each online CPU sits,
  * as Linux names it: physical_package_id, die_id, core_id, and the CPU
  * lists sharing its core (thread_siblings_list, core_cpus_list) and its
- * package (core_siblings_list, package_cpus_list) and its die
- * (die_cpus_list: one die per package, as die_id says; perf counts the
- * dies from it, and a metric divided by #num_dies needs one). The positions come
+ * package (core_siblings_list, package_cpus_list; die_cpus_list too:
+ * dies are not told apart), and cpu/smt/{active,control} (whether any
+ * core runs two threads). The positions come
  * from the APIC IDs (arch/topology.h). Registered once the CPUs are up;
  * the files are generated at open from the per-CPU areas.
  */
@@ -94,8 +94,34 @@ static const struct {
 	{ "die_cpus_list", gen_package_list },
 };
 
+/* Does some online core have two online threads? */
+static bool smt_active(void)
+{
+	for (unsigned a = 0; a < MAX_CPUS; a++)
+		for (unsigned b = a + 1; percpu_area[a].online && b < MAX_CPUS; b++)
+			if (percpu_area[b].online && shares(a, b, SAME_CORE))
+				return true;
+	return false;
+}
+
+static int gen_smt_active(struct seqbuf *out, void *arg)
+{
+	sb_printf(out, "%d\n", smt_active());
+	return 0;
+}
+
+/* Linux's words: "on", or "notsupported" without SMT (no "off": SMT
+ * cannot be switched here). */
+static int gen_smt_control(struct seqbuf *out, void *arg)
+{
+	sb_printf(out, "%s\n", smt_active() ? "on" : "notsupported");
+	return 0;
+}
+
 void sysfs_topology_init(void)
 {
+	sysfs_register("devices/system/cpu/smt/active", gen_smt_active, NULL, NULL);
+	sysfs_register("devices/system/cpu/smt/control", gen_smt_control, NULL, NULL);
 	for (unsigned c = 0; c < MAX_CPUS; c++) {
 		if (!percpu_area[c].online)
 			continue;

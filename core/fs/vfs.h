@@ -5,7 +5,8 @@
  *
  *   /      the initrd (cpio newc), read-only
  *   /tmp   tmpfs, in memory
- *   /dev   devfs: console, tty, ttyS0, null, zero, full, random, urandom
+ *   /dev   devfs: console, tty, ttyS0, null, zero, full, random, urandom,
+ *          cpu/N/{msr,cpuid}
  *   /proc  procfs: generated files, /proc/<pid>/, /proc/self, /proc/sys
  *   /sys   sysfs: generated files
  *
@@ -376,6 +377,8 @@ int sysfs_mkdir(const char *path);
 int sysfs_register_string(const char *path, const char *s);
 /* cpuN/topology/ for each online CPU: call once the CPUs are up. */
 void sysfs_topology_init(void);
+/* node/ and nodeN/ for each NUMA node (sysfs_node.c): the same time. */
+void sysfs_node_init(void);
 
 /* /proc/sys values other subsystems read. */
 int sysctl_perf_event_paranoid(void);

@@ -1135,15 +1135,23 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 			name = "[stack]";
 		else if (v->flags & VMA_HEAP)
 			name = "[heap]";
+		/* Linux's show_map_vma: a name starts after padding to 72
+		 * columns and one blank; a line without one ends "0 ". */
 		int w = snprintf(buf + n, n < max ? max - n : 0,
-				 "%012llx-%012llx %c%c%c%c %08llx 00:00 0 %s%s\n",
+				 "%08llx-%08llx %c%c%c%c %08llx 00:00 0 ",
 				 (unsigned long long)v->start, (unsigned long long)v->end,
 				 v->prot & PROT_READ ? 'r' : '-',
 				 v->prot & PROT_WRITE ? 'w' : '-',
 				 v->prot & PROT_EXEC ? 'x' : '-',
 				 v->flags & VMA_SHARED ? 's' : 'p',
-				 (unsigned long long)v->file_off,
-				 *name ? "                          " : "", name);
+				 (unsigned long long)v->file_off);
+		int pad = w < 72 ? 72 - w : 0;
+		if (w > 0)
+			n += (size_t)w;
+		if (*name)
+			w = snprintf(buf + n, n < max ? max - n : 0, "%*s %s\n", pad, "", name);
+		else
+			w = snprintf(buf + n, n < max ? max - n : 0, "\n");
 		if (w > 0)
 			n += (size_t)w;
 	}

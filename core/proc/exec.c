@@ -552,6 +552,7 @@ static long do_exec(const char *path, struct exec_args *a)
 	files_close_on_exec(self->files);
 	signal_reset_for_exec(self->sig);
 	self->altstack_sp = self->altstack_size = 0;
+	caps_reset(self);
 	self->fs_base = self->gs_base = 0;
 	wrmsr(MSR_FS_BASE, 0);
 	fpu_init_state(self);

@@ -27,6 +27,8 @@ static void creds_changed(struct task *t, uint32_t old_euid, uint32_t old_egid)
 {
 	if ((t->euid != old_euid || t->egid != old_egid) && t->mm)
 		t->mm->dumpable = 0;
+	if (t->euid != old_euid)
+		caps_reset(t);
 }
 
 /* setuid/setgid as Linux does without capabilities beyond root's. */

@@ -194,6 +194,8 @@ static void copy_task_state(struct task *t, struct task *p, uint64_t flags,
 			    uint64_t newsp, uint64_t tls)
 {
 	t->uid = p->uid, t->euid = p->euid, t->gid = p->gid, t->egid = p->egid;
+	t->caps = p->caps;
+	t->mempolicy = p->mempolicy;
 	memcpy(t->rlimits, p->leader->rlimits, sizeof(t->rlimits));
 	t->pgid = p->pgid, t->sid = p->sid;
 	t->affinity = p->affinity;

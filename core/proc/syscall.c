@@ -13,6 +13,7 @@
 #include "core/arch/msr-index.h"
 #include "core/arch/x86.h"
 #include "core/fs/vfs.h"
+#include "core/missing.h"
 
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)
@@ -41,7 +42,6 @@ const void *syscall_path[MAX_SYSCALL];
 /* syscall_entry.asm's paths (not functions: jumped to, never called). */
 extern const char syscall_path_quick[], syscall_path_fast[], syscall_path_lean[],
 	syscall_path_full[];
-static uint8_t unknown_logged[MAX_SYSCALL / 8 + 1];
 
 void syscall_init(void)
 {
@@ -59,6 +59,7 @@ void syscall_init(void)
 		n++;
 	}
 	klog("syscall: %u Linux system calls", n);
+	missing_init();
 }
 
 /* A call with a fast handler has nothing left for a lean one to do. */
@@ -93,14 +94,10 @@ const char *syscall_name(unsigned nr)
 	return nr < MAX_SYSCALL && table[nr] ? table[nr]->name : "?";
 }
 
-static long unknown(unsigned long nr)
+static long unknown(const struct trap_frame *f)
 {
-	if (nr < MAX_SYSCALL && !(unknown_logged[nr / 8] & (1u << (nr % 8)))) {
-		unknown_logged[nr / 8] |= (uint8_t)(1u << (nr % 8));
-		klog("syscall: %lu not implemented (ENOSYS), by %s", nr, current->comm);
-	} else if (nr >= MAX_SYSCALL) {
-		klog("syscall: %lu out of range (ENOSYS), by %s", nr, current->comm);
-	}
+	const uint64_t args[6] = { f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9 };
+	missing_syscall(f->rax, args);
 	return -ENOSYS;
 }
 
@@ -117,7 +114,7 @@ bool syscall_dispatch(struct trap_frame *f)
 	const struct syscall_entry *e = nr < MAX_SYSCALL ? table[nr] : NULL;
 	long ret = cancelled ? (long)f->rax
 		 : e ? e->fn(f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9)
-		 : unknown(nr);
+		 : unknown(f);
 	f->rax = (uint64_t)ret;
 	trace_sys_exit(f);
 	if (ptrace_syscall_traced(self))

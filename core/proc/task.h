@@ -19,6 +19,8 @@
 #include "waitq.h"
 #include "ptrace.h"
 #include "cputime.h"
+#include "caps.h"
+#include "mempolicy.h"
 
 #define TASK_COMM_LEN 16
 #define KSTACK_SIZE (16 * 1024)
@@ -62,6 +64,8 @@ struct task {
 	int pgid, sid;
 	char comm[TASK_COMM_LEN];
 	uint32_t uid, euid, gid, egid;
+	struct task_caps caps;       /* capget/capset's view (caps.h) */
+	struct mempolicy mempolicy;  /* set_mempolicy's, the task's own */
 	struct rlimit rlimits[RLIM_NLIMITS]; /* the leader's are the process's */
 
 	/* Family (task_lock). */

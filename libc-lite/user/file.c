@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -148,4 +149,9 @@ int isatty(int fd)
 	struct termios t;
 
 	return ioctl(fd, TCGETS, &t) == 0;
+}
+
+int eventfd(unsigned int count, int flags)
+{
+	return __syscall_ret(sys2(__NR_eventfd2, count, flags));
 }

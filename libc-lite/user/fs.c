@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include "sys.h"
 
@@ -81,4 +82,14 @@ char *getcwd(char *buf, size_t size)
 		return NULL;
 	}
 	return buf;
+}
+
+int statfs(const char *path, struct statfs *buf)
+{
+	return __syscall_ret(sys2(__NR_statfs, path, buf));
+}
+
+int fstatfs(int fd, struct statfs *buf)
+{
+	return __syscall_ret(sys2(__NR_fstatfs, fd, buf));
 }

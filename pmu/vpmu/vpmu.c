@@ -548,6 +548,28 @@ uint64_t vpmu_rdmsr(uint32_t msr)
 	return v;
 }
 
+static bool in_range(uint32_t msr, uint32_t first, uint32_t n)
+{
+	return msr >= first && msr < first + n;
+}
+
+/* Architectural maxima, not this mode's shape: a register past the
+ * mode's counters is still the model's (it reads 0, as TCG's do). */
+bool vpmu_owns_msr(uint32_t msr)
+{
+	uint64_t v;
+	if (vpmu_mode->amd)
+		return in_range(msr, MSR_K7_EVNTSEL0, 8) ||
+		       in_range(msr, MSR_F15H_PERF_CTL, 12) ||
+		       in_range(msr, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, 4) ||
+		       vpmu_lbr_rdmsr(msr, &v);
+	return in_range(msr, MSR_IA32_PMC0, 8) || in_range(msr, MSR_IA32_A_PMC0, 8) ||
+	       in_range(msr, MSR_IA32_PERFEVTSEL0, 8) ||
+	       in_range(msr, MSR_IA32_FIXED_CTR0, 4) ||
+	       in_range(msr, MSR_IA32_FIXED_CTR_CTRL, 5) ||
+	       msr == MSR_IA32_PERF_CAPABILITIES || vpmu_lbr_rdmsr(msr, &v);
+}
+
 int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 {
 	uint64_t f;

@@ -113,6 +113,9 @@ uint64_t vpmu_rdmsr(uint32_t msr);
 void vpmu_wrmsr(uint32_t msr, uint64_t value);
 int vpmu_wrmsr_safe(uint32_t msr, uint64_t value);
 struct cpuid_regs vpmu_cpuid(uint32_t leaf, uint32_t subleaf);
+/* Is msr one of the PMU registers the model stands in for (counters,
+ * event selects, global controls, capabilities, LBRs)? */
+bool vpmu_owns_msr(uint32_t msr);
 /* The TSC value at which this CPU's model next raises a PMI if the CPU
  * stays in its mode (a counter with INT wraps); ~0: never. Self-tests. */
 uint64_t vpmu_wrap_due(void);

@@ -85,6 +85,11 @@ struct cpuid_regs pmu_cpuid(uint32_t leaf, uint32_t subleaf);
  * of taking it (msr_extable.c); 0 when it went through. Kernel mode. */
 int pmu_wrmsr_safe(uint32_t msr, uint64_t value);
 int pmu_rdpmc_safe(uint32_t ecx, uint64_t *value);
+/* Any MSR, for Linux's msr driver (/dev/cpu/N/msr, core/arch/msr_dev.c):
+ * the model's registers from the model, the others from the CPU; -EIO
+ * for the #GP the CPU raises. */
+int msr_read_any(uint32_t msr, uint64_t *value);
+int msr_write_any(uint32_t msr, uint64_t value);
 /* The registers the PMI taken with frame f samples: f, or on the model
  * the user's registers when the overflow happened in user mode. */
 struct trap_frame;

@@ -31,6 +31,39 @@ int pmu_wrmsr_safe(uint32_t msr, uint64_t value)
 	return pmu_model_in_use() ? vpmu_wrmsr_safe(msr, value) : hw_wrmsr_safe(msr, value);
 }
 
+static int hw_rdmsr_safe(uint32_t msr, uint64_t *value)
+{
+	int err;
+	uint32_t lo = 0, hi = 0;
+	__asm__ volatile("1: rdmsr\n\t"
+			 "xorl %k0, %k0\n"
+			 "2:\n\t"
+			 ".pushsection .ex_table, \"a\"\n\t"
+			 ".quad 1b, 2b\n\t"
+			 ".popsection"
+			 : "=r"(err), "+a"(lo), "+d"(hi)
+			 : "0"(-EIO), "c"(msr)
+			 : "memory");
+	*value = (uint64_t)hi << 32 | lo;
+	return err;
+}
+
+int msr_read_any(uint32_t msr, uint64_t *value)
+{
+	if (pmu_model_in_use() && vpmu_owns_msr(msr)) {
+		*value = vpmu_rdmsr(msr);
+		return 0;
+	}
+	return hw_rdmsr_safe(msr, value);
+}
+
+int msr_write_any(uint32_t msr, uint64_t value)
+{
+	if (pmu_model_in_use() && vpmu_owns_msr(msr))
+		return vpmu_wrmsr_safe(msr, value);
+	return hw_wrmsr_safe(msr, value);
+}
+
 int pmu_rdpmc_safe(uint32_t ecx, uint64_t *value)
 {
 	int err;

@@ -1,0 +1,2 @@
+/* sys/vfs.h: the older name of <sys/statfs.h> (libc-lite). */
+#include <sys/statfs.h>
