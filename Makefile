@@ -79,7 +79,8 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount
+	noise-compare fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount \
+	perf-test-linux perf-test-compare
 all: esp host
 
 # User programs (apps/, libc-lite's user side) and the ABI test programs.
@@ -371,6 +372,24 @@ qemu-test: esp selftest-esp host abi perf-tests musl-tests dyn-tests
 
 test: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
 	sh tests/run-tests.sh
+
+# Debian's perf (the build machine's /usr/bin/perf) runs `perf test` in
+# Linux 6.1 under QEMU (tools/perf-test.sh linux, ~12 minutes) and its
+# results become the reference tests/qemu/perftest.sh holds baremon to;
+# perf-test-compare runs it in both guests live and compares them
+# (docs/testing.md).
+PERF_TEST_LINUX := tests/perf-test/linux-6.1.tsv
+perf-test-linux:
+	bash tools/perf-test.sh linux
+	{ sed -n '/^# versions:/d; /^#/p' $(PERF_TEST_LINUX); \
+	  echo "# versions: $$(/usr/bin/perf --version), $$(cat build/linux-ref/version)"; \
+	  cat build/perf-test/linux.tsv; } > build/perf-test/linux-6.1.tsv
+	mv build/perf-test/linux-6.1.tsv $(PERF_TEST_LINUX)
+perf-test-compare: esp
+	bash tools/perf-test.sh linux
+	bash tools/perf-test.sh baremon
+	PERF_TEST_KNOWN=tests/perf-test/known-gaps.tsv \
+		sh tools/perf-test-compare.sh build/perf-test/linux.tsv build/perf-test/baremon.tsv
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.

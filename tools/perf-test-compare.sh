@@ -8,6 +8,10 @@
 # result of Linux's asks nothing of baremon, and the table says what
 # baremon did. Prints the table, an "ok"/"not ok" line per test that is
 # held, and "perf-test: N passed, N failed".
+# PERF_TEST_KNOWN names a file of known gaps, "TEST<TAB>reason" lines
+# (# comments): a held test listed there that fails prints a "# known
+# gap" line and is not counted; one that passes fails the comparison
+# until it is taken off the list, which so stays true.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 LINUX.tsv BAREMON.tsv" >&2; exit 2; }
 linux=$1
@@ -15,8 +19,11 @@ bare=$2
 # Tests whose Linux skip is the missing PMU (perf's test numbers in 6.1):
 # 4.2/4.3 user-space counter reading, 71.2 perf time to TSC.
 hw_tests=${PERF_TEST_HW:-"4.2 4.3 71.2"}
+known=${PERF_TEST_KNOWN:-/dev/null}
 awk -F '\t' -v hw=" $hw_tests " '
-	NR == FNR { lx[$1] = $2; name[$1] = $3; order[++n] = $1; next }
+	/^#/ { next }
+	FILENAME == ARGV[1] { if ($1 !~ /^#/ && NF >= 2) gap[$1] = $2; next }
+	FILENAME == ARGV[2] { lx[$1] = $2; name[$1] = $3; order[++n] = $1; next }
 	{ bm[$1] = $2; if (!($1 in name)) { name[$1] = $3; order[++n] = $1 } }
 	END {
 		printf "%-6s %-26s %-26s %s\n", "test", "Linux 6.1", "baremon", "name"
@@ -32,12 +39,18 @@ awk -F '\t' -v hw=" $hw_tests " '
 			want = (l == "Ok") || (index(hw, " " t " ") && l ~ /^Skip/)
 			if (!want)
 				continue
-			if (b == "Ok") {
+			if (b == "Ok" && (t in gap)) {
+				printf "not ok - perf test %s: %s passes: take it off the known gaps\n", t, name[t]; fail++
+			} else if (b == "Ok") {
 				printf "ok - perf test %s: %s\n", t, name[t]; pass++
+			} else if (t in gap) {
+				printf "# known gap - perf test %s: %s: Linux %s, baremon %s: %s\n", t, name[t], l, b, gap[t]; known++
 			} else {
 				printf "not ok - perf test %s: %s: Linux %s, baremon %s\n", t, name[t], l, b; fail++
 			}
 		}
+		if (known)
+			printf "# perf-test: %d known gaps\n", known
 		printf "perf-test: %d passed, %d failed\n", pass, fail
 		exit fail != 0
-	}' "$linux" "$bare"
+	}' "$known" "$linux" "$bare"

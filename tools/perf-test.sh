@@ -8,6 +8,11 @@
 #   baremon  baremon in QEMU (run-qemu.sh), same CPUs, memory and files
 # RESULT is perf's word: Ok, Skip, FAILED!. tools/perf-test-compare.sh
 # puts the two side by side.
+#   PERF_TEST_OUT      where KERNEL.tsv and KERNEL.log go (build/perf-test)
+#   PERF_TEST_TIMEOUT  seconds the guest may take (1800)
+#   PERF_TEST_LDSO     on baremon, start perf through this loader, as
+#                      `LDSO /usr/bin/perf test` (default: none, exec
+#                      runs perf through its own PT_INTERP)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BAREMON_BUILD:-$top/build}
@@ -18,7 +23,7 @@ shift
 [ "${1:-}" = -- ] && shift
 perf=/usr/bin/perf
 [ -x "$perf" ] || die "no $perf (Debian package linux-perf)"
-out=$build/perf-test
+out=${PERF_TEST_OUT:-$build/perf-test}
 mkdir -p "$out"
 log=$out/$kernel.log
 
@@ -27,6 +32,7 @@ while IFS= read -r spec; do
 	adds+=(--add "$spec")
 done < <("$top/tools/ldd-closure.sh" "$perf")
 adds+=(--add "$perf:$perf")
+ldso=${PERF_TEST_LDSO:-}
 # perf test runs ~90 tests, several of them for tens of seconds under TCG.
 timeout=${PERF_TEST_TIMEOUT:-1800}
 rc=0
@@ -37,7 +43,7 @@ linux)
 	;;
 baremon)
 	"$top/run-qemu.sh" --smp 2 --mem 1G --quiet --timeout "$timeout" --log "$log" \
-		"${adds[@]}" --run "$perf test $*" > /dev/null 2>&1 || rc=$?
+		"${adds[@]}" --run "$ldso${ldso:+ }$perf test $*" > /dev/null 2>&1 || rc=$?
 	;;
 *) die "unknown kernel '$kernel' (linux or baremon)" ;;
 esac

@@ -168,6 +168,17 @@ int fd_install(struct files *fs, struct file *f, int flags)
 	return fd_install_from(fs, f, 0, flags & O_CLOEXEC);
 }
 
+int files_list_fds(struct files *fs, int *out, int max)
+{
+	int n = 0;
+	uint64_t fl = spin_lock_irqsave(&fs->lock);
+	for (int i = 0; i < MAX_FDS && n < max; i++)
+		if (real(fs->fd[i]))
+			out[n++] = i;
+	spin_unlock_irqrestore(&fs->lock, fl);
+	return n;
+}
+
 struct file *fd_get(struct files *fs, int fd)
 {
 	if (!fs || fd < 0 || fd >= MAX_FDS)

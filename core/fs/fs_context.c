@@ -191,27 +191,46 @@ static int build_cwd(struct path *root, struct path cur, char *buf,
 	return r;
 }
 
+/* The path of directory dir as fs's root sees it, as vfs_getcwd gives. */
+static long dir_path(struct path *root, struct path dir, char *out, size_t size)
+{
+	char *buf = kmalloc(PATH_MAX + NAME_MAX + 1);
+	if (!buf)
+		return -ENOMEM;
+	size_t pos = PATH_MAX;
+	buf[--pos] = 0;
+	long r = build_cwd(root, dir, buf, &pos, buf + PATH_MAX);
+	if (!r && pos == PATH_MAX - 1)
+		buf[--pos] = '/';
+	size_t len = PATH_MAX - pos;
+	if (!r && len > size)
+		r = -ERANGE;
+	if (!r) {
+		memcpy(out, buf + pos, len);
+		r = (long)len;
+	}
+	kfree(buf);
+	return r;
+}
+
 long vfs_getcwd(struct fs_context *fs, char *out, size_t size)
 {
 	struct path root, cwd;
 	fs_paths(fs, &root, &cwd);
-	char *buf = kmalloc(PATH_MAX + NAME_MAX + 1);
-	long r = -ENOMEM;
-	if (buf) {
-		size_t pos = PATH_MAX;
-		buf[--pos] = 0;
-		r = build_cwd(&root, cwd, buf, &pos, buf + PATH_MAX);
-		if (!r && pos == PATH_MAX - 1)
-			buf[--pos] = '/';
-		size_t len = PATH_MAX - pos;
-		if (!r && len > size)
-			r = -ERANGE;
-		if (!r) {
-			memcpy(out, buf + pos, len);
-			r = (long)len;
-		}
-		kfree(buf);
-	}
+	long r = dir_path(&root, cwd, out, size);
+	path_put(&root);
+	path_put(&cwd);
+	return r;
+}
+
+long vfs_dir_path(struct fs_context *fs, const struct path *dir, char *out,
+		  size_t size)
+{
+	struct path root, cwd;
+	if (!dir->mnt || !inode_is_dir(dir->inode))
+		return -ENOTDIR;
+	fs_paths(fs, &root, &cwd);
+	long r = dir_path(&root, *dir, out, size);
 	path_put(&root);
 	path_put(&cwd);
 	return r;

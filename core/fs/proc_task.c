@@ -118,19 +118,42 @@ static void status_ids(struct seqbuf *out, struct task *t)
 {
 	sb_printf(out, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		  "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\n"
-		  "Groups:\t\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n"
-		  "Threads:\t%d\n",
+		  "Groups:\t\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
 		  t->tgid, t->tid, ppid_of(t), t->uid, t->euid, t->euid, t->euid,
 		  t->gid, t->egid, t->egid, t->egid, MAX_FDS, t->tgid, t->tid,
-		  t->pgid, t->sid, nr_threads(t));
+		  t->pgid, t->sid);
 }
 
-static int gen_status(struct seqbuf *out, struct task *t)
+/* Linux's memory lines, shown for a task with user memory only (perf
+ * takes a status without VmPeak for a kernel thread's and synthesizes
+ * no maps for it). baremon keeps no high-water marks: VmPeak and VmHWM
+ * are the present sizes; what it does not count reads 0. */
+static void status_mem(struct seqbuf *out, struct mm *mm)
+{
+	struct mm_usage u;
+	mm_usage(mm, &u);
+	unsigned long long vm = u.vm_bytes >> 10, rss = u.rss_bytes >> 10;
+	sb_printf(out, "VmPeak:\t%8llu kB\nVmSize:\t%8llu kB\nVmLck:\t%8d kB\n"
+		  "VmPin:\t%8d kB\nVmHWM:\t%8llu kB\nVmRSS:\t%8llu kB\n"
+		  "RssAnon:\t%8llu kB\nRssFile:\t%8d kB\nRssShmem:\t%8d kB\n",
+		  vm, vm, 0, 0, rss, rss, rss, 0, 0);
+	sb_printf(out, "VmData:\t%8llu kB\nVmStk:\t%8llu kB\nVmExe:\t%8d kB\n"
+		  "VmLib:\t%8d kB\nVmPTE:\t%8d kB\nVmSwap:\t%8d kB\n"
+		  "HugetlbPages:\t%8d kB\nCoreDumping:\t0\nTHP_enabled:\t0\n",
+		  (unsigned long long)(u.data_bytes >> 10),
+		  (unsigned long long)(u.stack_bytes >> 10), 0, 0, 0, 0, 0);
+}
+
+static int gen_status(struct seqbuf *out, struct task *t,
+		      const struct task_res *r)
 {
 	struct task_caps caps = caps_of(t);
 	sb_printf(out, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\n", t->comm,
 		  umask_of(t), state_char(t), state_name(t));
 	status_ids(out, t);
+	if (r->mm)
+		status_mem(out, r->mm);
+	sb_printf(out, "Threads:\t%d\n", nr_threads(t));
 	sb_printf(out, "SigQ:\t0/%llu\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n"
 		  "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
 		  sigpending_limit(t),
@@ -162,7 +185,8 @@ static unsigned long long ticks(uint64_t ns)
 }
 
 /* The 52 fields of /proc/<pid>/stat (proc(5)); memory fields are 0. */
-static int gen_stat(struct seqbuf *out, struct task *t)
+static int gen_stat(struct seqbuf *out, struct task *t,
+		     const struct task_res *r)
 {
 	sb_printf(out, "%d (%s) %c %d %d %d 0 -1 %u %llu 0 %llu 0 ",
 		  t->tid, t->comm, state_char(t), ppid_of(t), t->pgid, t->sid,
@@ -178,7 +202,8 @@ static int gen_stat(struct seqbuf *out, struct task *t)
 	return 0;
 }
 
-static int gen_comm(struct seqbuf *out, struct task *t)
+static int gen_comm(struct seqbuf *out, struct task *t,
+		     const struct task_res *r)
 {
 	sb_printf(out, "%.*s\n", TASK_COMM_LEN, t->comm);
 	return 0;

@@ -3,7 +3,11 @@
  * numbered directories /proc/<pid> are made on demand, one short-lived
  * inode per lookup, and hold only the pid: every open or readlink looks
  * the task up again, so a vanished task gives ESRCH/ENOENT rather than
- * stale data. /proc/self is a symlink to the caller's tgid.
+ * stale data. /proc/self is a symlink to the caller's tgid. Each
+ * /proc/<pid> also holds task/ (a /proc/<tid> directory per thread of
+ * the process, as Linux lists them) and fd/ (proc_fd.c: a link per open
+ * descriptor); a thread's own /proc/<tid> is found by lookup but, as on
+ * Linux, not listed in /proc.
  *
  * Locking: task_entry_lock (irqsave) guards the table of per-task
  * entries, which only grows.
@@ -26,11 +30,21 @@ struct task_entry {
 	res_link_fn rlink;
 };
 
-/* An inode under /proc/<pid>: entry < 0 is the directory itself. */
+enum pnode_kind {
+	PN_PID_DIR,   /* /proc/<pid>, or /proc/<tgid>/task/<pid> if tgid */
+	PN_ENTRY,     /* a registered file or link: task_entries[entry] */
+	PN_TASK_DIR,  /* /proc/<pid>/task */
+	PN_FD_DIR,    /* /proc/<pid>/fd */
+	PN_FD_LINK,   /* /proc/<pid>/fd/<entry> */
+};
+
+/* An inode under /proc/<pid>. */
 struct pnode {
 	struct inode inode;
+	enum pnode_kind kind;
 	int pid;
 	int entry;
+	int tgid;     /* PN_PID_DIR under task/: its process, else 0 */
 };
 
 static struct genfs procfs = GENFS_INIT(procfs, "proc", 3);
@@ -106,9 +120,26 @@ static int task_entry_find(const char *name, size_t len)
 
 /* ---- /proc/<pid> inodes ---- */
 
+/* Slots 1..MAX_TASK_ENTRIES of a pid's 64 are its files; fd links have
+ * their own range. */
+#define TASK_DIR_SLOT 62
+#define FD_DIR_SLOT 63
+#define FD_INO_BASE (1ULL << 48)
+
 static uint64_t pnode_ino(int pid, int entry)
 {
 	return PID_INO_BASE + (uint64_t)pid * 64 + (uint64_t)(entry + 1);
+}
+
+static uint64_t kind_ino(enum pnode_kind k, int pid, int entry)
+{
+	switch (k) {
+	case PN_TASK_DIR: return pnode_ino(pid, TASK_DIR_SLOT - 1);
+	case PN_FD_DIR: return pnode_ino(pid, FD_DIR_SLOT - 1);
+	case PN_FD_LINK: return FD_INO_BASE + (uint64_t)pid * MAX_FDS + (uint64_t)entry;
+	case PN_ENTRY: return pnode_ino(pid, entry);
+	default: return pnode_ino(pid, -1);
+	}
 }
 
 static struct pnode *P(struct inode *ino)
@@ -116,74 +147,187 @@ static struct pnode *P(struct inode *ino)
 	return container_of(ino, struct pnode, inode);
 }
 
-static int pnode_make(int pid, int entry, struct inode **out)
+/* Linux's modes: fd/ and its links are the owner's alone. */
+static uint32_t kind_mode(enum pnode_kind k, int entry)
 {
 	struct task_entry e;
-	if (entry >= 0 && !task_entry_at((unsigned)entry, &e))
+	switch (k) {
+	case PN_ENTRY:
+		if (!task_entry_at((unsigned)entry, &e))
+			return 0;
+		return e.rlink ? S_IFLNK | 0777 : S_IFREG | 0444;
+	case PN_FD_DIR: return S_IFDIR | 0500;
+	case PN_FD_LINK: return S_IFLNK | 0700;
+	default: return S_IFDIR | 0555;
+	}
+}
+
+/* An inode of kind k for task pid (its thread tid's under tgid's task/
+ * when tgid != 0); -ENOENT when the task or the entry does not exist. */
+static int pnode_new(enum pnode_kind k, int pid, int entry, int tgid,
+		     struct inode **out)
+{
+	uint32_t mode = kind_mode(k, entry);
+	if (!mode)
 		return -ENOENT;
 	struct task *t = task_find_pinned(pid);
 	if (!t)
 		return -ENOENT;
 	uint32_t uid = t->euid, gid = t->egid;
+	bool theirs = !tgid || t->tgid == tgid;
 	task_unpin(t);
-	uint32_t mode = entry < 0 ? S_IFDIR | 0555 : e.rlink ? S_IFLNK | 0777
-							 : S_IFREG | 0444;
+	if (!theirs)
+		return -ENOENT;
 	struct pnode *n = kmalloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	inode_init(&n->inode, &procfs.sb, mode, &pnode_iops,
-		   entry < 0 ? &dir_fops : &genfile_fops);
-	n->inode.ino = pnode_ino(pid, entry);
+		   S_ISDIR(mode) ? &dir_fops : &genfile_fops);
+	n->inode.ino = kind_ino(k, pid, entry);
 	n->inode.uid = uid;
 	n->inode.gid = gid;
+	n->kind = k;
 	n->pid = pid;
 	n->entry = entry;
+	n->tgid = tgid;
 	*out = &n->inode;
 	return 0;
+}
+
+static int pnode_make(int pid, int entry, struct inode **out)
+{
+	return entry < 0 ? pnode_new(PN_PID_DIR, pid, -1, 0, out)
+			 : pnode_new(PN_ENTRY, pid, entry, 0, out);
+}
+
+static int parse_pid(const char *name, size_t len);
+
+/* ".." of a directory under /proc/<pid> (or under task/<tid>). */
+static int pnode_parent(struct pnode *d, struct inode **out)
+{
+	if (d->kind == PN_PID_DIR && !d->tgid) {
+		*out = &genfs_root(&procfs)->inode;
+		inode_get(*out);
+		return 0;
+	}
+	if (d->kind == PN_PID_DIR)
+		return pnode_new(PN_TASK_DIR, d->tgid, -1, 0, out);
+	return pnode_new(PN_PID_DIR, d->pid, -1, d->tgid, out);
+}
+
+static int pid_dir_lookup(struct pnode *d, const char *name, size_t len,
+			  struct inode **out)
+{
+	if (name_eq("task", name, len) && !d->tgid)
+		return pnode_new(PN_TASK_DIR, d->pid, -1, 0, out);
+	if (name_eq("fd", name, len))
+		return pnode_new(PN_FD_DIR, d->pid, -1, 0, out);
+	int i = task_entry_find(name, len);
+	return i < 0 ? -ENOENT : pnode_new(PN_ENTRY, d->pid, i, 0, out);
 }
 
 static int pnode_lookup(struct inode *dir, const char *name, size_t len,
 			struct inode **out)
 {
-	if (len == 2 && name[0] == '.' && name[1] == '.') {
-		*out = &genfs_root(&procfs)->inode;
-		inode_get(*out);
-		return 0;
+	struct pnode *d = P(dir);
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		return pnode_parent(d, out);
+	int id = parse_pid(name, len);
+	switch (d->kind) {
+	case PN_TASK_DIR:
+		return id <= 0 ? -ENOENT : pnode_new(PN_PID_DIR, id, -1, d->pid, out);
+	case PN_FD_DIR:
+		if (id < 0 || id >= MAX_FDS || !proc_fd_open(d->pid, id))
+			return -ENOENT;
+		return pnode_new(PN_FD_LINK, d->pid, id, 0, out);
+	default:
+		return pid_dir_lookup(d, name, len, out);
 	}
-	int i = task_entry_find(name, len);
-	return i < 0 ? -ENOENT : pnode_make(P(dir)->pid, i, out);
+}
+
+/* Emit the numbered entries ids[0..n) of dir (directories or links),
+ * each at position 2 + its index. */
+static void emit_numbered(struct dir_ctx *ctx, struct pnode *d, const int *ids,
+			  int n)
+{
+	bool fds = d->kind == PN_FD_DIR;
+	for (int i = (int)ctx->pos - 2; i >= 0 && i < n; i++) {
+		char name[16];
+		int len = snprintf(name, sizeof(name), "%d", ids[i]);
+		uint64_t ino = fds ? kind_ino(PN_FD_LINK, d->pid, ids[i])
+				   : pnode_ino(ids[i], -1);
+		if (!dir_emit(ctx, name, (size_t)len, ino,
+			      fds ? S_IFLNK : S_IFDIR, (uint64_t)i + 3))
+			return;
+	}
+}
+
+static int numbered_iterate(struct pnode *d, struct dir_ctx *ctx)
+{
+	int *ids = kmalloc(MAX_FDS * sizeof(int));
+	if (!ids)
+		return -ENOMEM;
+	int n = d->kind == PN_FD_DIR ? proc_fd_list(d->pid, ids, MAX_FDS)
+				     : proc_thread_list(d->pid, ids, MAX_FDS);
+	if (n >= 0)
+		emit_numbered(ctx, d, ids, n);
+	kfree(ids);
+	return n < 0 ? n : 0;
+}
+
+/* A pid directory: its files, then task (not under task/) and fd. */
+static void pid_dir_iterate(struct pnode *d, struct dir_ctx *ctx)
+{
+	struct task_entry e;
+	unsigned n = 0, i = (unsigned)ctx->pos - 2;
+	while (task_entry_at(n, &e))
+		n++;
+	for (; i < n && task_entry_at(i, &e); i++) {
+		uint32_t mode = e.rlink ? S_IFLNK : S_IFREG;
+		if (!dir_emit(ctx, e.name, strlen(e.name),
+			      pnode_ino(d->pid, (int)i), mode, i + 3))
+			return;
+	}
+	if (i == n && !d->tgid) {
+		if (!dir_emit(ctx, "task", 4, kind_ino(PN_TASK_DIR, d->pid, -1),
+			      S_IFDIR, i + 3))
+			return;
+		i++;
+	}
+	if (i == n || (i == n + 1 && !d->tgid))
+		dir_emit(ctx, "fd", 2, kind_ino(PN_FD_DIR, d->pid, -1), S_IFDIR,
+			 n + 4);
 }
 
 static int pnode_iterate(struct inode *dir, struct dir_ctx *ctx)
 {
+	struct pnode *d = P(dir);
 	if (!dir_emit_dots(ctx, dir))
 		return 0;
-	struct task_entry e;
-	for (unsigned i = (unsigned)ctx->pos - 2; task_entry_at(i, &e); i++) {
-		uint32_t mode = e.rlink ? S_IFLNK : S_IFREG;
-		if (!dir_emit(ctx, e.name, strlen(e.name),
-			      pnode_ino(P(dir)->pid, (int)i), mode, i + 3))
-			return 0;
-	}
+	if (d->kind == PN_TASK_DIR || d->kind == PN_FD_DIR)
+		return numbered_iterate(d, ctx);
+	pid_dir_iterate(d, ctx);
 	return 0;
 }
 
 /* Fill sb from entry e of task pid: a task_gen_fn while the task is
- * pinned, a res_gen_fn on its references after the pin is dropped. */
+ * pinned (with its references, put after the pin: putting may sleep), a
+ * res_gen_fn on its references after the pin is dropped. */
 static int pnode_gen(int pid, const struct task_entry *e, struct seqbuf *sb)
 {
 	struct task *t = task_find_pinned(pid);
 	if (!t)
 		return -ESRCH;
-	if (e->gen) {
-		int r = e->gen(sb, t);
-		task_unpin(t);
-		return r;
-	}
 	struct task_res res;
 	task_res_get(t, &res);
-	task_unpin(t);
-	int r = e->rgen(sb, &res);
+	int r;
+	if (e->gen) {
+		r = e->gen(sb, t, &res);
+		task_unpin(t);
+	} else {
+		task_unpin(t);
+		r = e->rgen(sb, &res);
+	}
 	task_res_put(&res);
 	return r;
 }
@@ -192,8 +336,8 @@ static int pnode_open(struct inode *ino, struct file *f)
 {
 	struct pnode *n = P(ino);
 	struct task_entry e;
-	if (n->entry < 0)
-		return 0;
+	if (n->kind != PN_ENTRY)
+		return S_ISDIR(ino->mode) ? 0 : -ELOOP;
 	if (f->fmode & FMODE_WRITE)
 		return -EACCES;
 	if (!task_entry_at((unsigned)n->entry, &e) || e.rlink)
@@ -213,7 +357,9 @@ static int pnode_readlink(struct inode *ino, char *buf, size_t max)
 {
 	struct pnode *n = P(ino);
 	struct task_entry e;
-	if (!task_entry_at((unsigned)n->entry, &e) || !e.rlink)
+	if (n->kind == PN_FD_LINK)
+		return proc_fd_link(n->pid, n->entry, buf, max);
+	if (n->kind != PN_ENTRY || !task_entry_at((unsigned)n->entry, &e) || !e.rlink)
 		return -ENOENT;
 	struct task *t = task_find_pinned(n->pid);
 	if (!t)

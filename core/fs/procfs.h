@@ -16,5 +16,12 @@ int procfs_register_link(const char *path, glink_fn link, void *arg);
 /* The pids of every process, sorted, in a kmalloc'd array (*n of them);
  * NULL when out of memory. */
 int *procfs_all_pids(int *n);
+/* proc_fd.c, for /proc/<pid>/fd and task: at most max ids in out, the
+ * count or -ENOENT when pid is gone; a descriptor's link text (length,
+ * as readlink) or -ENOENT. */
+int proc_fd_list(int pid, int *out, int max);
+bool proc_fd_open(int pid, int fd);
+int proc_fd_link(int pid, int fd, char *buf, size_t max);
+int proc_thread_list(int pid, int *out, int max);
 
 #endif

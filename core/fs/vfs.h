@@ -257,6 +257,8 @@ int files_open_console(struct files *fs);
 int fd_install(struct files *fs, struct file *f, int flags);
 /* Install at the lowest free descriptor >= min_fd. */
 int fd_install_from(struct files *fs, struct file *f, int min_fd, bool cloexec);
+/* The open descriptors, ascending, at most max in out: the count. */
+int files_list_fds(struct files *fs, int *out, int max);
 /* The file at fd with a new reference, or NULL. */
 struct file *fd_get(struct files *fs, int fd);
 /* The same for the current task's table. */
@@ -298,6 +300,9 @@ int vfs_chdir(struct fs_context *fs, const char *path);
 /* Length including the NUL, -ERANGE if it does not fit, -ENOENT if the
  * cwd was removed. */
 long vfs_getcwd(struct fs_context *fs, char *buf, size_t size);
+/* The same for directory dir (a path in the tree): -ENOTDIR otherwise. */
+long vfs_dir_path(struct fs_context *fs, const struct path *dir, char *buf,
+		  size_t size);
 
 /*
  * Directory listing: fn is called for each entry from the file position
@@ -352,7 +357,8 @@ typedef int (*write_fn)(const char *data, size_t len, void *arg);
 struct task_res;
 /* A /proc/<pid> file from the task itself: t is pinned (proc/tasks.h)
  * while it runs, so it must not sleep (kmalloc does not). */
-typedef int (*task_gen_fn)(struct seqbuf *out, struct task *t);
+typedef int (*task_gen_fn)(struct seqbuf *out, struct task *t,
+			   const struct task_res *r);
 /* One from references the task held (task_res): may sleep. */
 typedef int (*res_gen_fn)(struct seqbuf *out, const struct task_res *r);
 /* Symlink target from a task's references (e.g. exe): length or -errno. */
@@ -423,6 +429,10 @@ int task_list_pids(int *out, int max);
 /* Threads in the process led by leader (which the caller holds pinned,
  * proc/tasks.h). */
 int task_nr_threads(struct task *leader);
+/* The tids of leader's process, leader first (at most max): the count. */
+int task_list_threads(struct task *leader, int *out, int max);
+/* A reference to t's descriptor table (files_put it), NULL after exit. */
+struct files *task_files_get(struct task *t);
 /*
  * What a /proc/<pid> file made after the task's pin is dropped may use
  * (it may sleep; the task may be freed): references to the task's mm and

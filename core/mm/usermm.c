@@ -1174,6 +1174,23 @@ int mm_format_maps(struct mm *mm, char *buf, size_t max)
 	return (int)n; /* like snprintf: the length the whole text needs */
 }
 
+void mm_usage(struct mm *mm, struct mm_usage *u)
+{
+	memset(u, 0, sizeof(*u));
+	uint64_t f = mm_lock(mm);
+	list_for_each(node, &mm->vmas) {
+		struct vma *v = vma_of(node);
+		uint64_t len = v->end - v->start;
+		u->vm_bytes += len;
+		if (v->flags & VMA_STACK)
+			u->stack_bytes += len;
+		else if ((v->prot & PROT_WRITE) && !(v->flags & VMA_SHARED))
+			u->data_bytes += len;
+	}
+	u->rss_bytes = mm->rss_pages * PAGE_SIZE;
+	mm_unlock(mm, f);
+}
+
 int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len)
 {
 	return mm_copy(mm, addr, dst, len, false);

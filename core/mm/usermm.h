@@ -172,5 +172,12 @@ int mm_handle_fault(struct mm *mm, uint64_t addr, uint64_t error);
 int mm_read(struct mm *mm, uint64_t addr, void *dst, uint64_t len);
 /* /proc/<pid>/maps text for mm; returns the length it needs. */
 int mm_format_maps(struct mm *mm, char *buf, size_t max);
+/* What /proc/<pid>/status shows of mm: bytes mapped, resident, in
+ * private writable mappings other than the stack (Linux's VmData), in
+ * the stack. */
+struct mm_usage {
+	uint64_t vm_bytes, rss_bytes, data_bytes, stack_bytes;
+};
+void mm_usage(struct mm *mm, struct mm_usage *u);
 
 #endif

@@ -137,18 +137,18 @@ static void release_resources(struct task *t)
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	struct mm *mm = t->mm;
 	struct fs_context *fs = t->fs; /* see task_res_get */
+	struct files *files = t->files; /* and task_files_get */
 	t->mm = NULL;
 	t->fs = NULL;
+	t->files = NULL;
 	spin_unlock_irqrestore(&task_lock, f);
 	if (mm) {
 		if (t == current)
 			mm_activate(NULL);
 		mm_put(mm);
 	}
-	if (t->files)
-		files_put(t->files);
+	files_put(files); /* NULL is no-op */
 	fs_put(fs);
-	t->files = NULL;
 }
 
 static void link_family(struct task *t, struct task *p, uint64_t flags)

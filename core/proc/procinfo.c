@@ -7,7 +7,7 @@
 #include "task.h"
 #include "tasks.h"
 #include "core/mm/usermm.h"
-#include "core/fs/vfs.h"
+#include "core/fs/fs.h"
 
 int task_nr_threads(struct task *leader)
 {
@@ -15,6 +15,34 @@ int task_nr_threads(struct task *leader)
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	list_for_each(node, &leader->threads)
 		n++;
+	spin_unlock_irqrestore(&task_lock, f);
+	return n;
+}
+
+/* A reference to t's descriptor table, taken under task_lock, where
+ * release_resources lets it go: the table cannot be freed meanwhile. A
+ * raw count (not files_get): the owner's quick-read cache stays valid,
+ * since only the table's tasks change its slots. */
+struct files *task_files_get(struct task *t)
+{
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	struct files *fs = t->files;
+	if (fs)
+		atomic_inc(&fs->refs);
+	spin_unlock_irqrestore(&task_lock, f);
+	return fs;
+}
+
+/* The tids of leader's process, leader first: at most max in out. */
+int task_list_threads(struct task *leader, int *out, int max)
+{
+	int n = 0;
+	uint64_t f = spin_lock_irqsave(&task_lock);
+	if (max > 0)
+		out[n++] = leader->tid;
+	list_for_each(node, &leader->threads)
+		if (n < max)
+			out[n++] = list_entry(node, struct task, thread_node)->tid;
 	spin_unlock_irqrestore(&task_lock, f);
 	return n;
 }

@@ -5,7 +5,10 @@
  * cache/indexM/ describes the caches CPUID's deterministic cache leaf
  * (4 on Intel, 8000_001DH on AMD) gives for subleaf M: the program runs
  * CPUID itself and compares every file. A machine whose kernel shows no
- * cache directory (this Firecracker host does not) says so.
+ * cache directory (this Firecracker host does not) says so. Each CPU's
+ * topology/ names the CPUs of its die (die_cpus_list, from which perf
+ * counts #num_dies for its metrics) and of its package; with one die per
+ * package, as die_id 0 says, the two lists are the same.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -163,9 +166,28 @@ static void test_caches(void)
 	CHECK(stat(dir, &st) != 0, "no index%u beyond the last", m);
 }
 
+static void test_topology(void)
+{
+	const char *dir = "/sys/devices/system/cpu/cpu0/topology";
+	char path[128], die[256];
+
+	snprintf(path, sizeof(path), "%s/die_cpus_list", dir);
+	strcpy(die, first_line(path));
+	CHECK(die[0] >= '0' && die[0] <= '9', "cpu0's die_cpus_list (%s)", die);
+	snprintf(path, sizeof(path), "%s/die_id", dir);
+	if (strcmp(first_line(path), "0") != 0) {
+		abi_note("cpu0's die_id is not 0: not comparing it with the package");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/package_cpus_list", dir);
+	CHECK(strcmp(die, first_line(path)) == 0,
+	      "one die: die_cpus_list is package_cpus_list (%s)", first_line(path));
+}
+
 int main(void)
 {
 	test_pmu_paths();
+	test_topology();
 	test_caches();
 	return abi_done("sysfs");
 }
