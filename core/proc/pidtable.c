@@ -14,8 +14,8 @@
  * taken under it to make a leaf (task_lock -> pmm_lock), never to give
  * one back (the caller frees it after unlocking).
  */
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "pidtable.h"
 
 #define LEAF_SLOTS (PAGE_SIZE / sizeof(struct task *))

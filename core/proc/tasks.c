@@ -11,17 +11,17 @@
  * to every process or a group).
  */
 #include <string.h>
-#include "cmdline.h"
-#include "kernel.h"
-#include "mm/kstack.h"
-#include "mm/mm.h"
+#include "core/cmdline.h"
+#include "core/kernel.h"
+#include "core/mm/kstack.h"
+#include "core/mm/mm.h"
 #include "sched.h"
 #include "task.h"
 #include "tasks.h"
 #include "pidtable.h"
-#include "fs/vfs.h"
-#include "arch/switch.h"
-#include "arch/tsc.h"
+#include "core/fs/vfs.h"
+#include "core/arch/switch.h"
+#include "core/arch/tsc.h"
 
 struct spinlock task_lock = SPINLOCK_INIT("tasks");
 static struct list all_tasks = LIST_INIT(all_tasks);
