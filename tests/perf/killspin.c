@@ -8,7 +8,7 @@
  * exactly once, and the rounds per second of the guest's clock are
  * noted (not asserted: a loaded host stretches them).
  *
- *   killspin [ROUNDS]     (default 100; docs/bench.md says how
+ *   killspin [ROUNDS]     (default 30; docs/bench.md says how
  *                          100,000 rounds fare)
  */
 #define _GNU_SOURCE
@@ -58,7 +58,7 @@ static int round_once(pid_t *out)
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 100;
+	int rounds = argc > 1 ? atoi(argv[1]) : 30;
 	pid_t *pids = calloc((size_t)rounds, sizeof(pid_t));
 	int bad = 0, first_bad = 0, done = 0;
 	uint64_t t0 = now_ns();
