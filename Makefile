@@ -79,7 +79,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount \
+	noise-compare fork-bench fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount \
 	perf-test-linux perf-test-compare
 all: esp host
 
@@ -143,6 +143,18 @@ bench: esp musl-tests
 	tools/linux-ref.sh --icount 0 --timeout 3600 --add $(BUILD)/musl/big1m -- $(BUILD)/musl/bench 1 \
 		| tee $(COMPARE)/bench-linux.txt || true
 	@echo; sh tools/linux-ref/table.sh $(COMPARE)/bench-baremon.txt $(COMPARE)/bench-linux.txt
+
+# The cost of fork as unreaped children pile up (docs/bench.md): the
+# same program on baremon and on Debian's Linux in the same QEMU, under
+# -icount (TSC ticks are guest instructions), with 2 GiB for the zombies.
+FORK_N ?= 100000
+FORK_MEM ?= 2G
+fork-bench: esp $(BUILD)/musl/forkbench
+	@mkdir -p $(COMPARE)
+	./run-qemu.sh --icount --smp 2 --mem $(FORK_MEM) --timeout 7200 \
+		--add $(BUILD)/musl/forkbench --run 'forkbench $(FORK_N)' | tee $(COMPARE)/fork-baremon.txt
+	tools/linux-ref.sh --icount 0 --mem $(FORK_MEM) --timeout 7200 -- $(BUILD)/musl/forkbench $(FORK_N) \
+		| tee $(COMPARE)/fork-linux.txt || true
 
 # The export path's figures (docs/export.md, "Measured"): throughput
 # over QEMU's socket and a pty, paced or not, upload time, instructions

@@ -5,6 +5,7 @@
 #   tools/linux-ref.sh [OPTIONS] -- PROGRAM[:DEST] [ARGS...]
 #     --icount N       -icount shift=N,sleep=off (as run-qemu.sh --icount N)
 #     --smp N          CPUs (default 2)
+#     --mem SIZE       memory (default 512M)
 #     --cmdline ARGS   more kernel arguments (default: isolcpus=1 nohz_full=1)
 #     --timeout S      give up after S seconds (default 900)
 #     --add SRC[:DEST] another file in the initramfs (DEST default /bin/NAME)
@@ -16,18 +17,19 @@
 # /proc, /sys, /dev, /tmp, tracefs and debugfs, brings the other CPUs online (the kernel boots with
 # maxcpus=1: see below), runs the program with ARGS, prints
 # "linux-ref: exit N" and powers off. The guest boots QEMU's direct kernel loader (no
-# firmware) with TCG, -cpu max,vendor=GenuineIntel, q35, 512M, a serial
+# firmware) with TCG, -cpu max,vendor=GenuineIntel, q35, 512M (--mem), a serial
 # console on stdout; the exit status is the program's (124: timeout).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BAREMON_BUILD:-$top/build}
 cache=$build/linux-ref
-icount="" smp=2 extra="isolcpus=1 nohz_full=1" timeout=900 adds=()
+icount="" smp=2 mem=512M extra="isolcpus=1 nohz_full=1" timeout=900 adds=()
 die() { echo "linux-ref: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) icount=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
 	--cmdline) extra=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--add) adds+=("$2"); shift 2 ;;
@@ -99,7 +101,7 @@ append="console=ttyS0 loglevel=1 panic=-1 maxcpus=1 linux_ref_online=$((smp - 1)
 echo "linux-ref: $(cat "$cache/version" 2>/dev/null || echo linux), $note, $smp CPU(s), cmdline: $append" >&2
 log=$work/serial.log
 rc=0
-timeout "$timeout" qemu-system-x86_64 -machine q35 -m 512M -smp "$smp" "${accel[@]}" \
+timeout "$timeout" qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" "${accel[@]}" \
 	-nodefaults -display none -no-reboot -serial "file:$log" \
 	-kernel "$cache/vmlinuz" -initrd "$work/initramfs.cpio" -append "$append" \
 	</dev/null || rc=$?

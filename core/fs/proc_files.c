@@ -110,10 +110,8 @@ static int gen_interrupts(struct seqbuf *out, void *arg)
  * (Linux: the last one given out) are. */
 static int gen_loadavg(struct seqbuf *out, void *arg)
 {
-	int n = 0;
-	int *pids = procfs_all_pids(&n);
-	sb_printf(out, "0.00 0.00 0.00 1/%d %d\n", n, pids && n ? pids[n - 1] : 0);
-	kfree(pids);
+	int last, n = task_count_processes(&last);
+	sb_printf(out, "0.00 0.00 0.00 1/%d %d\n", n, last);
 	return 0;
 }
 

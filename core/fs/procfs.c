@@ -408,49 +408,22 @@ static int root_dyn_lookup(struct gnode *dir, const char *name, size_t len,
 	return pid <= 0 ? -ENOENT : pnode_make(pid, -1, out);
 }
 
-static void sort_ints(int *v, int n)
-{
-	for (int i = 1; i < n; i++) {
-		int x = v[i], j = i;
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-int *procfs_all_pids(int *n)
-{
-	for (int max = 1024;; max *= 2) {
-		int *pids = kmalloc((size_t)max * sizeof(int));
-		if (!pids)
-			return NULL;
-		*n = task_list_pids(pids, max);
-		if (*n < max) {
-			sort_ints(pids, *n); /* near-linear: the list is mostly in pid order */
-			return pids;
-		}
-		kfree(pids); /* maybe more: try a larger array */
-	}
-}
-
-/* Every process, however many: the array grows with the task list. */
+/* Every process, however many, in pid order from where the last call
+ * stopped: each step is a lookup in the pid table (task_next_process),
+ * so a listing costs what it emits, not the number of processes times
+ * the number of getdents calls. */
 static void root_dyn_iterate(struct gnode *dir, struct dir_ctx *ctx)
 {
-	int n;
-	int *pids = procfs_all_pids(&n);
-	if (!pids)
-		return;
-	for (int i = 0; i < n; i++) {
-		uint64_t cookie = GEN_DYN_BASE + (uint64_t)pids[i];
-		if (cookie < ctx->pos)
-			continue;
+	int pid = ctx->pos > GEN_DYN_BASE ? (int)(ctx->pos - GEN_DYN_BASE) : 1;
+	while ((pid = task_next_process(pid)) > 0) {
+		uint64_t cookie = GEN_DYN_BASE + (uint64_t)pid;
 		char name[16];
-		int len = snprintf(name, sizeof(name), "%d", pids[i]);
-		if (!dir_emit(ctx, name, (size_t)len, pnode_ino(pids[i], -1),
+		int len = snprintf(name, sizeof(name), "%d", pid);
+		if (!dir_emit(ctx, name, (size_t)len, pnode_ino(pid, -1),
 			      S_IFDIR, cookie + 1))
 			break;
+		pid++;
 	}
-	kfree(pids);
 }
 
 static const struct gdir_ops root_dyn = {

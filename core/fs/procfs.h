@@ -13,9 +13,6 @@ void cpuinfo_block(struct seqbuf *out, unsigned i, uint32_t apic_id);
 /* sysctl.c: one integer as /proc/sys takes it; 0 or -EINVAL. */
 int sysctl_parse_int(const char *s, int *out); /* bytes taken or -EINVAL */
 int procfs_register_link(const char *path, glink_fn link, void *arg);
-/* The pids of every process, sorted, in a kmalloc'd array (*n of them);
- * NULL when out of memory. */
-int *procfs_all_pids(int *n);
 /* proc_fd.c, for /proc/<pid>/fd and task: at most max ids in out, the
  * count or -ENOENT when pid is gone; a descriptor's link text (length,
  * as readlink) or -ENOENT. */

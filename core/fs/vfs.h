@@ -424,8 +424,9 @@ void signal_send_current(int sig);
  * way back to user mode (Linux's saved_sigmask).
  */
 void signal_restore_mask_after_delivery(uint64_t old);
-/* tgids of all processes (thread-group leaders), at most max; count. */
-int task_list_pids(int *out, int max);
+/* Walking the processes (proc/tasks.h). */
+int task_next_process(int from);
+int task_count_processes(int *last);
 /* Threads in the process led by leader (which the caller holds pinned,
  * proc/tasks.h). */
 int task_nr_threads(struct task *leader);

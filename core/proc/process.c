@@ -16,6 +16,7 @@
 #include "signal.h"
 #include "syscall.h"
 #include "tasks.h"
+#include "pidtable.h"
 #include "core/arch/tsc.h"
 #include "core/mm/uaccess.h"
 #include "core/mm/usermm.h"
@@ -617,6 +618,54 @@ static bool wait_matches(struct task *self, struct task *c, int idtype, int id)
 	}
 }
 
+/* Whether child c of me has something for wait to report: 1 with *r
+ * filled (and, when reaped, c off the children list in *reap), else 0.
+ * Caller holds task_lock. */
+static int child_ready(struct task *me, struct task *c, int options,
+		       struct wait_result *r, struct task **reap)
+{
+	if ((options & WEXITED) && process_reapable(c)) {
+		int st = c->exit_code;
+		*r = (struct wait_result){ c->tgid, st,
+			(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
+			{ 0 } };
+		cputime_of_child(c, &r->usage);
+		if (!(options & WNOWAIT)) {
+			list_remove(&c->sibling);
+			cputime_reap(me, c);
+			*reap = c;
+		}
+		return 1;
+	}
+	if ((options & WSTOPPED) && c->stop_pending_report && c->stop_sig) {
+		*r = (struct wait_result){ c->tgid, 0x7f | (c->stop_sig << 8),
+					   CLD_STOPPED, { 0 } };
+		cputime_of_child(c, &r->usage);
+		if (!(options & WNOWAIT))
+			c->stop_pending_report = false;
+		return 1;
+	}
+	if ((options & WCONTINUED) && c->cont_pending_report) {
+		*r = (struct wait_result){ c->tgid, 0xffff, CLD_CONTINUED, { 0 } };
+		cputime_of_child(c, &r->usage);
+		if (!(options & WNOWAIT))
+			c->cont_pending_report = false;
+		return 1;
+	}
+	return 0;
+}
+
+/* The child of me with pid id, or NULL: a lookup in the pid table, not
+ * a walk of the children (a wait for one pid costs the same however
+ * many children there are). Caller holds task_lock. */
+static struct task *child_by_pid(struct task *me, int id)
+{
+	struct task *c = pid_table_get(id);
+	if (!c || c->leader != c || c->parent != me || list_empty(&c->sibling))
+		return NULL;
+	return c;
+}
+
 /* One scan of the children. Returns 1 with *r filled, 0 if children
  * exist but none is ready, -ECHILD if none match. */
 static int scan_children(struct task *me, int idtype, int id, int options,
@@ -631,42 +680,20 @@ static int scan_children(struct task *me, int idtype, int id, int options,
 		return 1;
 	}
 	found = traced;
+	if (idtype == P_PID) {
+		struct task *c = child_by_pid(me, id);
+		if (c)
+			found = child_ready(me, c, options, r, reap);
+		spin_unlock_irqrestore(&task_lock, f);
+		return found;
+	}
 	list_for_each(n, &me->children) {
 		struct task *c = list_entry(n, struct task, sibling);
 		if (!wait_matches(me, c, idtype, id))
 			continue;
-		found = 0;
-		if ((options & WEXITED) && process_reapable(c)) {
-			int st = c->exit_code;
-			*r = (struct wait_result){ c->tgid, st,
-				(st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
-				{ 0 } };
-			cputime_of_child(c, &r->usage);
-			if (!(options & WNOWAIT)) {
-				list_remove(&c->sibling);
-				cputime_reap(me, c);
-				*reap = c;
-			}
-			found = 1;
+		found = child_ready(me, c, options, r, reap);
+		if (found)
 			break;
-		}
-		if ((options & WSTOPPED) && c->stop_pending_report && c->stop_sig) {
-			*r = (struct wait_result){ c->tgid, 0x7f | (c->stop_sig << 8),
-						   CLD_STOPPED, { 0 } };
-			cputime_of_child(c, &r->usage);
-			if (!(options & WNOWAIT))
-				c->stop_pending_report = false;
-			found = 1;
-			break;
-		}
-		if ((options & WCONTINUED) && c->cont_pending_report) {
-			*r = (struct wait_result){ c->tgid, 0xffff, CLD_CONTINUED, { 0 } };
-			cputime_of_child(c, &r->usage);
-			if (!(options & WNOWAIT))
-				c->cont_pending_report = false;
-			found = 1;
-			break;
-		}
 	}
 	spin_unlock_irqrestore(&task_lock, f);
 	return found;

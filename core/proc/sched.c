@@ -295,14 +295,17 @@ static void sched_finish(struct runqueue *rq)
 void task_first_run(void)
 {
 	sched_finish(rq_of(this_cpu_id()));
-	if (current->mm && ptrace_traced(current)) {
-		/* A traced child stops before its first instruction. */
+	if (current->mm) {
+		/* A new user task leaves as every return to user mode does
+		 * (userret.c): a signal sent before it first ran, such as a
+		 * SIGKILL right after the fork, is taken now rather than at
+		 * its first interrupt, a CPU's tick away (or never, on a
+		 * tickless CPU); a traced child stops before its first
+		 * instruction. */
 		irq_enable();
 		return_to_user(current->frame); /* returns with interrupts off */
 		return;
 	}
-	if (current->mm)
-		vpmu_hook_user_exit(current->frame); /* a new user task leaves for user mode */
 	irq_enable();
 }
 

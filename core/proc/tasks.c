@@ -1,8 +1,14 @@
 /*
  * Task allocation, identifiers and the task list.
  *
- * Locking: task_lock (irqsave) protects all_tasks, tid allocation and the
- * family links (parent, children, sibling, threads) of every task.
+ * Locking: task_lock (irqsave) protects all_tasks, the pid table
+ * (pidtable.c: tid allocation and lookup) and the family links (parent,
+ * children, sibling, threads) of every task.
+ *
+ * A task is in all_tasks and (but the idle tasks, tid 0) in the pid
+ * table from task_alloc to task_unlist: lookup by tid is the table's,
+ * O(1); all_tasks is for the walks that must see every task (a signal
+ * to every process or a group).
  */
 #include <string.h>
 #include "core/cmdline.h"
@@ -12,35 +18,14 @@
 #include "sched.h"
 #include "task.h"
 #include "tasks.h"
+#include "pidtable.h"
+#include "core/fs/vfs.h"
 #include "core/arch/switch.h"
 #include "core/arch/tsc.h"
 
 struct spinlock task_lock = SPINLOCK_INIT("tasks");
 static struct list all_tasks = LIST_INIT(all_tasks);
-static int next_tid = 1;
 
-
-static bool tid_in_use(int tid)
-{
-	list_for_each(n, &all_tasks)
-		if (list_entry(n, struct task, all_node)->tid == tid)
-			return true;
-	return false;
-}
-
-/* Caller holds task_lock. Tids wrap at PID_MAX and skip live ones; 0
- * when every one is taken (fork then fails with EAGAIN, as Linux). */
-static int alloc_tid(void)
-{
-	for (int tries = 0; tries < PID_MAX; tries++) {
-		int tid = next_tid++;
-		if (next_tid >= PID_MAX)
-			next_tid = 2;
-		if (!tid_in_use(tid))
-			return tid;
-	}
-	return 0;
-}
 
 /* What every task starts with, whatever it is for. */
 static void init_fields(struct task *t, uint64_t kstack, uint8_t *fpu,
@@ -85,7 +70,7 @@ struct task *task_alloc(const char *comm)
 	t->on_cpu = -1;
 
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	t->tid = t->tgid = alloc_tid();
+	t->tid = t->tgid = pid_table_alloc(t, sysctl_pid_max());
 	if (t->tid)
 		list_add_tail(&t->all_node, &all_tasks);
 	spin_unlock_irqrestore(&task_lock, f);
@@ -100,12 +85,17 @@ struct task *task_alloc(const char *comm)
 
 void task_unlist(struct task *t)
 {
+	uint64_t leaf = 0;
 	uint64_t f = spin_lock_irqsave(&task_lock);
 	if (!t->unlisted) {
 		list_remove(&t->all_node);
+		if (t->tid)
+			leaf = pid_table_remove(t->tid);
 		t->unlisted = true;
 	}
 	spin_unlock_irqrestore(&task_lock, f);
+	if (leaf)
+		pmm_free_pages(leaf, 1);
 	while (__atomic_load_n(&t->pins, __ATOMIC_ACQUIRE))
 		cpu_relax(); /* a sender finishing with it; it does not sleep */
 }
@@ -153,17 +143,17 @@ static void find_spin_wait(void)
 		;
 }
 
+/* The live task holding tid, or NULL. Caller holds task_lock. */
+static struct task *lookup(int tid)
+{
+	struct task *t = pid_table_get(tid);
+	return t && t->state != TASK_DEAD ? t : NULL;
+}
+
 struct task *task_find(int tid)
 {
-	struct task *found = NULL;
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	list_for_each(n, &all_tasks) {
-		struct task *t = list_entry(n, struct task, all_node);
-		if (t->tid == tid && t->state != TASK_DEAD) {
-			found = t;
-			break;
-		}
-	}
+	struct task *found = lookup(tid);
 	spin_unlock_irqrestore(&task_lock, f);
 	if (find_spin && found)
 		find_spin_wait();
@@ -172,32 +162,36 @@ struct task *task_find(int tid)
 
 struct task *task_find_pinned(int tid)
 {
-	struct task *found = NULL;
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	list_for_each(n, &all_tasks) {
-		struct task *t = list_entry(n, struct task, all_node);
-		if (t->tid == tid && t->state != TASK_DEAD) {
-			found = t;
-			task_pin(t);
-			break;
-		}
-	}
+	struct task *found = lookup(tid);
+	if (found)
+		task_pin(found);
 	spin_unlock_irqrestore(&task_lock, f);
 	if (find_spin && found)
 		find_spin_wait();
 	return found;
 }
 
-int task_list_pids(int *out, int max)
+int task_next_process(int from)
 {
-	int n = 0;
+	int tid = from;
 	uint64_t f = spin_lock_irqsave(&task_lock);
-	list_for_each(node, &all_tasks) {
-		struct task *t = list_entry(node, struct task, all_node);
-		if (t->tid == t->tgid && t->tid > 0 && t->state != TASK_DEAD && n < max)
-			out[n++] = t->tid;
-	}
+	struct task *t;
+	while ((t = pid_table_next(&tid)) &&
+	       (t->tid != t->tgid || t->state == TASK_DEAD))
+		tid++;
 	spin_unlock_irqrestore(&task_lock, f);
+	return t ? tid : 0;
+}
+
+int task_count_processes(int *last)
+{
+	int n = 0, tid = 1;
+	*last = 0;
+	while ((tid = task_next_process(tid)) > 0) {
+		n++;
+		*last = tid++;
+	}
 	return n;
 }
 

@@ -5,7 +5,6 @@
 #include "core/spinlock.h"
 #include "task.h"
 
-#define PID_MAX 32768
 #define FPU_AREA_SIZE 512
 
 extern struct spinlock task_lock;
@@ -35,7 +34,12 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
 void kthread_exit(int code) __attribute__((noreturn));
 /* The idle task of `cpu`, wrapping the stack the CPU already runs on. */
 struct task *task_create_idle(unsigned cpu, uint64_t stack_base);
-int task_list_pids(int *out, int max);
+/* The smallest pid >= from of a live process (its leader's tid), or 0
+ * when there is none: /proc's listing walks with it. Cost: the tids
+ * passed over (pidtable.h), not the number of tasks. */
+int task_next_process(int from);
+/* How many processes live, with the highest pid in *last (0 if none). */
+int task_count_processes(int *last);
 /* Call fn for every task with task_lock held (fn must not sleep). */
 void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx);
 

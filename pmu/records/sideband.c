@@ -185,19 +185,21 @@ void perf_record_task(struct task *t, struct task *parent, bool fork)
 		record_namespaces(t);
 }
 
-/* MMAP2 for events that asked for it, MMAP for the others (exec
- * mappings; data mappings only with attr.mmap_data). MMAP2 carries the
- * file's build id for events with attr.build_id when it has one, else
+/* Which mappings an event hears of (Linux's perf_event_mmap_match):
+ * executable ones with attr.mmap or mmap2, the others with
+ * attr.mmap_data, which needs neither of those. Those with attr.mmap2
+ * get MMAP2, the others MMAP; MMAP2 carries the file's build id for
+ * events with attr.build_id when it has one, else
  * maj/min/ino/ino_generation. */
 static bool wants_kind(const struct perf_event *e, const struct sb_record *r)
 {
 	bool exec = !(r->h.misc & PERF_RECORD_MISC_MMAP_DATA);
-	return exec || e->attr.mmap_data;
+	return exec ? e->attr.mmap || e->attr.mmap2 : e->attr.mmap_data;
 }
 
 static bool wants_mmap1(const struct perf_event *e, const struct sb_record *r)
 {
-	return e->attr.mmap && !e->attr.mmap2 && wants_kind(e, r);
+	return !e->attr.mmap2 && wants_kind(e, r);
 }
 
 static bool wants_mmap2_id(const struct perf_event *e, const struct sb_record *r)
