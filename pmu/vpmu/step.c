@@ -66,6 +66,16 @@ static unsigned fetch(uint64_t ip, uint8_t *bytes)
 	return 0;
 }
 
+/* Is this entry from user mode the model's own step trap (a #DB with
+ * DR6.BS that no tracer asked for)? Then the kernel work until the
+ * return is the model's and counts nowhere. Before vpmu_step_finish. */
+bool vpmu_step_trap_is_own(const struct trap_frame *f)
+{
+	unsigned cpu = this_cpu_id();
+	return vpmu_stepping[cpu] && f->vector == VEC_DEBUG && !steps[cpu].user_tf &&
+	       (read_dr6() & DR6_BS);
+}
+
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 {
 	unsigned cpu = this_cpu_id();

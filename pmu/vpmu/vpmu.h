@@ -79,6 +79,7 @@ unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
  * branch it was (*branch, VPMU_BR_* or 0). */
 void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
+bool vpmu_step_trap_is_own(const struct trap_frame *f);
 void vpmu_step_init(void);
 
 /* RDPMC's #UD under TCG, emulated (rdpmc_ud.c); the emulated user

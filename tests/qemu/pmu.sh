@@ -91,9 +91,9 @@ expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's
 # Stepping branches:u costs ~2,000 kernel instructions each: room for it.
 guest_timeout=$((${GUEST_TIMEOUT:-90} * 2))
 printf '%s\n' 'stat -e cycles,instructions -- exact --icount 4' 'rdpmc --icount 4' \
-	> "$logs/icount-insns.session"
+	'exactmix --icount 4' > "$logs/icount-insns.session"
 guest icount-insns --icount 4 --add "$build/perf/musl/exact" --add "$build/perf/musl/rdpmc" \
-	--session "$logs/icount-insns.session"
+	--add "$build/perf/musl/exactmix" --session "$logs/icount-insns.session"
 guest_timeout=${GUEST_TIMEOUT:-90}
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: vpmu: instruction clock: TSC = 2\^4 x instructions' \
@@ -101,6 +101,8 @@ expect_line '^\[ *[0-9.]+\] pmu: vpmu: instruction clock: TSC = 2\^4 x instructi
 expect_line '^ +[1-9][0-9]* +instructions( |$)' "stat counts instructions (user and kernel) under -icount"
 expect_line '^exact: [0-9]+ passed, 0 failed$' "exact passes under -icount"
 expect_line '^rdpmc: [0-9]+ passed, 0 failed$' "rdpmc (self-monitoring, RDPMC emulated) passes under -icount"
+expect_line '^exactmix: [0-9]+ passed, 0 failed$' \
+	"exactmix: exact and stepped events together, the model's traps in none, under -icount"
 
 # Throttling on an isolated CPU, whose tick stops while one task runs
 # there: a throttled event asks for it back, or it stays throttled.
