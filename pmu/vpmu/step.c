@@ -76,6 +76,14 @@ bool vpmu_step_trap_is_own(const struct trap_frame *f)
 	       (read_dr6() & DR6_BS);
 }
 
+/* Will vpmu_step_finish say a user instruction retired? */
+bool vpmu_step_retired(const struct trap_frame *f)
+{
+	if (!vpmu_stepping[this_cpu_id()])
+		return false;
+	return f->vector == SYSCALL_VECTOR || (f->vector == VEC_DEBUG && (read_dr6() & DR6_BS));
+}
+
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 {
 	unsigned cpu = this_cpu_id();

@@ -225,12 +225,50 @@ static void wrapped(struct vpmu_cpu *c)
 	wrapped_in(c, c->mode);
 }
 
+/* The model took `ticks` of TSC time from the current task: its RDTSC
+ * leaves them out from now on (vtsc.c). */
+static void hide(uint64_t ticks)
+{
+	struct task *t = current;
+	if (!ticks || !t || !t->mm)
+		return;
+	if (!t->vpmu_tsc_hidden)
+		vpmu_tsc_trap_set(true);
+	t->vpmu_tsc_hidden += ticks;
+}
+
+/* The TSC the current task reads at this entry from user mode: `real`
+ * (the TSC at the user boundary) less what the model took from it. */
+static void note_entry_tsc(uint64_t real)
+{
+	struct task *t = current;
+	if (!t || !t->mm)
+		return;
+	t->vpmu_tsc_entry = real - t->vpmu_tsc_hidden;
+	t->vpmu_tsc_entry_valid = true;
+}
+
+/* Called by the trap that emulates a user RDTSC. When the model did not
+ * see this entry (nothing counts now), the entry's own time stamp
+ * stands in, and the trap's time so far is hidden with the rest. */
+uint64_t vpmu_tsc_user_now(void)
+{
+	struct task *t = current;
+	if (t->vpmu_tsc_entry_valid)
+		return t->vpmu_tsc_entry;
+	uint64_t at = t->acct_tsc, v = at - t->vpmu_tsc_hidden;
+	t->vpmu_tsc_hidden += rdtsc() - at;
+	return v;
+}
+
 /* Charge the time since last_tsc to the counters that count in the mode
  * the CPU was in: TSC ticks to cycles, and with the instruction clock
- * the instructions it says retired. */
+ * the instructions it says retired; the model's own time to nobody. */
 static void advance(struct vpmu_cpu *c)
 {
 	uint64_t now = rdtsc();
+	if (c->mode == VPMU_OWN)
+		hide(now - c->last_tsc);
 	uint64_t insns = vpmu_icount_on() ? vpmu_icount_between(c->last_tsc, now) : 0;
 	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc);
 	pmi |= charge(c, VPMU_SRC_INSNS, 0, insns);
@@ -345,7 +383,9 @@ uint64_t vpmu_wrap_due(void)
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
 	uint64_t left = wrap_left(c);
-	c->last_tsc = rdtsc();
+	uint64_t now = rdtsc();
+	hide(now - c->last_tsc); /* the task's RDTSC leaves the model out too */
+	c->last_tsc = now;
 	arm_wrap_timer(c, left);
 	c->inside = false;
 	if (c->pmi_due)
@@ -462,6 +502,11 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bo
 	uint64_t in_ticks = rest > out_ticks ? rest - out_ticks : 0;
 	bool user_pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
 	user_pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
+	if (c->exit_own)
+		hide(rest - in_ticks);
+	note_entry_tsc(now - in_ticks);
+	if (own_in)
+		hide(in_ticks);
 	c->mode = VPMU_KERNEL;
 	bool kernel_pmi = charge(c, VPMU_SRC_CYCLES, 0, (c->exit_own ? 0 : rest - in_ticks) +
 				 (own_in ? 0 : in_ticks));
@@ -484,16 +529,24 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bo
  * instruction), which no stamp separates from the instruction's: the
  * stint's cycles are not taken from the TSC but are one per
  * instruction the step retired (vpmu_user_entry charges them), and the
- * TSC time since the exit hook counts nowhere. Any other stint is
- * charged from the TSC to user mode.
+ * rest of the TSC time since the exit hook counts nowhere, and the
+ * task's RDTSC leaves it out. Any other stint is charged from the TSC
+ * to user mode.
  */
-static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped)
+static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped, bool retired)
 {
+	uint64_t now = rdtsc();
 	if (!stepped || vpmu_icount_on()) {
 		advance(c);
+		note_entry_tsc(now);
 		return;
 	}
-	c->last_tsc = rdtsc();
+	uint64_t span = now - c->last_tsc, one = retired && span ? 1 : 0;
+	const struct task *t = current;
+	if (t && t->mm)
+		note_entry_tsc(c->last_tsc + one);
+	hide(span - one);
+	c->last_tsc = now;
 }
 
 /* Is this entry the wrap timer's interrupt, due now, or the PMI? Then
@@ -533,9 +586,9 @@ void vpmu_user_entry(struct trap_frame *f)
 	struct vpmu_cpu *c = ENTER(fl);
 	bool stepped = vpmu_stepping[this_cpu_id()];
 	bool own = vpmu_step_trap_is_own(f) || own_interrupt(c, f, rdtsc()) ||
-		   held_in_own_time(c, f, stepped);
+		   held_in_own_time(c, f, stepped) || vpmu_tsc_insn(f) || vpmu_rdpmc_trap(f);
 	if (!charge_user_stint(c, f, own))
-		charge_untimed_stint(c, stepped);
+		charge_untimed_stint(c, stepped, vpmu_step_retired(f));
 	c->mode = VPMU_USER;
 	unsigned branch;
 	if (stepped && vpmu_step_finish(f, &branch)) {
@@ -561,10 +614,11 @@ void vpmu_emulated_user_insn(void)
 	uint64_t fl;
 	struct vpmu_cpu *c = ENTER(fl);
 	advance(c);
+	enum vpmu_mode was = c->mode; /* own: the entry hook saw the trap */
 	c->mode = VPMU_USER;
 	if (charge(c, VPMU_SRC_INSNS, 0, 1))
 		wrapped(c);
-	c->mode = VPMU_KERNEL;
+	c->mode = was == VPMU_OWN ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
 }
 
@@ -578,6 +632,8 @@ void vpmu_user_exit(struct trap_frame *f)
 	advance(c);
 	c->exit_own = c->mode == VPMU_OWN;
 	c->mode = VPMU_USER;
+	if (current)
+		current->vpmu_tsc_entry_valid = false;
 	if (wants_steps(c))
 		vpmu_step_arm(f);
 	vpmu_icount_stamp_here();
@@ -616,6 +672,8 @@ int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 	if (!err && !vpmu_lbr_wrmsr(msr, value))
 		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c) || vpmu_lbr_wants_steps();
+	if (!vpmu_counting[this_cpu_id()] && current)
+		current->vpmu_tsc_entry_valid = false; /* no more entries seen */
 	leave(c, f);
 	return err;
 }
@@ -692,6 +750,7 @@ void vpmu_init(void)
 	vpmu_icount_init();
 	vpmu_step_init();
 	vpmu_rdpmc_init();
+	vpmu_tsc_init();
 }
 
 bool vpmu_pmi_user_mark(void)

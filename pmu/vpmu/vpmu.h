@@ -82,9 +82,21 @@ int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 bool vpmu_step_trap_is_own(const struct trap_frame *f);
 void vpmu_step_init(void);
 
+/* The TSC a task the model has taken time from reads (vtsc.c): its
+ * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
+ * vpmu_tsc_user_now (vpmu.c): that TSC at the current kernel entry. */
+struct task;
+void vpmu_tsc_init(void);
+void vpmu_tsc_trap_set(bool on);
+void vpmu_tsc_sched_in(const struct task *next);
+unsigned vpmu_tsc_insn(const struct trap_frame *f);
+uint64_t vpmu_tsc_user_now(void);
+bool vpmu_step_retired(const struct trap_frame *f);
+
 /* RDPMC's #UD under TCG, emulated (rdpmc_ud.c); the emulated user
  * instruction counts as one retired. */
 void vpmu_rdpmc_init(void);
+bool vpmu_rdpmc_trap(const struct trap_frame *f);
 void vpmu_emulated_user_insn(void);
 
 /* The registers a PMI taken with frame f samples: the user's frame of
