@@ -590,15 +590,15 @@ void vpmu_user_entry(struct trap_frame *f)
 	if (!charge_user_stint(c, f, own))
 		charge_untimed_stint(c, stepped, vpmu_step_retired(f));
 	c->mode = VPMU_USER;
-	unsigned branch;
-	if (stepped && vpmu_step_finish(f, &branch)) {
-		bool untimed = !vpmu_icount_on();
-		bool pmi = charge(c, VPMU_SRC_INSNS, 0, untimed ? 1 : 0);
-		pmi |= charge(c, VPMU_SRC_CYCLES, 0, untimed ? 1 : 0);
-		pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
-		if (pmi)
-			wrapped(c);
-	}
+	unsigned branch = 0;
+	bool step = stepped && vpmu_step_retired(f); /* a step (a REP's iteration too) */
+	bool retired = stepped && vpmu_step_finish(f, &branch);
+	bool untimed = !vpmu_icount_on();
+	bool pmi = charge(c, VPMU_SRC_INSNS, 0, untimed && retired ? 1 : 0);
+	pmi |= charge(c, VPMU_SRC_CYCLES, 0, untimed && step ? 1 : 0);
+	pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
+	if (pmi)
+		wrapped(c);
 	c->mode = own ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
 }

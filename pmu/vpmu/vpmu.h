@@ -72,6 +72,7 @@ void vpmu_icount_stamp_here(void);
  * `next_ip`: 0 when it is not a branch, else one VPMU_BR_* kind. */
 unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 			    uint64_t next_ip);
+bool vpmu_decode_rep_string(const uint8_t *bytes, unsigned len);
 
 /* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
