@@ -15,7 +15,7 @@ KWARN      := $(WARN) -Wmissing-prototypes -Wshadow
 # Kernel: freestanding, higher half, no red zone, no SSE; frame pointers
 # kept and no tail calls, so the panic backtrace shows every caller.
 KCFLAGS    := -std=c11 -O2 -g $(KWARN) -ffreestanding -nostdinc \
-	      -isystem $(GCC_INC) -Icore -I. -Ilibc-lite/include $(UAPI_INC) \
+	      -isystem $(GCC_INC) -I. -Ilibc-lite/include $(UAPI_INC) \
 	      -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	      -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	      -fno-optimize-sibling-calls \
@@ -45,7 +45,8 @@ LIBC_SRCS  := $(wildcard libc-lite/*.c)
 # EXTRA_SRCS/EXTRA_ASM (repo-relative) add work-in-progress files to a
 # private build: make BUILD=build-wip EXTRA_SRCS="wip/a.c".
 CORE_SRCS  := $(filter-out core/arch/asm_offsets.c,\
-	      $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c ringbuf/*.c)) $(EXTRA_SRCS)
+	      $(wildcard core/*.c core/*/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
+	      ringbuf/*.c export/*.c wire/*.c)) $(EXTRA_SRCS)
 CORE_ASM   := $(wildcard core/*/*.asm pmu/*/*.asm) $(EXTRA_ASM)
 KOBJS      := $(BUILD)/kernel/trampoline.o \
 	      $(CORE_SRCS:%.c=$(BUILD)/kernel/%.o) \
@@ -88,7 +89,7 @@ $(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_U
 # record's workload keeps frame pointers: call chains walk through it.
 $(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
 # kbench tests /dev/kbench through the kernel's interface header.
-$(BUILD)/musl/kbench: MUSL_EXTRA := -Ipmu
+$(BUILD)/musl/kbench: MUSL_EXTRA := -I.
 $(BUILD)/musl/kbench: pmu/kbench/kbench_uapi.h
 $(BUILD)/musl/twofunc: MUSL_EXTRA := -fno-omit-frame-pointer
 # A static PIE (glibc's gcc -static-pie) for the loader's ET_DYN path.
@@ -162,7 +163,7 @@ $(DEPS_OK): tools/deps.sh
 # --- kernel ----------------------------------------------------------------
 # The perf fd's quick read is a leaf on the SYSCALL entry's quick path:
 # no frame of its own (the backtrace loses nothing, it calls nothing).
-$(BUILD)/kernel/pmu/fops_quick.o: KCFLAGS += -momit-leaf-frame-pointer
+$(BUILD)/kernel/pmu/events/self_count_read.o: KCFLAGS += -momit-leaf-frame-pointer
 $(BUILD)/kernel/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
@@ -259,12 +260,16 @@ $(BUILD)/baremon.img: $(ESP)/.stamp tools/mkimage.sh boot/grub.cfg.in
 image: $(BUILD)/baremon.img
 
 # --- host tool: baremon (host/, docs/host.md) --------------------------------
-# Built for the host with its C library; ringbuf/'s frame and link code is
+# Built for the host with its C library; wire/'s frame and link code is
 # the same source the kernel and the guest agent compile.
 PREFIX     ?= /usr/local
-HOST_SRCS  := $(wildcard host/*.c) ringbuf/frame.c ringbuf/link.c $(HOST_EXTRA_SRCS)
+# The target's stat, record and bench option parsers and perf's event
+# names are compiled in too (host/opts_*.c, host/evcheck.c): the tool
+# refuses what the target would, before it boots anything.
+HOST_SRCS  := $(wildcard host/*.c) wire/frame.c wire/link.c \
+	      $(addprefix apps/lib/perftool/,opts.c events.c hwcache.c) $(HOST_EXTRA_SRCS)
 HOST_OBJS  := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
-HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -D_GNU_SOURCE \
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -Iapps/lib/perftool -D_GNU_SOURCE \
 	       -DBAREMON_TOP='"$(CURDIR)"' -DBAREMON_VERSION='"$(VERSION)"' -MMD -MP
 $(BUILD)/host/%.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -281,12 +286,12 @@ install: $(BUILD)/baremon
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
 FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata $(BUILD)/fuzz/fuzz_export_rx
-$(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c ringbuf/frame.c ringbuf/link.c | $(DEPS_OK)
+$(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c wire/frame.c wire/link.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
 $(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/buildid.c \
-		ringbuf/frame.c | $(DEPS_OK)
+		wire/frame.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^

@@ -213,12 +213,19 @@ fi
 # --- the EFI system partition for this run ---------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/baremon-run.XXXXXX")
 qemu_pid=""
+# On every exit (a signal: INT, TERM, HUP): QEMU is stopped and waited
+# for, so that nothing of this run is left when run-qemu.sh has gone.
 cleanup() {
-	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	if [ -n "$qemu_pid" ]; then
+		kill "$qemu_pid" 2>/dev/null
+		wait "$qemu_pid" 2>/dev/null
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 esp=$work/esp
 files_dir=$esp/baremon
@@ -387,6 +394,9 @@ elapsed=$((SECONDS - start))
 
 # --- verdict -------------------------------------------------------------------
 say() { echo "run-qemu: $*" >&2; }
+# The console text without CRs; grep -a on it: the host tool's frames
+# on the console are not text, and a plain grep would say "binary file
+# matches" instead of the line.
 clean() { tr -d '\r' < "$serial_log" 2>/dev/null; }
 
 if [ "$reason" = timeout ]; then
@@ -398,11 +408,11 @@ if [ "$reason" = cpu-timeout ]; then
 	exit 124
 fi
 if [ "$reason" = loader ]; then
-	say "boot failure: $(clean | grep -m1 'baremon-loader: error' | sed 's/.*baremon-loader: error: //')"
+	say "boot failure: $(clean | grep -a -m1 'baremon-loader: error' | sed 's/.*baremon-loader: error: //')"
 	exit 126
 fi
 if clean | grep -q '^PANIC: '; then
-	say "kernel panic: $(clean | grep -m1 '^PANIC: ' | sed 's/^PANIC: //')"
+	say "kernel panic: $(clean | grep -a -m1 '^PANIC: ' | sed 's/^PANIC: //')"
 	exit 125
 fi
 if ! clean | grep -q '^baremon .* booting'; then
@@ -413,7 +423,7 @@ if ! clean | grep -q '^baremon .* booting'; then
 	say "boot failure: the kernel never started (QEMU exit code $rc after ${elapsed}s)"
 	exit 126
 fi
-status_line=$(clean | grep '^baremon: exit status ' | tail -n 1)
+status_line=$(clean | grep -a '^baremon: exit status ' | tail -n 1)
 if [ -n "$status_line" ]; then
 	status=${status_line#baremon: exit status }
 	say "guest exit status $status (${elapsed}s)"

@@ -95,7 +95,7 @@ build/apps/obj/%.o: %.c apps/apps.mk
 	$(USER_Q)gcc $(USER_CFLAGS) -I$(dir $<) $(APPS_LIB_INC) $(APPS_EXTRA_INC) -c $< -o $@
 
 # bench shares /dev/kbench's interface header with the kernel.
-build/apps/obj/apps/bench/%.o: APPS_EXTRA_INC := -Ipmu
+build/apps/obj/apps/bench/%.o: APPS_EXTRA_INC := -I.
 
 define APPS_LINK
 build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)
@@ -104,8 +104,8 @@ build/apps/$(1): $$(USER_CRT0) $(2) $$(APPS_LIBS) $$(USER_LIB)
 endef
 $(foreach a,$(APPS_ONEFILE),$(eval $(call APPS_LINK,$(a),build/apps/obj/apps/$(a).o)))
 # APPS_EXTRA_NAME: sources from elsewhere in the tree a program links
-# (agent shares ringbuf/'s frame code with the kernel and host/).
-APPS_EXTRA_agent := ringbuf/frame.c ringbuf/link.c
+# (agent shares wire/'s frame code with the kernel and host/).
+APPS_EXTRA_agent := wire/frame.c wire/link.c
 build/apps/obj/apps/agent/%.o: USER_CFLAGS += -I.
 $(foreach a,$(APPS_DIRS),$(eval $(call APPS_LINK,$(a),\
 	$(patsubst %.c,build/apps/obj/%.o,$(wildcard apps/$(a)/*.c) $(APPS_EXTRA_$(a))))))

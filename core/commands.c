@@ -1,22 +1,22 @@
 /* Built-in session commands that report on the machine and the kernel. */
 #include <stdlib.h>
 #include <string.h>
-#include "arch/acpi.h"
-#include "arch/apic.h"
+#include "core/arch/acpi.h"
+#include "core/arch/apic.h"
 #include "cmdline.h"
-#include "arch/cpu.h"
+#include "core/arch/cpu.h"
 #include "fault.h"
-#include "fs/initrd.h"
+#include "core/fs/initrd.h"
 #include "log.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
 #include "selftest.h"
 #include "shell.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
-#include "arch/x86.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
+#include "core/arch/x86.h"
 #include "report.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 
 SHELL_CMD(cat, "cat FILE...: print initrd files")
 {

@@ -14,7 +14,7 @@
 #include "font8x16.h"
 #include "kernel.h"
 #include "log.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 #define INK   0x00c0c0c0u
 #define PAPER 0x00000000u

@@ -9,12 +9,12 @@
  * here; it is touched only by the IRQ 1 handler, on one CPU at a time.
  */
 #include <string.h>
-#include "arch/apic.h"
-#include "arch/ioapic.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
+#include "core/arch/apic.h"
+#include "core/arch/ioapic.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
 #include "cmdline.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 #include "kbd.h"
 #include "kernel.h"
 

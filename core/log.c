@@ -12,7 +12,7 @@
 #include "log.h"
 #include "serial.h"
 #include "spinlock.h"
-#include "arch/tsc.h"
+#include "core/arch/tsc.h"
 
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 static volatile bool panicking;

@@ -10,11 +10,11 @@
 #include "panic.h"
 #include "ksyms.h"
 #include "log.h"
-#include "arch/percpu.h"
-#include "arch/power.h"
-#include "arch/x86.h"
+#include "core/arch/percpu.h"
+#include "core/arch/power.h"
+#include "core/arch/x86.h"
 #include "boot/bootinfo.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 extern const char __kernel_start[], __kernel_end[];
 

@@ -3,7 +3,7 @@
 #define BAREMON_PANIC_H
 
 #include "kernel.h"
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 /* Exit status a panic reports to the host (run-qemu.sh maps it to 125). */
 #define PANIC_EXIT_STATUS 125

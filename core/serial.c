@@ -18,7 +18,7 @@
 #include "cmdline.h"
 #include "log.h"
 #include <stdio.h>
-#include "arch/acpi.h"
+#include "core/arch/acpi.h"
 
 static struct uart ports[SERIAL_MAX_PORTS] = {
 	{ .at = { UART_IO, 0, 0x3f8, 0, 1, 0 }, .irq = 4, .found_by = "legacy" },

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include "serial.h"
 #include "log.h"
-#include "arch/acpi.h"
-#include "arch/x86.h"
+#include "core/arch/acpi.h"
+#include "core/arch/x86.h"
 
 #define PCI_ADDR 0xcf8
 #define PCI_DATA 0xcfc

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <words.h>
 #include "log.h"
-#include "arch/power.h"
+#include "core/arch/power.h"
 #include "serial.h"
 #include "shell.h"
-#include "arch/x86.h"
+#include "core/arch/x86.h"
 
 #define LINE_MAX 512
 #define PROMPT "baremon> "

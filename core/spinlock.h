@@ -8,7 +8,7 @@
 #define BAREMON_SPINLOCK_H
 
 #include <stdint.h>
-#include "arch/x86.h"
+#include "core/arch/x86.h"
 
 struct spinlock {
 	volatile uint32_t locked;

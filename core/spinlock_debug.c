@@ -7,8 +7,8 @@
 #ifdef BAREMON_DEBUG
 #include "debugcheck.h"
 #include "spinlock.h"
-#include "arch/msr-index.h"
-#include "arch/percpu.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/percpu.h"
 
 /* This CPU's id + 1; 0 before per-CPU data exists (GS base 0). */
 static uint32_t cpu_tag(void)

@@ -7,7 +7,7 @@
 #ifdef BAREMON_DEBUG
 #include <string.h>
 #include "debugcheck.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "selftest.h"
 #include "spinlock.h"
 

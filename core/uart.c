@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 #include "uart.h"
-#include "arch/x86.h"
-#include "mm/mm.h"
+#include "core/arch/x86.h"
+#include "core/mm/mm.h"
 
 #define REG_DATA 0
 #define REG_IER  1

@@ -9,18 +9,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 #include "export_rx.h"
 
 /* Exit statuses of the tool itself (a command run on the target exits
  * with its own status). */
 enum {
-	EXIT_USAGE = 64,      /* bad command line */
+	EXIT_USAGE = 2,       /* bad command line (before anything starts) */
 	EXIT_NOINPUT = 66,    /* a local file cannot be read */
 	EXIT_UNAVAILABLE = 69,/* no device, cannot connect, QEMU failed */
 	EXIT_SOFTWARE = 70,   /* the agent refused (busy, bad request) */
+	EXIT_CANTCREAT = 73,  /* a local file cannot be written */
 	EXIT_IOERR = 74,      /* a transfer failed (size, CRC, errno) */
 	EXIT_TIMEOUT = 75,    /* the target stopped answering */
 	EXIT_PROTOCOL = 76,   /* the line closed or garbage only */
@@ -43,7 +46,7 @@ struct target {
 	bool verbose;
 	int timeout_s;            /* give up after this long without progress */
 	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
-	char tmpdir[64];
+	char tmpdir[256];
 };
 
 /* target.c: reach the machine; returns a file descriptor or exits. */
@@ -51,6 +54,9 @@ int target_open(struct target *t, bool with_agent);
 /* Wait for a QEMU we started; its run-qemu.sh status (or -1). */
 int target_wait(struct target *t, int timeout_s);
 void target_close(struct target *t);
+/* The line closed: when the target is a QEMU we started, run-qemu.sh's
+ * reason once it has ended ("QEMU failed: ..."), else NULL. */
+const char *target_gone_reason(struct target *t);
 
 /* conn.c: one session with the agent over fd. */
 struct conn {
@@ -101,9 +107,41 @@ void conn_report(struct conn *c);
 /* Print a one-line error and the panic report if any; exit(status). */
 __attribute__((noreturn)) void conn_fail(struct conn *c, int status, const char *fmt, ...);
 
+/* Wait for the agent to acknowledge a BYE(status), at most ms, without
+ * failing on a closed line: how a signal cancels the guest command. */
+void conn_cancel(struct conn *c, uint32_t status, int ms);
+
+/* stop.c: signals and temporary files (docs/host.md). stop_init at
+ * start; stop_watch names what stop_now must end; the waiting loops
+ * call stop_check. stop_cleanup functions run at exit and on a signal. */
+extern volatile sig_atomic_t stop_signal;
+void stop_init(void);
+void stop_watch(struct target *t, struct conn *c);
+void stop_cleanup(void (*fn)(void));
+bool stop_pending(void);
+void stop_check(void);
+__attribute__((noreturn)) void stop_now(void);
+/* Where temporary files go: $TMPDIR, else /tmp. */
+const char *host_tmpdir(void);
+
+/* help.c: usage texts (help to stdout, errors to stderr). */
+void help_usage(FILE *to);
+bool help_command_to(const char *cmd, FILE *to);
+void help_version(void);
+
+/* check.c: the command line and local inputs, before anything starts;
+ * exits with EXIT_USAGE, EXIT_NOINPUT or EXIT_CANTCREAT (0 after help). */
+void check_command(int argc, char **argv);
+/* A ./prog or ../prog to push must be an executable file here. */
+void check_program(const char *cmd, const char *path);
+void check_readable(const char *cmd, const char *path);
+
+/* list.c: perf list of the target's events. */
+int cmd_list(struct conn *c);
+
 /* files.c */
 int cmd_push(struct conn *c, const char *local, const char *dest, bool quiet);
-int cmd_pull(struct conn *c, const char *path, const char *local);
+int cmd_pull(struct conn *c, const char *path, const char *local, bool quiet);
 /* Guest path for a pushed local file: /tmp/BASENAME. */
 void guest_tmp_path(const char *local, char *out, size_t size);
 /* A local regular file that can be executed? */
@@ -116,6 +154,9 @@ int push_if_local(struct conn *c, char **argv);
 int cmd_run(struct conn *c, int argc, char **argv);
 int run_remote(struct conn *c, int argc, char **argv,
 	       int out_fd, int err_fd);
+/* Run argv (NULL-terminated) on the target; its stdout as a malloc'd
+ * string (NULL when it cannot be kept), its stderr dropped. */
+char *run_capture(struct conn *c, char **argv, int *status);
 
 /* shell.c: the interactive console (no agent). */
 int cmd_shell(int fd, struct target *t);
@@ -126,6 +167,8 @@ int cmd_poweroff(struct conn *c);
 
 /* session.c */
 int cmd_session(struct conn *c, const char *file);
+/* Every step understood, every local file there (exits as check.c). */
+void session_check(const char *file);
 
 /* record.c */
 int cmd_record(struct conn *c, int argc, char **argv);

@@ -20,14 +20,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "baremon.h"
+#include "host/guestopts.h"
 
 #define BENCH_MAX_ARGS 128
 
 static char *args[BENCH_MAX_ARGS + 4];   /* what runs on the target */
-static char local[BENCH_MAX_ARGS][160];  /* files to push, by argument */
+static char local[BENCH_MAX_ARGS][300];  /* files to push, by argument */
 static int nargs;
 static bool add_cpu;
-static char tmpdir[64];
+static char tmpdir[256];
 
 static bool is_file_option(const char *a)
 {
@@ -59,7 +60,15 @@ static void assemble(const char *text, const char *out)
 		_exit(127);
 	}
 	int st = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	pid_t r;
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR) {
+		if (stop_pending()) {
+			kill(pid, SIGTERM);
+			waitpid(pid, NULL, 0);
+			stop_now();
+		}
+	}
+	if (pid < 0 || r < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "baremon: bench: cannot assemble '%s'\n", text);
 		exit(2);
 	}
@@ -71,14 +80,17 @@ static void too_many(void)
 	exit(EXIT_USAGE);
 }
 
+static void cleanup(void);
+
 void bench_prepare(struct target *t, int argc, char **argv)
 {
 	bool cpu_given = false, smp_given = false;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/baremon-bench.XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/baremon-bench.XXXXXX", host_tmpdir());
 	if (!mkdtemp(tmpdir)) {
 		fprintf(stderr, "baremon: bench: cannot make a directory: %s\n", strerror(errno));
 		exit(EXIT_UNAVAILABLE);
 	}
+	stop_cleanup(cleanup);
 	args[nargs++] = "bench";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -122,14 +134,20 @@ void bench_prepare(struct target *t, int argc, char **argv)
 		args[nargs++] = "-cpu";
 		args[nargs++] = "1";
 	}
+	args[nargs] = NULL;
+	bench_options(nargs, args);   /* bench's own checks, before any boot */
 }
 
+/* The assembled snippets and their directory (at exit, on a signal). */
 static void cleanup(void)
 {
+	if (!tmpdir[0])
+		return;
 	for (int k = 0; k < nargs; k++)
 		if (local[k][0] && !strncmp(local[k], tmpdir, strlen(tmpdir)))
 			unlink(local[k]);
 	rmdir(tmpdir);
+	tmpdir[0] = 0;
 }
 
 int cmd_bench(struct conn *c)

@@ -101,6 +101,11 @@ static void emit(void *ctx, const uint8_t *p, size_t n)
 	struct conn *c = ctx;
 	uint64_t start = host_now_ms();
 	while (n && !c->closed) {
+		stop_check();
+		/* Cancelling (stop_now): a line that takes nothing for a
+		 * second is given up, not waited for. */
+		if (stop_signal && host_now_ms() - start > 1000)
+			return;
 		ssize_t r = write(c->fd, p, n);
 		if (r > 0) {
 			p += r;
@@ -151,9 +156,12 @@ void conn_init(struct conn *c, int fd, struct target *t)
 	c->last_progress = host_now_ms();
 }
 
+/* Damage is bad frames; frames sent again or received twice without
+ * any are a slow target (a loaded host), said only with -v. */
 void conn_report(struct conn *c)
 {
-	if (c->reader.bad_frames || c->link.retransmits || c->link.duplicates)
+	bool verbose = c->target && c->target->verbose;
+	if (c->reader.bad_frames || (verbose && (c->link.retransmits || c->link.duplicates)))
 		fprintf(stderr, "baremon: line damage: %llu bad frames (%llu bytes skipped), "
 			"%llu frames sent again, %llu duplicates received\n",
 			(unsigned long long)c->reader.bad_frames,
@@ -277,6 +285,7 @@ static void read_console_line(struct conn *c)
 /* Wait up to ms for the line; handle what arrives, retransmit on time. */
 static void pump(struct conn *c, long ms)
 {
+	stop_check();
 	long wait = link_wait_ms(&c->link, host_now_ms());
 	if (wait < 0 || wait > ms)
 		wait = ms;
@@ -307,6 +316,8 @@ static void pump(struct conn *c, long ms)
 /* Fail when the target is gone, has panicked, or stopped answering. */
 static void check_health(struct conn *c, bool waiting)
 {
+	if (stop_signal)
+		return;   /* stop_now's cancel: its loops watch c->closed */
 	if (c->panicked) {
 		/* Let the rest of the report arrive. */
 		uint64_t end = host_now_ms() + 1500;
@@ -316,8 +327,12 @@ static void check_health(struct conn *c, bool waiting)
 			text_line(c);
 		conn_fail(c, EXIT_PANIC, "the target kernel panicked");
 	}
-	if (c->closed)
+	if (c->closed) {
+		const char *why = c->target ? target_gone_reason(c->target) : NULL;
+		if (why)
+			conn_fail(c, EXIT_UNAVAILABLE, "QEMU stopped: %s", why);
 		conn_fail(c, EXIT_PROTOCOL, "the target closed %s", c->closed_why);
+	}
 	int limit = c->target ? c->target->timeout_s : 30;
 	if (waiting && limit > 0 &&
 	    host_now_ms() - c->last_progress > (uint64_t)limit * 1000) {
@@ -471,6 +486,22 @@ void conn_bye(struct conn *c, uint32_t status)
 	conn_send(c, FRAME_BYE, CHAN_CONTROL, p, sizeof(p));
 	uint64_t end = host_now_ms() + 5000;
 	while (!link_idle(&c->link) && !c->closed && host_now_ms() < end)
+		pump(c, 100);
+}
+
+void conn_cancel(struct conn *c, uint32_t status, int ms)
+{
+	uint64_t end = host_now_ms() + (uint64_t)ms;
+	if (!c->link.up || c->powered_off)
+		return;
+	while (!c->closed && !link_can_send(&c->link) && host_now_ms() < end)
+		pump(c, 100);
+	if (c->closed || !link_can_send(&c->link))
+		return;
+	uint8_t p[4];
+	put_le32(p, status);
+	link_send(&c->link, FRAME_BYE, CHAN_CONTROL, p, sizeof(p), host_now_ms());
+	while (!c->closed && !link_idle(&c->link) && host_now_ms() < end)
 		pump(c, 100);
 }
 

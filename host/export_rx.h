@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "ringbuf/frame.h"
+#include "wire/frame.h"
 
 #define EXPORT_RX_STREAMS 32
 

@@ -113,7 +113,7 @@ static int receive_file(struct conn *c, int fd, uint64_t size, uint64_t *total)
 	return 0;
 }
 
-int cmd_pull(struct conn *c, const char *path, const char *local)
+int cmd_pull(struct conn *c, const char *path, const char *local, bool quiet)
 {
 	char tmp[4096], dest[4096], part[4200];
 	snprintf(tmp, sizeof(tmp), "%s", path);
@@ -150,7 +150,8 @@ int cmd_pull(struct conn *c, const char *path, const char *local)
 		return EXIT_IOERR;
 	}
 	double s = (double)(host_now_ms() - t0) / 1000;
-	fprintf(stderr, "baremon: pulled %s to %s: %llu bytes in %.2f s\n", path, dest,
+	if (!quiet)
+		fprintf(stderr, "baremon: pulled %s to %s: %llu bytes in %.2f s\n", path, dest,
 		(unsigned long long)total, s);
 	return 0;
 }

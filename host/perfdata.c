@@ -234,9 +234,10 @@ static void feat_build_id(struct buf *b, const struct input *in, const struct pr
 	struct build_id bid;
 	if (kernel_elf && buildid_cache_add(kernel_elf, &bid) == 0)
 		put_build_id(b, &bid, "[kernel.kallsyms]", PERF_RECORD_MISC_KERNEL);
+	/* The samples name the local file (mappath.c). */
 	for (int i = 0; i < np; i++)
 		if (buildid_cache_add(p[i].local_path, &bid) == 0)
-			put_build_id(b, &bid, p[i].guest_path, PERF_RECORD_MISC_USER);
+			put_build_id(b, &bid, p[i].local_path, PERF_RECORD_MISC_USER);
 	char done[32][64];
 	int ndone = 0;
 	for (size_t off = 0; off + 8 <= in->data.len; off += get_le16(in->data.p + off + 6)) {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "ringbuf/frame.h"
+#include "wire/frame.h"
 
 #define BUILD_ID_MAX 20
 
@@ -54,6 +54,10 @@ int perfdata_pipe(const char *pipe_file, FILE *out,
 		  const struct program *programs, int nprograms,
 		  const char *kernel_elf, const char *bin_dir,
 		  const struct machine_info *m, const char *cmdline);
+
+/* mappath.c: rewrite pipe_file so that the MMAP records of each
+ * program name its local_path instead of its guest_path. 0 or -1. */
+int perfdata_map_paths(const char *pipe_file, const struct program *programs, int nprograms);
 
 /* Fill m from "hostname\nosrelease\n" + /proc/cpuinfo + /proc/meminfo. */
 void machine_info_parse(struct machine_info *m, const char *text);

@@ -7,11 +7,13 @@
  * (perfdata.c), or kept in pipe format with -o -, the same build ids
  * and features added as records.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include "baremon.h"
 #include "perfdata.h"
 
@@ -127,6 +129,29 @@ static int append_exported(struct conn *c, const char *local)
 	return 0;
 }
 
+static char local_data[300];
+
+static void remove_local_data(void)
+{
+	if (local_data[0])
+		unlink(local_data);
+	local_data[0] = 0;
+}
+
+/* perf record's way with an existing output: FILE becomes FILE.old. */
+static void keep_old(const char *out)
+{
+	struct stat st;
+	char old[4200];
+	if (stat(out, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return;
+	snprintf(old, sizeof(old), "%s.old", out);
+	if (rename(out, old) != 0)
+		fprintf(stderr, "baremon: record: cannot rename %s to %s: %s\n", out, old,
+			strerror(errno));
+}
+
+
 int cmd_record(struct conn *c, int argc, char **argv)
 {
 	char cmdline[2048];
@@ -164,16 +189,29 @@ int cmd_record(struct conn *c, int argc, char **argv)
 	/* With -o - the data goes to stdout: the program's output to
 	 * stderr, as perf record does. */
 	bool to_stdout = strcmp(out, "-") == 0;
+	/* An empty GUEST_DATA first: still empty after a failed record,
+	 * it says the record never started (an event the target does not
+	 * have, say: status 2), and record has said why. */
+	r = cmd_push(c, "/dev/null", GUEST_DATA, true);
+	if (r)
+		return r;
 	int status = run_remote(c, n, args, to_stdout ? STDERR_FILENO : STDOUT_FILENO,
 				STDERR_FILENO);
-	char local[] = "/tmp/baremon-record.XXXXXX";
+	char *local = local_data;
+	snprintf(local_data, sizeof(local_data), "%s/baremon-record.XXXXXX", host_tmpdir());
+	stop_cleanup(remove_local_data);
 	int fd = mkstemp(local);
 	if (fd < 0)
 		return EXIT_IOERR;
 	close(fd);
-	if (cmd_pull(c, GUEST_DATA, local) != 0) {
+	if (cmd_pull(c, GUEST_DATA, local, true) != 0) {
 		unlink(local);
 		return EXIT_IOERR;
+	}
+	struct stat st;
+	if (status != 0 && stat(local, &st) == 0 && st.st_size == 0) {
+		unlink(local);
+		return status;
 	}
 	if (exporting && append_exported(c, local) != 0) {
 		unlink(local);
@@ -184,12 +222,21 @@ int cmd_record(struct conn *c, int argc, char **argv)
 		return EXIT_IOERR;
 	}
 	struct program progs[64];
-	for (int i = 0; i < np; i++)
-		progs[i] = (struct program){ guest_names[i], programs[i] };
+	static char real[64][4096];
+	for (int i = 0; i < np; i++) {
+		const char *path = realpath(programs[i], real[i]) ? real[i] : programs[i];
+		progs[i] = (struct program){ guest_names[i], path };
+	}
+	if (perfdata_map_paths(local, progs, np) != 0) {
+		fprintf(stderr, "baremon: record: cannot rewrite %s: %s\n", local, strerror(errno));
+		unlink(local);
+		return EXIT_IOERR;
+	}
 	if (to_stdout) {
 		r = perfdata_pipe(local, stdout, progs, np, kernel_elf(), apps_dir(), &facts,
 				  cmdline);
 	} else {
+		keep_old(out);
 		r = perfdata_convert(local, out, progs, np, kernel_elf(), apps_dir(), &facts,
 				     cmdline);
 		if (r == 0)

@@ -3,13 +3,18 @@
  *   run CMD [ARGS]     the command must exit 0 (or as `status` said); a
  *                      local program is pushed first, as for `run`;
  *                      words split at blanks, '...' and "..." quote
+ *   stat ARGS          `run stat ARGS` with the local programs among ARGS
+ *                      pushed, as the `stat` command does
  *   status N           the next run must exit with N
  *   expect TEXT        the last run's output contains TEXT
  *   push FILE [DEST] / pull PATH [LOCAL]
  *   timeout S          seconds without progress before giving up
  *   # comment
  * Each step prints "session: ok|FAILED: LINE"; the session stops at the
- * first failure and ends with "session: N passed, N failed".
+ * first failure and ends with "session: N passed, N failed". Before
+ * anything starts, session_check reads the whole script: a step it does
+ * not know is a usage error, a local file to push that is not there an
+ * error of its own (check.c's statuses), with the line's number.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +59,25 @@ static int split(char *line, char **w)
 	return n;
 }
 
-/* Run, keeping the output (shown as well) for `expect`. */
-static bool step_run(struct session *s, int argc, char **argv)
+/* Run, keeping the output (shown as well) for `expect`. With all_args
+ * (stat), every argument naming a local program is pushed, else only
+ * the command. */
+static bool step_run(struct session *s, int argc, char **argv, bool all_args)
 {
 	int fd = memfd_create("baremon-run", MFD_CLOEXEC);
-	if (fd < 0 || push_if_local(s->c, argv) != 0)
+	if (fd < 0)
 		return false;
+	static char guest[MAX_WORDS][512];
+	for (int i = 0; i < (all_args ? argc : 1); i++) {
+		if (!is_local_program(argv[i]))
+			continue;
+		guest_tmp_path(argv[i], guest[i], sizeof(guest[i]));
+		if (cmd_push(s->c, argv[i], guest[i], true) != 0) {
+			close(fd);
+			return false;
+		}
+		argv[i] = guest[i];
+	}
 	int st = run_remote(s->c, argc, argv, fd, fd);
 	off_t len = lseek(fd, 0, SEEK_END);
 	free(s->output);
@@ -86,7 +104,9 @@ static bool step(struct session *s, char *text)
 	if (n == 0)
 		return true;
 	if (strcmp(w[0], "run") == 0 && n > 1)
-		return step_run(s, n - 1, w + 1);
+		return step_run(s, n - 1, w + 1, false);
+	if (strcmp(w[0], "stat") == 0 && n > 1)
+		return step_run(s, n, w, true);
 	if (strcmp(w[0], "status") == 0 && n == 2) {
 		s->want_status = atoi(w[1]);
 		return true;
@@ -99,7 +119,7 @@ static bool step(struct session *s, char *text)
 	if (strcmp(w[0], "push") == 0 && n >= 2)
 		return cmd_push(s->c, w[1], n > 2 ? w[2] : NULL, false) == 0;
 	if (strcmp(w[0], "pull") == 0 && n >= 2)
-		return cmd_pull(s->c, w[1], n > 2 ? w[2] : NULL) == 0;
+		return cmd_pull(s->c, w[1], n > 2 ? w[2] : NULL, false) == 0;
 	if (strcmp(w[0], "poweroff") == 0 && n == 1)
 		return cmd_poweroff(s->c) == 0;
 	if (strcmp(w[0], "timeout") == 0 && n == 2 && s->c->target) {
@@ -134,4 +154,48 @@ int cmd_session(struct conn *c, const char *file)
 	free(s.output);
 	printf("session: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
+}
+
+/* One line of the script as session_check sees it: its step known and
+ * its arguments counted, a local file it pushes or runs there. */
+static void check_line(const char *file, int lineno, char *text)
+{
+	char *w[MAX_WORDS + 1];
+	int n = split(text, w);
+	if (n == 0 || w[0][0] == '#')
+		return;
+	static const struct { const char *step; int lo, hi; } steps[] = {
+		{ "run", 1, MAX_WORDS }, { "stat", 1, MAX_WORDS }, { "status", 1, 1 },
+		{ "expect", 0, MAX_WORDS }, { "push", 1, 2 }, { "pull", 1, 2 },
+		{ "timeout", 1, 1 }, { "poweroff", 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (strcmp(steps[i].step, w[0]))
+			continue;
+		if (n - 1 < steps[i].lo || n - 1 > steps[i].hi)
+			break;
+		char where[600];
+		snprintf(where, sizeof(where), "session: %s:%d", file, lineno);
+		if (!strcmp(w[0], "push"))
+			check_readable(where, w[1]);
+		for (int k = 1; k < n && (!strcmp(w[0], "run") || !strcmp(w[0], "stat")); k++)
+			if (k == 1 || !strcmp(w[0], "stat"))
+				check_program(where, w[k]);
+		return;
+	}
+	fprintf(stderr, "baremon: session: %s:%d: cannot understand '%s'\n", file, lineno, w[0]);
+	exit(EXIT_USAGE);
+}
+
+void session_check(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return;   /* check_readable has said */
+	char line[1024];
+	for (int lineno = 1; fgets(line, sizeof(line), f); lineno++) {
+		line[strcspn(line, "\r\n")] = 0;
+		check_line(file, lineno, line);
+	}
+	fclose(f);
 }

@@ -39,8 +39,13 @@ int cmd_shell(int fd, struct target *t)
 	for (;;) {
 		struct pollfd p[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 				       { .fd = fd, .events = POLLIN } };
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 2, 100) < 0 && errno != EINTR)
 			break;
+		if (stop_pending()) {
+			if (tty)
+				tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+			stop_now();
+		}
 		if (p[0].revents && relay(STDIN_FILENO, fd, true) < 0)
 			break;
 		if (p[1].revents && relay(fd, STDOUT_FILENO, false) < 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include "baremon.h"
@@ -85,6 +86,7 @@ static int connect_exec(struct target *t, const char *cmd)
 		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		dup2(sv[1], 0);
 		dup2(sv[1], 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -140,14 +142,32 @@ static int open_serial(const char *spec)
 	return fd;
 }
 
+/* The last "run-qemu: " line of the log in *msg (run-qemu.sh's verdict:
+ * "QEMU failed: ...", "kernel panic: ..."), or "". */
+static void last_verdict(const struct target *t, char *msg, size_t size)
+{
+	char log[300], line[1024];
+	snprintf(log, sizeof(log), "%s/run-qemu.log", t->tmpdir);
+	msg[0] = 0;
+	FILE *f = t->tmpdir[0] ? fopen(log, "r") : NULL;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "run-qemu: ", 10) && !strstr(line, " CPU(s), "))
+			snprintf(msg, size, "%s", line + 10);
+	}
+	fclose(f);
+}
+
 /* Start run-qemu.sh with the console on a socket in a fresh directory. */
 static int start_qemu(struct target *t, bool with_agent)
 {
 	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
-	snprintf(t->tmpdir, sizeof(t->tmpdir), "/tmp/baremon-host.XXXXXX");
+	snprintf(t->tmpdir, sizeof(t->tmpdir), "%s/baremon-host.XXXXXX", host_tmpdir());
 	if (!mkdtemp(t->tmpdir))
 		unavailable("cannot make a temporary directory: %s%s", strerror(errno), "");
-	char script[4096], sock[128], serial[160], log[128];
+	char script[4096], sock[300], serial[320], log[300];
 	snprintf(script, sizeof(script), "%s/run-qemu.sh", top);
 	snprintf(sock, sizeof(sock), "%s/console.sock", t->tmpdir);
 	snprintf(serial, sizeof(serial), "socket:%s", sock);
@@ -157,7 +177,7 @@ static int start_qemu(struct target *t, bool with_agent)
 	argv[n++] = script;
 	for (int i = 0; i < t->nqemu; i++)
 		argv[n++] = t->qemu_args[i];
-	char exp_sock[128], exp_serial[160];
+	char exp_sock[300], exp_serial[320];
 	snprintf(exp_sock, sizeof(exp_sock), "%s/export.sock", t->tmpdir);
 	snprintf(exp_serial, sizeof(exp_serial), "socket:%s", exp_sock);
 	argv[n++] = "--serial";
@@ -174,6 +194,9 @@ static int start_qemu(struct target *t, bool with_agent)
 	argv[n] = NULL;
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* Killed with SIGKILL, the tool cannot stop run-qemu.sh
+		 * itself: the kernel sends it SIGTERM then. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (!t->verbose) {
 			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 			if (fd >= 0)
@@ -187,6 +210,7 @@ static int start_qemu(struct target *t, bool with_agent)
 	t->agent_running = with_agent;
 	/* QEMU creates the sockets once it has started. */
 	for (int tries = 0; tries < 600; tries++) {
+		stop_check();
 		int fd = connect_unix(sock);
 		if (fd >= 0 && t->export_line) {
 			int efd = connect_unix(exp_sock);
@@ -200,14 +224,8 @@ static int start_qemu(struct target *t, bool with_agent)
 		int st;
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			t->qemu_pid = 0;
-			char msg[512] = "";
-			FILE *f = fopen(log, "r");
-			if (f) {
-				size_t k = fread(msg, 1, sizeof(msg) - 1, f);
-				msg[k] = 0;
-				fclose(f);
-				msg[strcspn(msg, "\n")] = 0;
-			}
+			char msg[1024];
+			last_verdict(t, msg, sizeof(msg));
 			unavailable("QEMU did not start: %s%s", msg[0] ? msg : "run-qemu.sh failed", "");
 		}
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
@@ -271,11 +289,23 @@ int target_open(struct target *t, bool with_agent)
 	return fd;
 }
 
+const char *target_gone_reason(struct target *t)
+{
+	static char msg[1024];
+	if (t->kind != TARGET_QEMU || !t->qemu_pid || t->verbose)
+		return NULL;   /* -v: run-qemu.sh said it on stderr */
+	if (target_wait(t, 5) < 0)
+		return NULL;
+	last_verdict(t, msg, sizeof(msg));
+	return msg[0] ? msg : NULL;
+}
+
 int target_wait(struct target *t, int timeout_s)
 {
 	if (!t->qemu_pid)
 		return -1;
 	for (int i = 0; i < timeout_s * 10; i++) {
+		stop_check();
 		int st;
 		if (waitpid(t->qemu_pid, &st, WNOHANG) == t->qemu_pid) {
 			t->qemu_pid = 0;
@@ -287,7 +317,8 @@ int target_wait(struct target *t, int timeout_s)
 	return -1;
 }
 
-/* Stop what we started and remove its directory. */
+/* Stop what we started and remove its directory: the one place a
+ * target the tool started ends (on every exit path, stop.c). */
 void target_close(struct target *t)
 {
 	if (t->console_fd >= 0) {
@@ -295,12 +326,15 @@ void target_close(struct target *t)
 		t->console_fd = -1;
 	}
 	if (t->qemu_pid) {
+		/* run-qemu.sh stops QEMU, waits for it and removes its
+		 * files before it exits (its EXIT trap). */
 		kill(t->qemu_pid, SIGTERM);
-		waitpid(t->qemu_pid, NULL, 0);
+		while (waitpid(t->qemu_pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		t->qemu_pid = 0;
 	}
 	if (t->tmpdir[0]) {
-		char path[160];
+		char path[300];
 		snprintf(path, sizeof(path), "%s/console.sock", t->tmpdir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/export.sock", t->tmpdir);

@@ -1,17 +1,17 @@
 /*
  * perf events as the rest of the kernel sees them: the one header core/
- * includes from pmu/ (Linux's include/linux/perf_event.h; pmu/event.h
+ * includes from pmu/ (Linux's include/linux/perf_event.h; pmu/events/event.h
  * is the subsystem's internal.h). It names hooks, never the event
  * core's data: struct perf_event stays opaque outside pmu/.
  *
  * The hooks run in the context they name: the scheduler's with the run
  * queue locked and interrupts off, the fault handler's with interrupts
- * off. None of them sleeps. Where each is implemented: pmu/core.c
- * (open, contexts, groups), pmu/ctx_sched.c (switch, tick), pmu/sw.c
- * (software events), pmu/inherit.c (fork/exit/exec), pmu/hit.c
- * (wake-ups), pmu/records/ (side-band records, build ids),
- * pmu/tracepoint.c, tp_sched.c, tp_sys.c (tracepoints), pmu/vpmu/vpmu.c (the
- * software PMU model).
+ * off. None of them sleeps. Where each is implemented:
+ * pmu/events/core.c (open, contexts, groups), pmu/events/ctx_sched.c
+ * (switch, tick), pmu/sw/sw.c (software events), pmu/events/inherit.c
+ * (fork/exit/exec), pmu/events/hit.c (wake-ups), pmu/records/
+ * (side-band records, build ids), pmu/trace/tracepoint.c, tp_sched.c,
+ * tp_sys.c (tracepoints), pmu/vpmu/vpmu.c (the software PMU model).
  */
 #ifndef BAREMON_PERF_H
 #define BAREMON_PERF_H
@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include "arch/percpu.h"
-#include "arch/trap.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
 
 struct task;
 struct trap_frame;
@@ -77,7 +77,7 @@ struct perf_hit {
 	const uint64_t *kchain;
 	uint32_t kchain_nr;
 	/* PERF_SAMPLE_BRANCH_STACK: the LBR records, newest first (the
-	 * driver's, pmu/intel/lbr.c); NULL: none. */
+	 * driver's, pmu/x86/intel/lbr.c); NULL: none. */
 	const struct perf_branch_entry *branches;
 	uint32_t branches_nr;
 	/* With branches: PERF_SAMPLE_BRANCH_HW_INDEX's word, what Linux's
@@ -129,17 +129,17 @@ unsigned elf_build_id(const void *img, size_t len, uint8_t out[BUILD_ID_MAX]);
  * perf_event_max_contexts_per_stack are EBUSY while there are any. */
 int perf_callchain_events(void);
 
-/* ---- tracepoints (pmu/tracepoint.c) ----
+/* ---- tracepoints (pmu/trace/tracepoint.c) ----
  *
  * The places in the kernel that PERF_TYPE_TRACEPOINT events count, each
  * described by a tracefs format file
- * (/sys/kernel/tracing/events/<group>/<name>/format, pmu/tracefs.c)
- * whose layout the PERF_SAMPLE_RAW record follows (pmu/tp_records.h).
+ * (/sys/kernel/tracing/events/<group>/<name>/format, pmu/trace/tracefs.c)
+ * whose layout the PERF_SAMPLE_RAW record follows (pmu/trace/tp_records.h).
  *
  * A hook is one inline per tracepoint, trace_<name>(...), at the place
  * Linux has it. It costs one load and a not-taken branch while no event
  * of that tracepoint is on any CPU's counters (tp_active[id] == 0); else
- * it builds the record and tp_emit() (pmu/trace.h) reports it to the
+ * it builds the record and tp_emit() (pmu/trace/trace.h) reports it to the
  * active events of that id in the current task's context and this CPU's.
  *
  * Calling rules: a hook may run with interrupts on or off, from task

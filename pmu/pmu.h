@@ -1,5 +1,5 @@
 /*
- * The interface between the event core (pmu/core.c) and a PMU: the
+ * The interface between the event core (pmu/events/core.c) and a PMU: the
  * software PMU, the tracepoint and breakpoint PMUs, and the hardware
  * drivers (Intel architectural perfmon, AMD), which program counters.
  *
@@ -25,7 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "list.h"
+#include "core/list.h"
 
 struct perf_event;
 

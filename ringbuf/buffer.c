@@ -3,9 +3,9 @@
  * first, then the data pages, in one shared anonymous object that the
  * kernel writes through its direct map and processes map.
  */
-#include "kernel.h"
-#include "mm/mm.h"
-#include "mm/usermm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
 #include "ringbuf.h"
 
 struct ring_buffer *rb_alloc(uint64_t nr_pages, bool writable)

@@ -5,7 +5,7 @@
  * the mm lock, interrupts off) gives both back and, with the last
  * mapping, the locked-memory charge (mlock.c).
  */
-#include "mm/usermm.h"
+#include "core/mm/usermm.h"
 #include "ringbuf.h"
 
 void rb_get_mapping(struct ring_buffer *rb)

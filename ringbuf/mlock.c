@@ -11,11 +11,11 @@
  * rb_uncharge saves and restores them (a vma's close hook).
  */
 #include <linux/errno.h>
-#include "kernel.h"
-#include "fs/vfs.h"
-#include "mm/usermm.h"
-#include "proc/sched.h"
-#include "proc/task.h"
+#include "core/kernel.h"
+#include "core/fs/vfs.h"
+#include "core/mm/usermm.h"
+#include "core/proc/sched.h"
+#include "core/proc/task.h"
 #include "ringbuf.h"
 
 static struct spinlock rb_lock = SPINLOCK_INIT("perf-rb");

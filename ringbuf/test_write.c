@@ -7,15 +7,15 @@
  * reported by the next record's LOST.
  */
 #include <string.h>
-#include "arch/apic.h"
-#include "arch/nmi.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
-#include "mm/mm.h"
-#include "mm/usermm.h"
+#include "core/arch/apic.h"
+#include "core/arch/nmi.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
 #include "ringbuf.h"
-#include "selftest.h"
+#include "core/selftest.h"
 
 #define TEST_TYPE 0x7e57 /* not a Linux record type */
 

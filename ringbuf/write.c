@@ -37,11 +37,11 @@
  */
 #include <string.h>
 #include <linux/errno.h>
-#include "kernel.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
 #include "ringbuf.h"
-#include "mm/usermm.h"
+#include "core/mm/usermm.h"
 
 static uint64_t data_size(const struct ring_buffer *rb)
 {

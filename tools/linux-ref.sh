@@ -2,7 +2,7 @@
 # linux-ref.sh: run a static program on Debian's Linux kernel in the same
 # QEMU settings as baremon's runs (docs/bench.md, "Linux in the same run").
 #
-#   tools/linux-ref.sh [OPTIONS] -- PROGRAM [ARGS...]
+#   tools/linux-ref.sh [OPTIONS] -- PROGRAM[:DEST] [ARGS...]
 #     --icount N       -icount shift=N,sleep=off (as run-qemu.sh --icount N)
 #     --smp N          CPUs (default 2)
 #     --cmdline ARGS   more kernel arguments (default: isolcpus=1 nohz_full=1)
@@ -12,8 +12,8 @@
 # The kernel is the one Debian's linux-image-amd64 depends on, fetched
 # once with `apt-get download` and cached under build/linux-ref/. The
 # initramfs (cpio newc) holds /init (tools/linux-ref/init.c, static musl),
-# PROGRAM as /bin/NAME and the --add files; /init mounts /proc, /sys,
-# /dev and /tmp, brings the other CPUs online (the kernel boots with
+# PROGRAM as DEST (default /bin/NAME) and the --add files; /init mounts
+# /proc, /sys, /dev, /tmp, tracefs and debugfs, brings the other CPUs online (the kernel boots with
 # maxcpus=1: see below), runs the program with ARGS, prints
 # "linux-ref: exit N" and powers off. The guest boots QEMU's direct kernel loader (no
 # firmware) with TCG, -cpu max,vendor=GenuineIntel, q35, 512M, a serial
@@ -36,7 +36,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 1 ] || die "usage: $0 [OPTIONS] -- PROGRAM [ARGS...]"
-prog=$1
+prog=${1%%:*}
+name=/bin/$(basename "$prog")
+case $1 in *:*) name=${1#*:} ;; esac
 shift
 [ -f "$prog" ] || die "no program '$prog'"
 
@@ -72,7 +74,7 @@ trap 'rm -rf "$work"' EXIT
 stage=$work/root
 mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/etc"
 cp "$init" "$stage/init"
-name=/bin/$(basename "$prog")
+mkdir -p "$stage$(dirname "$name")"
 cp "$prog" "$stage$name"
 for spec in ${adds[@]+"${adds[@]}"}; do
 	case $spec in

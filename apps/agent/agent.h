@@ -1,6 +1,6 @@
 /*
  * agent: the guest end of the export protocol (docs/export.md). It runs
- * on the console in raw mode, speaks frames through ringbuf/link.c and
+ * on the console in raw mode, speaks frames through wire/link.c and
  * does what the host asks: run a command with its output streamed, take
  * a pushed file, send a pulled one, exit.
  *
@@ -15,13 +15,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 /* Milliseconds of CLOCK_MONOTONIC. */
 uint64_t now_ms(void);
 
 /* Queue a message for the host (main.c). False when the outbox is full. */
 bool out_send(uint8_t type, uint8_t channel, const void *p, size_t n);
+void out_clear(void);
 bool out_empty(void);
 void send_result(int err, const char *msg);
 
@@ -32,6 +33,7 @@ bool run_active(void);
 int run_fd(int which);        /* which: 0 stdout pipe, 1 stderr pipe */
 void run_drain(int which);    /* read and forward one chunk */
 void run_check_exit(void);    /* reap the child once its pipes are closed */
+void run_kill(void);          /* end the command and its process group, no EXIT */
 
 /* files.c: push (host to guest) and pull (guest to host). */
 void push_begin(const uint8_t *p, size_t n);
@@ -39,6 +41,7 @@ void push_data(const uint8_t *p, size_t n);
 void push_end(const uint8_t *p, size_t n);
 void pull_start(const uint8_t *p, size_t n);
 bool pull_active(void);
+void files_abort(void);        /* drop a push or pull in progress */
 void pull_step(void);          /* send the next chunk (or the end) */
 
 #endif

@@ -152,3 +152,15 @@ void pull_step(void)
 	put_le32(c, n == 0 ? pull.crc : ~pull.crc);
 	out_send(FRAME_FILE_END, CHAN_CONTROL, c, sizeof(c));
 }
+
+void files_abort(void)
+{
+	if (push.fd >= 0) {
+		close(push.fd);
+		unlink(push.part);
+	}
+	push.fd = -1;
+	if (pull.fd >= 0)
+		close(pull.fd);
+	pull.fd = -1;
+}

@@ -70,6 +70,11 @@ bool out_send(uint8_t type, uint8_t channel, const void *p, size_t n)
 	return true;
 }
 
+void out_clear(void)
+{
+	out_head = out_count = 0;
+}
+
 bool out_empty(void)
 {
 	return out_count == 0;
@@ -133,6 +138,9 @@ static void handle(const struct frame *f)
 	case FRAME_FILE_END: push_end(f->payload, f->len); break;
 	case FRAME_PULL: pull_start(f->payload, f->len); break;
 	case FRAME_BYE:
+		/* The host is done, or was stopped (a signal: status
+		 * 128+N) while the command ran: end the command. */
+		run_kill();
 		finished = true;
 		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
 		break;
@@ -144,6 +152,18 @@ static void handle(const struct frame *f)
 		break;
 	default: send_result(-EINVAL, "unknown message type"); break;
 	}
+}
+
+/*
+ * A HELLO with a new nonce: another host session. The one before is
+ * gone (a tool killed mid-command, say): what it started ends, and
+ * nothing of it is sent to the new one.
+ */
+static void new_session(void)
+{
+	run_kill();
+	files_abort();
+	out_clear();
 }
 
 static void read_console(void)
@@ -159,7 +179,11 @@ static void read_console(void)
 		static struct frame f;
 		if (frame_reader_push(&reader, buf[i], &f) != READ_FRAME)
 			continue;
-		if (link_receive(&link, &f, now_ms()))
+		uint32_t session = link.nonce;
+		bool deliver = link_receive(&link, &f, now_ms());
+		if (link.nonce != session)
+			new_session();
+		if (deliver)
 			handle(&f);
 	}
 }
@@ -217,6 +241,7 @@ int main(int argc, char **argv)
 	uint64_t end = now_ms() + LINGER_MS;
 	while (now_ms() < end && (!out_empty() || !link_idle(&link)))
 		wait_and_serve(100);
+	run_kill();   /* a host that left without waiting for the EXIT */
 	restore_console();
 	if (power_off) {
 		syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,

@@ -1,7 +1,9 @@
 /*
  * Running one command for the host: fork, stdin from /dev/null, stdout
  * and stderr on pipes whose bytes go out as OUTPUT frames, and EXIT with
- * the status once both pipes are closed and the child is reaped.
+ * the status once both pipes are closed and the child is reaped. The
+ * command leads a process group of its own, so that run_kill ends it
+ * with everything it started (a host that went away, a new session).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +43,7 @@ static int split_argv(const uint8_t *p, size_t n, char **argv, char *store)
 
 static void exec_child(char **argv, int out[2], int err[2])
 {
+	setpgid(0, 0);
 	int null = open("/dev/null", O_RDONLY);
 	dup2(null, STDIN_FILENO);
 	dup2(out[1], STDOUT_FILENO);
@@ -81,8 +84,25 @@ void run_start(const uint8_t *p, size_t n)
 		close(err[0]);
 		return;
 	}
+	setpgid(child, child);   /* before run_kill can need it */
 	pipes[0] = out[0];
 	pipes[1] = err[0];
+}
+
+void run_kill(void)
+{
+	if (child <= 0)
+		return;
+	kill(-child, SIGKILL);
+	kill(child, SIGKILL);
+	for (int w = 0; w < 2; w++) {
+		if (pipes[w] >= 0)
+			close(pipes[w]);
+		pipes[w] = -1;
+	}
+	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+		;
+	child = -1;
 }
 
 void run_drain(int which)
@@ -108,8 +128,11 @@ void run_check_exit(void)
 		return;
 	uint32_t code = WIFEXITED(st) ? (uint32_t)WEXITSTATUS(st)
 				      : 128u + (uint32_t)WTERMSIG(st);
-	uint8_t p[4];
+	/* The status as a shell gives it, then the signal that ended the
+	 * command (0: it exited), which the host names as a shell does. */
+	uint8_t p[8];
 	put_le32(p, code);
+	put_le32(p + 4, WIFSIGNALED(st) ? (uint32_t)WTERMSIG(st) : 0);
 	out_send(FRAME_EXIT, CHAN_CONTROL, p, sizeof(p));
 	child = -1;
 }

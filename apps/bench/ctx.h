@@ -10,7 +10,7 @@
 #define BENCH_CTX_H
 
 #include <stdint.h>
-#include "kbench/kbench_uapi.h"
+#include "pmu/kbench/kbench_uapi.h"
 
 /* Counter slots a measurement point reads: the TSC, up to 8 counters of
  * one set and the fixed counters (user mode), or the kernel's list. */

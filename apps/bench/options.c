@@ -10,7 +10,7 @@
 #include <string.h>
 #include "bench.h"
 
-enum kind { FLAG, COUNT, PATH, AGG, INT };
+enum kind { FLAG, COUNT, PATH, AGG, INT, HELP };
 
 struct option {
 	const char *name;
@@ -51,12 +51,15 @@ static const struct option table[] = {
 	{ "kernel", FLAG, O(kernel), 0 },
 	{ "-csv", FLAG, O(csv), 0 },
 	{ "-json", FLAG, O(json), 0 },
+	{ "h", HELP, 0, 0 },
+	{ "help", HELP, 0, 0 },
+	{ "-help", HELP, 0, 0 },
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
-static void usage(void)
+static void usage_to(FILE *to)
 {
-	fprintf(stderr,
+	fprintf(to,
 		"usage: bench -code FILE [-code_init FILE] [-code_late_init FILE]\n"
 		"             [-code_one_time_init FILE] [-config FILE] [-fixed_counters]\n"
 		"             [-n_measurements N] [-unroll_count N] [-loop_count N]\n"
@@ -64,7 +67,14 @@ static void usage(void)
 		"             [-avg|-median|-min|-max] [-range] [-basic_mode] [-no_mem]\n"
 		"             [-no_normalization] [-df] [-remove_empty_events] [-cpu N]\n"
 		"             [-verbose] [-usr 0|1] [-os 0|1] [-kernel] [--csv|--json]\n"
-		"-asm strings are assembled on the host: host/bench/bench-qemu.sh (docs/bench.md)\n");
+		"             [-h]\n"
+		"-asm TEXT (and -asm_init ...): baremon bench assembles it with NASM on the\n"
+		"host and passes it as -code (docs/bench.md)\n");
+}
+
+static void usage(void)
+{
+	usage_to(stderr);
 	exit(2);
 }
 
@@ -144,13 +154,17 @@ void options_parse(int argc, char **argv, struct bench_opts *o)
 			usage();
 		if (!strncmp(a, "-asm", 4)) {
 			fprintf(stderr, "bench: %s: this program takes machine code (-code*);\n"
-				"  host/bench/bench-qemu.sh assembles -asm strings with NASM\n", a);
+				"  baremon bench assembles -asm strings with NASM\n", a);
 			exit(2);
 		}
 		const struct option *opt = find(a + 1);
 		if (!opt) {
 			fprintf(stderr, "bench: unknown option %s\n", a);
 			usage();
+		}
+		if (opt->kind == HELP) {
+			usage_to(stdout);
+			exit(0);
 		}
 		char *field = (char *)o + opt->off;
 		if (opt->kind == FLAG) {

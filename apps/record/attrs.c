@@ -1,7 +1,7 @@
 /*
  * The perf_event_attr perf record opens (perf 6.1, as `perf record -vv`
  * shows it): samples of IP, TID, TIME, and PERIOD when the period
- * varies (-F), CALLCHAIN with -g, BRANCH_STACK with -b or --call-graph
+ * varies (-F), CPU and RAW of a tracepoint (each hit, unless -c), CALLCHAIN with -g, BRANCH_STACK with -b or --call-graph
  * lbr, CPU per CPU (-a, -C); with several
  * events, ID, or IDENTIFIER when their sample_types differ (then only
  * a fixed place tells whose a record is); sample_id_all, so that every
@@ -16,6 +16,7 @@
  * own that is never disabled and samples nothing itself.
  */
 #include <string.h>
+#include <asm/perf_regs.h>
 #include "record.h"
 
 static uint64_t sample_type(const struct event *e, const struct config *cfg,
@@ -28,8 +29,12 @@ static uint64_t sample_type(const struct event *e, const struct config *cfg,
 		type |= PERF_SAMPLE_CALLCHAIN;
 	if ((cfg->branch_any || cfg->lbr_callchain) && !e->tracking)
 		type |= PERF_SAMPLE_BRANCH_STACK;
-	if (t->per_cpu)
+	if (cfg->dwarf_stack)
+		type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	if (t->per_cpu || e->attr.type == PERF_TYPE_TRACEPOINT)
 		type |= PERF_SAMPLE_CPU;
+	if (e->attr.type == PERF_TYPE_TRACEPOINT)
+		type |= PERF_SAMPLE_RAW;   /* the fields, as perf asks for them */
 	return type;
 }
 
@@ -46,8 +51,8 @@ static void period(struct perf_event_attr *a, const struct config *cfg, bool tra
 {
 	if (cfg->period) {
 		a->sample_period = cfg->period;
-	} else if (tracking) {
-		a->sample_period = 1;
+	} else if (tracking || a->type == PERF_TYPE_TRACEPOINT) {
+		a->sample_period = 1;   /* every hit, as perf samples tracepoints */
 	} else if (!a->sample_period) { /* a period= term keeps its own */
 		a->freq = 1;
 		a->sample_freq = cfg->freq;
@@ -71,6 +76,21 @@ static void branches(struct perf_event_attr *a, const struct config *cfg)
 	}
 }
 
+/* --call-graph dwarf: the user registers perf's x86-64 unwinder reads
+ * (all but the segment registers DS, ES, FS, GS: perf's 0xff0fff) and
+ * the top of the user stack; the kernel part of the chain still comes
+ * from frame pointers, the user part from the host's DWARF unwinding. */
+static void dwarf(struct perf_event_attr *a, const struct config *cfg)
+{
+	if (!cfg->dwarf_stack)
+		return;
+	a->sample_regs_user = ((1ULL << PERF_REG_X86_64_MAX) - 1) &
+			      ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
+				(1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
+	a->sample_stack_user = cfg->dwarf_stack;
+	a->exclude_callchain_user = 1;
+}
+
 static void attr_one(struct event *e, int i, const struct config *cfg, const struct target *t)
 {
 	struct perf_event_attr *a = &e->attr;
@@ -80,6 +100,7 @@ static void attr_one(struct event *e, int i, const struct config *cfg, const str
 	period(a, cfg, e->tracking);
 	a->sample_type = sample_type(e, cfg, t);
 	branches(a, cfg);
+	dwarf(a, cfg);
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->disabled = leads && !e->tracking;
 	a->enable_on_exec = a->disabled && !t->per_cpu;

@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include "record.h"
 
-/* baremon's request (pmu/export.h); Linux answers ENOTTY. */
+/* baremon's request (export/ioctl.h); Linux answers ENOTTY. */
 #define PERF_EVENT_IOC_BAREMON_EXPORT _IO('$', 0x81)
 
 bool export_start(struct session *s)

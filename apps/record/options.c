@@ -4,13 +4,21 @@
  *   -c, --count N            a sample every N events
  *   -F, --freq HZ            about HZ samples a second (default 4000)
  *   -g                       call chains (PERF_SAMPLE_CALLCHAIN)
- *   --call-graph fp|lbr      call chains from frame pointers (-g), or
+ *   --call-graph fp|lbr|dwarf[,SIZE]
+ *                            call chains from frame pointers (-g), or
  *                            from the LBR's call-stack mode (user
  *                            mode, as perf: BRANCH_STACK with
- *                            CALL_STACK, no user frame walk)
+ *                            CALL_STACK, no user frame walk), or the
+ *                            user registers and SIZE bytes of the user
+ *                            stack (default 8192) that the host's perf
+ *                            unwinds with the program's DWARF
  *   -b, --branch-any         branch stacks of any taken branch
  *                            (PERF_SAMPLE_BRANCH_STACK, ANY)
  *   -a, --all-cpus           everything on every online CPU
+ *   --per-thread             buffers that follow the program's threads,
+ *                            not per CPU: what record does without -a
+ *                            or -C, so accepted (perf's option), and
+ *                            refused with them
  *   -C, --cpu LIST           everything on the listed CPUs
  *   -o, --output FILE        where to write ("-": standard output)
  *   -m, --mmap-pages N       data pages per buffer (a power of two)
@@ -27,7 +35,8 @@
 #include <string.h>
 #include "record.h"
 
-#define CALL_GRAPH 1 /* long option only */
+#define CALL_GRAPH 1 /* long options only */
+#define PER_THREAD 2
 
 static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'c', "count", true },       { 'F', "freq", true },
@@ -35,13 +44,15 @@ static const struct ptopt opts[] = {
 	{ 'o', "output", true },  { 'm', "mmap-pages", true },  { 'v', "verbose", false },
 	{ 'h', "help", false },   { 'X', "export", false },
 	{ 'b', "branch-any", false }, { CALL_GRAPH, "call-graph", true },
+	{ PER_THREAD, "per-thread", false },
 };
 
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 
 static const char usage_text[] =
-	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr] [-b]\n"
-	"              [-a | -C CPUS] [-o FILE] [-m PAGES] [-v] [--export] [--] PROG [ARGS...]\n";
+	"usage: record [-e EVENT,...] [-c N | -F HZ] [-g | --call-graph fp|lbr|dwarf[,SIZE]] [-b]\n"
+	"              [-a | -C CPUS | --per-thread] [-o FILE] [-m PAGES] [-v] [--export]\n"
+	"              [--] PROG [ARGS...]\n";
 
 static int usage(void)
 {
@@ -83,6 +94,19 @@ static int apply_number(struct config *cfg, char letter, const char *val)
 	return 0;
 }
 
+/* dwarf or dwarf,SIZE: SIZE a multiple of 8 up to 65528, as perf's. */
+static int call_graph_dwarf(struct config *cfg, const char *val)
+{
+	uint64_t size = 8192;
+	if (strncmp(val, "dwarf", 5) || (val[5] && val[5] != ','))
+		return bad("--call-graph takes fp, lbr or dwarf[,SIZE]");
+	if (val[5] && (!number(val + 6, 8, 65528, &size) || size % 8))
+		return bad("--call-graph dwarf,SIZE: a multiple of 8 up to 65528");
+	cfg->callchain = true;
+	cfg->dwarf_stack = (uint32_t)size;
+	return 0;
+}
+
 static int apply(struct config *cfg, char letter, const char *val)
 {
 	switch (letter) {
@@ -99,9 +123,10 @@ static int apply(struct config *cfg, char letter, const char *val)
 		else if (!strcmp(val, "lbr"))
 			cfg->callchain = cfg->lbr_callchain = true;
 		else
-			return bad("--call-graph takes fp or lbr");
+			return call_graph_dwarf(cfg, val);
 		return 0;
 	case 'a': cfg->all_cpus = true; return 0;
+	case PER_THREAD: cfg->per_thread = true; return 0;
 	case 'C': cfg->cpu_list = val; return 0;
 	case 'o': cfg->output = val; return 0;
 	case 'v': cfg->verbose = true; return 0;
@@ -133,5 +158,7 @@ int parse_options(int argc, char **argv, struct config *cfg)
 			return r;
 	}
 	cfg->argv = argv + i;
+	if (cfg->per_thread && (cfg->all_cpus || cfg->cpu_list))
+		return bad("--per-thread and -a/-C exclude each other");
 	return cfg->argv[0] ? 0 : usage();
 }

@@ -42,8 +42,10 @@ struct config {
 	uint64_t freq;               /* -F */
 	bool callchain;              /* -g, --call-graph */
 	bool lbr_callchain;          /* --call-graph lbr */
+	uint32_t dwarf_stack;        /* --call-graph dwarf[,SIZE]: user stack bytes, or 0 */
 	bool branch_any;             /* -b */
 	bool all_cpus;               /* -a */
+	bool per_thread;             /* --per-thread: the default, said */
 	const char *cpu_list;        /* -C */
 	const char *output;          /* -o; "-" is standard output */
 	unsigned mmap_pages;         /* -m: data pages per buffer */

@@ -5,9 +5,9 @@
  */
 #include <string.h>
 #include "acpi.h"
-#include "cmdline.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/cmdline.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "x86.h"
 
 struct acpi_info acpi;

@@ -4,10 +4,10 @@
  */
 #include "apic.h"
 #include "acpi.h"
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "cpu.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "msr-index.h"
 #include "percpu.h"
 #include "trap.h"

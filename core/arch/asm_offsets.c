@@ -5,8 +5,8 @@
  * follow struct task whatever its layout (the debug kernel's differs).
  */
 #include <stddef.h>
-#include "proc/ptrace.h"
-#include "proc/task.h"
+#include "core/proc/ptrace.h"
+#include "core/proc/task.h"
 
 #define DEFINE(name, value) \
 	__asm__ volatile("\n.ascii \"->" #name " %c0\"" : : "i"(value))

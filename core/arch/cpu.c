@@ -1,7 +1,7 @@
 /* CPUID feature detection and the boot-time feature report. */
 #include <string.h>
 #include "cpu.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "x86.h"
 
 struct cpu_features cpu;

@@ -9,17 +9,17 @@
 #include <asm/siginfo.h>
 #include <linux/errno.h>
 #include <asm/signal.h>
-#include "kernel.h"
-#include "panic.h"
+#include "core/kernel.h"
+#include "core/panic.h"
 #include "pmu/perf.h"
-#include "proc/signal.h"
-#include "proc/task.h"
+#include "core/proc/signal.h"
+#include "core/proc/task.h"
 #include "trap.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
 #include "x86.h"
 #include "gdt.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 
 static bool from_user(const struct trap_frame *f)
@@ -137,7 +137,7 @@ static void exception(struct trap_frame *f)
 		return;
 	}
 	uint64_t fixup = f->vector == VEC_GP && !from_user(f) ? uaccess_fixup(f->rip) : 0;
-	if (fixup) { /* a checked WRMSR or RDPMC (pmu/msr_safe.c) */
+	if (fixup) { /* a checked WRMSR or RDPMC (pmu/x86/msr_extable.c) */
 		f->rip = fixup;
 		return;
 	}

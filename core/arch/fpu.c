@@ -4,13 +4,13 @@
  * when switching between tasks, with FXSAVE/FXRSTOR (512 bytes).
  */
 #include <string.h>
-#include "kernel.h"
-#include "proc/tasks.h"
+#include "core/kernel.h"
+#include "core/proc/tasks.h"
 #include "x86.h"
 #include "gdt.h"
 #include "msr-index.h"
 #include "percpu.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 
 #define CR0_MP (1ULL << 1)
 #define CR0_EM (1ULL << 2)
@@ -50,8 +50,8 @@ void fpu_restore(struct task *t)
 	__asm__ volatile("fxrstor64 (%0)" : : "r"(t->fpu) : "memory");
 }
 
-#include "mm/mm.h"
-#include "mm/usermm.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
 
 
 /* Switch the per-task hardware state that the kernel does not use itself:

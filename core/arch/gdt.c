@@ -9,9 +9,9 @@
  */
 #include <string.h>
 #include "gdt.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "percpu_table.h"
-#include "mm/kstack.h"
+#include "core/mm/kstack.h"
 
 struct tss {
 	uint32_t reserved0;

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpumask.h" /* MAX_CPUS */
+#include "core/cpumask.h" /* MAX_CPUS */
 
 /* Selector values; user ones fit SYSRET's layout (STAR base 0x10). */
 #define KERNEL_CS 0x08
@@ -34,7 +34,7 @@ uint64_t ist_stack_top(unsigned cpu, unsigned ist);
 void gdt_guard_ist_stacks(void);
 /* Does [start, end) overlap a GDT, TSS or interrupt stack? The CPU
  * reads them while delivering an exception, so no data breakpoint may
- * watch them (pmu/breakpoint.c). */
+ * watch them (pmu/bp/breakpoint.c). */
 bool gdt_overlaps(uint64_t start, uint64_t end);
 
 #endif

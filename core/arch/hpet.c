@@ -2,8 +2,8 @@
  * boot CPU; reads are lock-free. */
 #include "hpet.h"
 #include "acpi.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 
 #define HPET_CAP      0x000
 #define HPET_CONFIG   0x010

@@ -15,7 +15,7 @@
  */
 #include "apic.h"
 #include "hrtimer.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "percpu.h"
 #include "trap.h"
 #include "tsc.h"

@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "list.h"
+#include "core/list.h"
 
 struct trap_frame;
 struct hrtimer;

@@ -5,8 +5,8 @@
 #include <linux/errno.h>
 #include "acpi.h"
 #include "ioapic.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "percpu.h"
 
 #define IOREGSEL 0x00

@@ -11,7 +11,7 @@
  */
 #include "irq_work.h"
 #include "apic.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "percpu.h"
 #include "trap.h"
 

@@ -6,7 +6,7 @@
  * most of them; for the long-mode system registers Linux's shorter names
  * (MSR_EFER, MSR_STAR, MSR_FS_BASE, ...) are used. Register bits live
  * with the code that owns the register (EFER_NXE in x86.h, the PMU's in
- * pmu/msr.h). The AP start-up code (trampoline.nasm) cannot include a C
+ * pmu/x86/msr.h). The AP start-up code (trampoline.nasm) cannot include a C
  * header and names EFER by number.
  */
 #ifndef BAREMON_MSR_INDEX_H

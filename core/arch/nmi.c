@@ -8,7 +8,7 @@
  */
 #include "nmi.h"
 #include "irq_work.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "percpu.h"
 
 #define MAX_NMI_HANDLERS 4

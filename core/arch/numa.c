@@ -6,7 +6,7 @@
  */
 #include <string.h>
 #include "acpi.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "numa.h"
 #include "percpu.h"
 

@@ -24,7 +24,7 @@ struct percpu {
 	struct mm *active_mm;  /* whose user tables CR3 holds (usermm.c) */
 	int pagefault_disabled; /* >0: user faults in the kernel fail (EFAULT)
 				 * instead of being resolved (perf sampling) */
-	int perf_wakeup;       /* perf owes pollers a wake-up (pmu/hit.c) */
+	int perf_wakeup;       /* perf owes pollers a wake-up (pmu/events/hit.c) */
 	/* The vpmu's instruction clock (pmu/vpmu/icount.c): while
 	 * stamp_user is set, the entry and exit stubs (isr.asm,
 	 * syscall_entry.asm) store the TSC at the user/kernel boundary.

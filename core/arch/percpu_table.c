@@ -6,8 +6,8 @@
  * Written once by the boot CPU before interrupts are enabled; read-only
  * (the pointers and the slot count) afterwards, so no lock.
  */
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "percpu_table.h"
 
 extern const struct percpu_table __percpu_tables_start[], __percpu_tables_end[];

@@ -20,7 +20,7 @@
 #define BAREMON_PERCPU_TABLE_H
 
 #include <stddef.h>
-#include "cpumask.h"
+#include "core/cpumask.h"
 
 struct percpu_table {
 	void **table;      /* the pointer PERCPU_TABLE declared */

@@ -2,7 +2,7 @@
  * it takes no locks beyond the console's (bypassed after a panic). */
 #include "power.h"
 #include "acpi.h"
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "x86.h"
 
 static void __noreturn halt_forever(void)

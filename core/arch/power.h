@@ -2,7 +2,7 @@
 #ifndef BAREMON_POWER_H
 #define BAREMON_POWER_H
 
-#include "kernel.h"
+#include "core/kernel.h"
 
 /* Print "baremon: exit status N", then leave: QEMU's isa-debug-exit when
  * the command line names its port (qemu_exit=0xf4), else ACPI S5, else

@@ -5,11 +5,11 @@
  * timers on its own CPU with interrupts off (the calling rule) and waits
  * for them with interrupts on.
  */
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "hrtimer.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "percpu.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "x86.h"
 
 #define MANY 48

@@ -2,12 +2,12 @@
  * NMI and PMI rows of /proc/interrupts. */
 #include <string.h>
 #include "apic.h"
-#include "fs/fstest.h"
+#include "core/fs/fstest.h"
 #include "irq_work.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "nmi.h"
 #include "percpu.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "x86.h"
 
 static volatile int work_runs;

@@ -8,12 +8,12 @@
  * tables have room for every CPU number in use.
  */
 #include "gdt.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "numa.h"
 #include "percpu.h"
 #include "percpu_table.h"
-#include "proc/sched.h"
-#include "selftest.h"
+#include "core/proc/sched.h"
+#include "core/selftest.h"
 #include "smp.h"
 
 static bool on_node(uint64_t virt, unsigned node)

@@ -4,17 +4,17 @@
 #include "acpi.h"
 #include "cpu.h"
 #include "hpet.h"
-#include "fs/initrd.h"
-#include "ksyms.h"
-#include "log.h"
+#include "core/fs/initrd.h"
+#include "core/ksyms.h"
+#include "core/log.h"
 #include "percpu.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "smp.h"
 #include "topology.h"
 #include "tsc.h"
 #include "x86.h"
 
-#include "main.h"
+#include "core/main.h"
 
 SELFTEST(acpi_madt)
 {

@@ -2,11 +2,11 @@
 #include "apic.h"
 #include "gdt.h"
 #include "percpu.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
-#include "proc/sched.h"
+#include "core/proc/sched.h"
 
 static volatile int hits;
 static volatile uint64_t seen_rsp;

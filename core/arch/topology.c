@@ -7,7 +7,7 @@
  */
 #include "topology.h"
 #include "cpu.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "x86.h"
 
 #define LEVEL_INVALID 0

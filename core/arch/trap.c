@@ -10,13 +10,13 @@
 #include "trap.h"
 #include "nmi.h"
 #include "gdt.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "panic.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/panic.h"
 #include "percpu.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 #include "pmu/perf.h"
-#include "proc/userret.h"
+#include "core/proc/userret.h"
 
 struct idt_entry {
 	uint16_t offset_lo;

@@ -28,7 +28,7 @@ struct trap_frame {
 #define VEC_PMI          0xf1 /* LVTPC (delivered as NMI when configured so) */
 #define VEC_IPI_RESCHED  0xf2
 #define VEC_IPI_CALL     0xf3
-#define VEC_IPI_PERF     0xf4 /* perf cross-CPU calls (pmu/xcall.c) */
+#define VEC_IPI_PERF     0xf4 /* perf cross-CPU calls (pmu/events/xcall.c) */
 #define VEC_IPI_TIMERS   0xf5 /* re-arm the interval timers (proc/timers.c) */
 #define VEC_IPI_KICK     0xf6 /* into the kernel and back: signals (sched.c) */
 #define VEC_IPI_WORK     0xf7 /* deferred work of NMI handlers (irq_work.c) */
@@ -59,7 +59,7 @@ void trap_size_counts(unsigned ncpus);
 const char *trap_name(unsigned vector);
 /* Does [start, end) overlap the IDT or the dispatch tables? Every trap
  * reads or writes them before its handler runs, so a data breakpoint
- * there would fire again inside its own #DB (pmu/breakpoint.c). */
+ * there would fire again inside its own #DB (pmu/bp/breakpoint.c). */
 bool trap_tables_overlap(uint64_t start, uint64_t end);
 
 void trap_dispatch(struct trap_frame *f);

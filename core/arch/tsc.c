@@ -8,10 +8,10 @@
 #include <string.h>
 #include "tsc.h"
 #include "acpi.h"
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "cpu.h"
 #include "hpet.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "x86.h"
 
 #define CALIBRATE_MS 10

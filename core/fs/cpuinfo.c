@@ -4,12 +4,12 @@
  * (by feature word). The boot CPU's CPUID stands for all CPUs.
  */
 #include <stdio.h>
-#include "arch/cpu.h"
-#include "arch/percpu.h"
-#include "arch/topology.h"
+#include "core/arch/cpu.h"
+#include "core/arch/percpu.h"
+#include "core/arch/topology.h"
 #include "procfs.h"
-#include "arch/tsc.h"
-#include "arch/x86.h"
+#include "core/arch/tsc.h"
+#include "core/arch/x86.h"
 
 enum { EAX, EBX, ECX, EDX };
 

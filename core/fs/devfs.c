@@ -6,8 +6,8 @@
  */
 #include <linux/mman.h>
 #include "fs.h"
-#include "mm/mm.h"
-#include "mm/usermm.h"
+#include "core/mm/mm.h"
+#include "core/mm/usermm.h"
 
 #define MAX_DEVICES 32
 

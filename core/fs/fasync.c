@@ -13,12 +13,12 @@
 #include <asm/siginfo.h>
 #include <linux/poll.h>
 #include "fasync.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "proc/signal.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "mm/uaccess.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/proc/signal.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/mm/uaccess.h"
 #include "vfs.h"
 
 static struct spinlock fasync_lock = SPINLOCK_INIT("fasync");

@@ -14,8 +14,8 @@
  */
 #include <linux/resource.h>
 #include "fs.h"
-#include "mm/mm.h"
-#include "proc/task.h"
+#include "core/mm/mm.h"
+#include "core/proc/task.h"
 
 static struct file *real(struct file *f)
 {

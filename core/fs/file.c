@@ -5,7 +5,7 @@
  */
 #include "fasync.h"
 #include "fs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 /* Freed files, for the next open (mm.h's object caches). */
 static struct heap_cache file_cache = HEAP_CACHE_INIT("file", sizeof(struct file));

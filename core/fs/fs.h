@@ -17,7 +17,7 @@
 
 #include <string.h>
 #include <linux/fs.h>    /* SEEK_*, RENAME_* */
-#include "kernel.h"
+#include "core/kernel.h"
 #include "vfs.h"
 
 struct dir_ctx;

@@ -5,8 +5,8 @@
  * are dropped after the lock is released.
  */
 #include "fs.h"
-#include "mm/mm.h"
-#include "proc/task.h"
+#include "core/mm/mm.h"
+#include "core/proc/task.h"
 
 static struct fs_context *fs_alloc(const struct path *root,
 				   const struct path *cwd, unsigned umask)

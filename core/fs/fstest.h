@@ -3,7 +3,7 @@
 #define BAREMON_FSTEST_H
 
 #include "fs.h"
-#include "selftest.h"
+#include "core/selftest.h"
 
 /*
  * Until kmain calls vfs_init at boot, the first file system test mounts

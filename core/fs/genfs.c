@@ -3,7 +3,7 @@
  * reader sees one consistent text however it splits its reads.
  */
 #include "genfs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 static const struct inode_ops gnode_iops;
 

@@ -1,7 +1,7 @@
 /* The initrd archive: set once at boot, read-only afterwards. */
 #include "initrd.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 
 static const void *archive;
 static size_t archive_size;

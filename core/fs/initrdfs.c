@@ -6,7 +6,7 @@
  */
 #include "fs.h"
 #include "initrd.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 struct rnode {
 	struct inode inode;

@@ -4,9 +4,9 @@
  * system's lock; readers here accept a value that is a moment old.
  */
 #include "fs.h"
-#include "mm/mm.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
+#include "core/mm/mm.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
 
 uint64_t vfs_time_ns(void)
 {

@@ -9,8 +9,8 @@
  * sent after the lock is dropped.
  */
 #include <asm/signal.h>
-#include "log.h"
-#include "serial.h"
+#include "core/log.h"
+#include "core/serial.h"
 #include "tty.h"
 
 struct tty console_tty = {

@@ -11,7 +11,7 @@
  * it for the child's as it steps. No lock is held between steps.
  */
 #include "fs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 #define MAX_LINKS 40
 #define MAX_NESTED_LINKS 8

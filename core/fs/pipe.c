@@ -18,9 +18,9 @@
 #include <linux/poll.h>
 #include "fasync.h"
 #include "fs.h"
-#include "mm/mm.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
+#include "core/mm/mm.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
 
 #define PIPE_SIZE (64 * 1024)
 

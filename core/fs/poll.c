@@ -10,11 +10,11 @@
  * poll_seq (a full barrier) before it looks at the queue.
  */
 #include <asm/signal.h>
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "poll.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
 
 static struct waitq poll_wq = WAITQ_INIT(poll_wq);
 static uint64_t poll_seq;

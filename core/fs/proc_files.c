@@ -5,14 +5,14 @@
  * counters, read without locks: a snapshot may be a moment old.
  */
 #include <stdio.h>
-#include "arch/acpi.h"
-#include "arch/nmi.h"
-#include "ksyms.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
+#include "core/arch/acpi.h"
+#include "core/arch/nmi.h"
+#include "core/ksyms.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
 #include "procfs.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
 #include "pmu/perf.h"
 
 #ifndef BAREMON_VERSION

@@ -11,9 +11,9 @@
  * that may mix values from moments apart, as on Linux.
  */
 #include "procfs.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "mm/usermm.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/mm/usermm.h"
 
 #define CLOCK_TICK_NS 10000000ULL   /* USER_HZ = 100 */
 

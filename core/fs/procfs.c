@@ -9,10 +9,10 @@
  * entries, which only grows.
  */
 #include <stdio.h>
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "procfs.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
 
 #define MAX_TASK_ENTRIES 24
 #define PID_INO_BASE (1ULL << 32)

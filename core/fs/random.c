@@ -11,9 +11,9 @@
  */
 #include <linux/random.h>
 #include "fs.h"
-#include "proc/syscall.h"
-#include "mm/uaccess.h"
-#include "arch/x86.h"
+#include "core/proc/syscall.h"
+#include "core/mm/uaccess.h"
+#include "core/arch/x86.h"
 
 #define CHUNK 256
 

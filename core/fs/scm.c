@@ -6,9 +6,9 @@
  * descriptors per send, a control buffer too small for what came sets
  * MSG_CTRUNC and closes the rest.
  */
-#include "mm/mm.h"
-#include "mm/uaccess.h"
-#include "proc/task.h"
+#include "core/mm/mm.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/task.h"
 #include "scm.h"
 #include "socket.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "proc/syscall.h"
+#include "core/proc/syscall.h"
 #include "socket.h"
 
 /* sendmsg: the descriptors of the control buffer (len bytes at ctl) as

@@ -3,11 +3,11 @@
  * count is clamped to the table size, as on Linux; a set bit naming a
  * closed descriptor fails the call with EBADF.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "poll.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
 
 #define POLLIN_SET (POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
 #define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)

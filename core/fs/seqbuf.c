@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include "fs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "genfs.h"
 
 #define SB_MAX (4u << 20)

@@ -6,9 +6,9 @@
 #define BAREMON_FS_SYS_H
 
 #include "fs.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/mm/uaccess.h"
 
 /*
  * Copy a path from user memory into a new PATH_MAX buffer. Errors:

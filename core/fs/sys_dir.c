@@ -3,7 +3,7 @@
  * rmdir, unlink(at), rename(at, at2), symlink(at), chmod, fchmod,
  * fchmodat.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 /* Linux's record layout (not in the uapi headers). */

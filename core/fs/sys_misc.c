@@ -2,7 +2,7 @@
  * truncate, ftruncate, fsync, fdatasync, sync, syncfs, umask. Nothing
  * here is backed by a disk, so the sync calls only check their argument.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 SYSCALL_DEFINE2(truncate, uint64_t, upath, long, length)

@@ -4,7 +4,7 @@
  * as on Linux.
  */
 #include <linux/close_range.h>
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 static long do_openat(int dirfd, uint64_t upath, int flags, int mode)

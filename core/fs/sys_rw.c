@@ -4,7 +4,7 @@
  * at most UIO_MAXIOV entries, no negative length, the total capped at
  * MAX_RW_COUNT.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 static long rw_buf(uint64_t fd, uint64_t buf, uint64_t n, const uint64_t *at,

@@ -6,7 +6,7 @@
  * empty. SCM_RIGHTS descriptors travel (scm.c). socket, bind, listen,
  * connect, accept and the names: sys_unix.c.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "scm.h"
 #include "socket.h"
 #include "sys.h"

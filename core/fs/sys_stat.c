@@ -2,7 +2,7 @@
  * stat, fstat, lstat, newfstatat, statx; access, faccessat, faccessat2;
  * readlink, readlinkat.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 #define STAT_AT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)

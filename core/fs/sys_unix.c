@@ -3,7 +3,7 @@
  * bind, listen, connect, accept, accept4, getsockname, getpeername.
  * AF_UNIX only (unix_conn.c); Linux's errnos and their order.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "socket.h"
 #include "sys.h"
 

@@ -1,5 +1,5 @@
 /* Helpers shared by the file system calls; see sys.h. */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "sys.h"
 
 char *user_path(uint64_t uptr, bool empty_ok, long *err)

@@ -1,7 +1,7 @@
 /*
  * sysfs: /sys, generated files only (genfs). Other subsystems add their
  * entries with sysfs_register (perf PMUs under
- * /sys/bus/event_source/devices/<pmu>/..., see pmu/registry.c); the CPU
+ * /sys/bus/event_source/devices/<pmu>/..., see pmu/events/registry.c); the CPU
  * lists are registered here, the CPU caches in sysfs_cache.c.
  *
  * As on Linux, a PMU's files really live in /sys/devices/<pmu>/ and
@@ -11,10 +11,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "arch/acpi.h"
+#include "core/arch/acpi.h"
 #include "genfs.h"
-#include "arch/percpu.h"
-#include "mm/mm.h"
+#include "core/arch/percpu.h"
+#include "core/mm/mm.h"
 
 #define EVENT_SOURCE "bus/event_source/devices/"
 

@@ -11,10 +11,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "arch/acpi.h"
-#include "arch/cpu.h"
-#include "arch/percpu.h"
-#include "arch/x86.h"
+#include "core/arch/acpi.h"
+#include "core/arch/cpu.h"
+#include "core/arch/percpu.h"
+#include "core/arch/x86.h"
 #include "genfs.h"
 
 #define MAX_CACHES 8

@@ -7,8 +7,8 @@
  * the files are generated at open from the per-CPU areas.
  */
 #include <stdio.h>
-#include "arch/percpu.h"
-#include "arch/topology.h"
+#include "core/arch/percpu.h"
+#include "core/arch/topology.h"
 #include "genfs.h"
 #include "vfs.h"
 

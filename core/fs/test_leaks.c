@@ -1,6 +1,6 @@
 /* Self-test: a round of file system work gives back all its memory. */
 #include "fstest.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 static bool ignore(void *arg, const char *name, size_t len, uint64_t ino,
 		   unsigned type, uint64_t next)

@@ -1,6 +1,6 @@
 /* Self-tests: path resolution, mounts, the read-only root, cwd. */
 #include "fstest.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 static uint64_t ino_of(const char *path)
 {

@@ -1,10 +1,10 @@
 /* Self-tests: pipes, poll, descriptor tables. Nothing here blocks. */
 #include <linux/poll.h>
 #include "fstest.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "poll.h"
-#include "proc/signal.h"
-#include "proc/task.h"
+#include "core/proc/signal.h"
+#include "core/proc/task.h"
 
 static uint8_t pattern(size_t i)
 {

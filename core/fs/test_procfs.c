@@ -1,6 +1,6 @@
 /* Self-tests: /proc and /sys generated files, /proc/sys validation. */
 #include "fstest.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "procfs.h"
 
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"

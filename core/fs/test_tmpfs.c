@@ -1,6 +1,6 @@
 /* Self-tests: tmpfs files and directories. */
 #include "fstest.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 
 static uint64_t size_of(const char *path)
 {

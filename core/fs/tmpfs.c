@@ -8,7 +8,7 @@
  * removed directory stays valid while someone is inside it).
  */
 #include "fs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "tmpfs.h"
 
 static struct super_block tmpfs_sb = { .type = "tmpfs", .dev = 2, .chmod_ok = true };

@@ -7,7 +7,7 @@
  * Locking: the file's data_lock (a sleeplock, since user copies happen
  * under it) guards pages, npages and inode.size.
  */
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "tmpfs.h"
 
 #define MAX_FILE_SIZE ((uint64_t)INT64_MAX)

@@ -7,11 +7,11 @@
  */
 #include <asm/signal.h>
 #include <linux/poll.h>
-#include "log.h"
-#include "proc/task.h"
+#include "core/log.h"
+#include "core/proc/task.h"
 #include "tty.h"
-#include "mm/mm.h"
-#include "mm/uaccess.h"
+#include "core/mm/mm.h"
+#include "core/mm/uaccess.h"
 
 /* ---- reading ---- */
 

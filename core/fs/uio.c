@@ -5,10 +5,10 @@
  * (read(2) then returns a short count, as on Linux).
  */
 #include <string.h>
-#include "kernel.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
-#include "proc/task.h"
+#include "core/kernel.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
+#include "core/proc/task.h"
 #include "vfs.h"
 
 void uio_init(struct uio *u, struct iovec *seg, void *buf, size_t n, bool user)

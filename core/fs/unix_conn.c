@@ -18,10 +18,10 @@
 #include <string.h>
 #include <linux/poll.h>
 #include "fs.h"
-#include "mm/mm.h"
+#include "core/mm/mm.h"
 #include "poll.h"
-#include "proc/task.h"
-#include "spinlock.h"
+#include "core/proc/task.h"
+#include "core/spinlock.h"
 #include "unix.h"
 
 #define NAME_OFFSET offsetof(struct sockaddr_un, sun_path) /* 2 */

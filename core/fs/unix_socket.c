@@ -34,10 +34,10 @@
 #include <asm/signal.h>
 #include <linux/poll.h>
 #include "fs.h"
-#include "mm/mm.h"
-#include "mm/uaccess.h"
+#include "core/mm/mm.h"
+#include "core/mm/uaccess.h"
 #include "poll.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 #include "socket.h"
 #include "unix.h"
 

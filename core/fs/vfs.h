@@ -32,8 +32,8 @@
 #include <linux/limits.h>
 #include <linux/stat.h>
 #include <linux/uio.h>
-#include "spinlock.h"
-#include "proc/waitq.h"
+#include "core/spinlock.h"
+#include "core/proc/waitq.h"
 
 struct task;
 struct inode;
@@ -206,7 +206,7 @@ int64_t generic_file_lseek(struct file *f, int64_t off, int whence,
 
 struct files {
 	int refs;
-	/* The quick read's cache (pmu/fops_quick.c): descriptor read_fd
+	/* The quick read's cache (pmu/events/self_count_read.c): descriptor read_fd
 	 * holds the file of the perf event read_event, or read_event is NULL.
 	 * Filled by the table's only task (refs 1) with interrupts off;
 	 * emptied (files_read_forget) whenever the slot may change meaning

@@ -26,10 +26,10 @@
  * pmm_lock) to carve a page, and after it is dropped to give one back.
  */
 #include <string.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
 #include "heap_debug.h"
-#include "spinlock.h"
+#include "core/spinlock.h"
 
 #define MAX_SHIFT 12  /* 4 KiB blocks */
 #define NCLASSES (MAX_SHIFT - MIN_SHIFT + 1)

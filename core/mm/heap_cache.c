@@ -19,7 +19,7 @@
  * asked. The heap's lock is taken only after a cache's is dropped.
  */
 #include <string.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
 #include "heap_debug.h"
 

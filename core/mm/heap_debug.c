@@ -8,7 +8,7 @@
  */
 #ifdef BAREMON_DEBUG
 #include <string.h>
-#include "debugcheck.h"
+#include "core/debugcheck.h"
 #include "heap_debug.h"
 
 #define SITE(a, b) debug_site(a, b, sizeof(b))

@@ -6,7 +6,7 @@
  *
  * Locking: none here; vm.c's lock covers the page-table change.
  */
-#include "kernel.h"
+#include "core/kernel.h"
 #include "kstack.h"
 #include "mm.h"
 

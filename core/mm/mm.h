@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "boot/bootinfo.h"
-#include "spinlock.h"
+#include "core/spinlock.h"
 
 static inline void *phys_to_virt(uint64_t phys)
 {

@@ -3,14 +3,14 @@
 #include <asm-generic/mman.h>
 #include <linux/errno.h>
 #include <linux/mman.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
 #include "pmu/perf.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
 #include "uaccess.h"
 #include "usermm.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 
 #define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 

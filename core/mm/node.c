@@ -3,7 +3,7 @@
  * NUMA node (arch/numa.h), falling back to any memory when the node has
  * no described memory or no room left. Used for per-CPU data at boot.
  */
-#include "arch/numa.h"
+#include "core/arch/numa.h"
 #include "mm.h"
 
 uint64_t pmm_alloc_pages_node(size_t n, unsigned node)

@@ -12,7 +12,7 @@
  * its own mm->lock.
  */
 #include <string.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
 
 static uint32_t *extra;   /* [pfn]: mappings beyond the first */

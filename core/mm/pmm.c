@@ -8,9 +8,9 @@
  * Locking: pmm_lock (irqsave) protects the bitmap, the hint and the count.
  */
 #include <string.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
-#include "spinlock.h"
+#include "core/spinlock.h"
 
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
 static uint64_t *bitmap;

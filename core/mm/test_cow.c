@@ -2,7 +2,7 @@
 #include <string.h>
 #include <asm-generic/mman-common.h>
 #include "mm.h"
-#include "selftest.h"
+#include "core/selftest.h"
 #include "usermm.h"
 
 #define AT 0x400000ULL

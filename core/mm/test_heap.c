@@ -3,7 +3,7 @@
 #include <string.h>
 #include "heap_debug.h"
 #include "mm.h"
-#include "selftest.h"
+#include "core/selftest.h"
 
 #define BLOCKS 200
 #define SIZE 1500   /* the 2 KiB class with or without the debug layout */
@@ -117,7 +117,7 @@ SELFTEST(heap_cache_keep_and_drain)
 }
 
 #ifdef BAREMON_DEBUG
-#include "debugcheck.h"
+#include "core/debugcheck.h"
 
 /* The debug build sees a cached object as freed: poisoned, a write to
  * it reported when it is handed out again, a kfree of it a double free. */

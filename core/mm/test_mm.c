@@ -1,7 +1,7 @@
 /* Self-tests: page allocator, heap, and the kernel's W^X page tables. */
 #include <string.h>
 #include "mm.h"
-#include "selftest.h"
+#include "core/selftest.h"
 
 extern const char __text_start[], __rodata_start[];
 

@@ -1,10 +1,10 @@
 /* Self-tests: user stores in .ex_table_nofault (uaccess.h's
  * copy_words_to_user_nofault) fail at once and are never resolved. */
-#include "selftest.h"
+#include "core/selftest.h"
 #include "uaccess.h"
 #include "mm.h"
 #include "usermm.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 
 /* The tables' layout (uaccess.c): (fault rip, fixup rip) pairs, the
  * ordinary entries first. */

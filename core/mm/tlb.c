@@ -8,12 +8,12 @@
  * hold an mm lock), so while spinning it also serves its own request
  * word; two CPUs shooting at each other both make progress.
  */
-#include "arch/apic.h"
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "core/arch/apic.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "tlb.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
 
 #define FLUSH_USER 1
 #define FLUSH_ALL  2

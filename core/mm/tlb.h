@@ -6,7 +6,7 @@
 #define BAREMON_TLB_H
 
 #include <stdint.h>
-#include "cpumask.h"
+#include "core/cpumask.h"
 
 /* Flush va on this CPU and on every other CPU in `cpus` (a mask of CPUs
  * using the address space); returns once they all did. Safe with

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/errno.h>
-#include "arch/percpu.h"
+#include "core/arch/percpu.h"
 
 /* Top of the user half (exclusive): canonical lower half, last page kept
  * unmapped as Linux does. */

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <asm-generic/mman-common.h>
 #include <linux/errno.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
 #include "usermm.h"
-#include "arch/x86.h"
-#include "arch/percpu.h"
+#include "core/arch/x86.h"
+#include "core/arch/percpu.h"
 #include "tlb.h"
-#include "fs/vfs.h"
+#include "core/fs/vfs.h"
 
 struct shared_anon {
 	int refs;            /* vmas referring to it (under their mm locks) */

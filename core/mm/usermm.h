@@ -12,9 +12,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpumask.h"
-#include "list.h"
-#include "spinlock.h"
+#include "core/cpumask.h"
+#include "core/list.h"
+#include "core/spinlock.h"
 
 #define USER_STACK_TOP   0x00007ffffffde000ULL
 #define USER_STACK_SIZE  (8ULL << 20)
@@ -78,7 +78,7 @@ struct mm {
 	int dumpable;             /* PR_GET_DUMPABLE: 1 after exec, 0 after a
 				   * credential change (ptrace/perf access) */
 	int perf_rdpmc_maps;      /* mapped buffers of cpu-PMU events: RDPMC
-				   * allowed (pmu/rdpmc.c; atomic) */
+				   * allowed (pmu/x86/rdpmc.c; atomic) */
 	struct list dead;         /* removed file vmas: their file references
 				   * are dropped once mm->lock is released */
 };

@@ -16,12 +16,12 @@
  * never freed, so lookups without the lock see consistent entries.
  */
 #include <string.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "mm.h"
-#include "spinlock.h"
+#include "core/spinlock.h"
 #include "tlb.h"
-#include "arch/msr-index.h"
-#include "arch/x86.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/x86.h"
 
 extern const char __kernel_start[], __text_start[], __text_end[];
 extern const char __rodata_start[], __rodata_end[];

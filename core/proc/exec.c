@@ -15,22 +15,22 @@
 #include <linux/errno.h>
 #include <linux/fcntl.h>
 #include <elf64.h>
-#include "arch/cpu.h"
+#include "core/arch/cpu.h"
 #include "exec.h"
-#include "arch/gdt.h"
-#include "arch/msr-index.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/arch/gdt.h"
+#include "core/arch/msr-index.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "process.h"
 #include "pmu/perf.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
 #include "tasks.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
-#include "fs/vfs.h"
-#include "arch/x86.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
+#include "core/fs/vfs.h"
+#include "core/arch/x86.h"
 
 #define ARGS_MAX (128 * 1024)   /* bytes of argument + environment strings */
 #define ARGS_FIRST 2048         /* the buffer's first size: doubled as needed */

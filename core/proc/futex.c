@@ -7,15 +7,15 @@
 #include <linux/futex.h>
 #include <linux/time_types.h>
 #include "futex.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
 #include "timekeeping.h"
-#include "arch/tsc.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
+#include "core/arch/tsc.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
 
 #define BUCKETS 64
 

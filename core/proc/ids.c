@@ -1,11 +1,11 @@
 /* Process identity system calls: ids, process groups, sessions. */
 #include <linux/errno.h>
-#include "kernel.h"
-#include "mm/usermm.h"
+#include "core/kernel.h"
+#include "core/mm/usermm.h"
 #include "syscall.h"
 #include "task.h"
 #include "tasks.h"
-#include "mm/uaccess.h"
+#include "core/mm/uaccess.h"
 
 SYSCALL_DEFINE0_FAST(getpid) { return current->tgid; }
 SYSCALL_DEFINE0_FAST(gettid) { return current->tid; }

@@ -8,21 +8,21 @@
 #include <linux/resource.h>
 #include <linux/sysinfo.h>
 #include <linux/utsname.h>
-#include "kernel.h"
-#include "mm/usermm.h"
-#include "log.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
-#include "arch/power.h"
+#include "core/kernel.h"
+#include "core/mm/usermm.h"
+#include "core/log.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
+#include "core/arch/power.h"
 #include "pmu/perf.h"
 #include "sched.h"
 #include "syscall.h"
 #include "task.h"
 #include "tasks.h"
-#include "arch/tsc.h"
-#include "mm/uaccess.h"
-#include "arch/msr-index.h"
-#include "arch/x86.h"
+#include "core/arch/tsc.h"
+#include "core/mm/uaccess.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/x86.h"
 
 SYSCALL_DEFINE1(uname, struct new_utsname __user *, name)
 {

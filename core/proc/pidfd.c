@@ -4,11 +4,11 @@
 #include <linux/errno.h>
 #include <linux/fcntl.h>
 #include <linux/poll.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "syscall.h"
 #include "task.h"
-#include "proc/tasks.h"
-#include "fs/vfs.h"
+#include "core/proc/tasks.h"
+#include "core/fs/vfs.h"
 
 static unsigned pidfd_poll(struct file *f)
 {

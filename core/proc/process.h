@@ -7,7 +7,7 @@
 #define BAREMON_PROCESS_H
 
 #include "task.h"
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 /* The first user process (pid 1): runs `path` with argv. */
 int process_spawn_init(const char *path, char *const argv[]);

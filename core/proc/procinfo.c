@@ -1,13 +1,13 @@
 /* What /proc shows about tasks (core/fs's procfs calls these). */
 #include <string.h>
 #include <linux/errno.h>
-#include "kernel.h"
+#include "core/kernel.h"
 #include "process.h"
 #include "signal.h"
 #include "task.h"
 #include "tasks.h"
-#include "mm/usermm.h"
-#include "fs/vfs.h"
+#include "core/mm/usermm.h"
+#include "core/fs/vfs.h"
 
 int task_nr_threads(struct task *leader)
 {

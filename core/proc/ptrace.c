@@ -8,10 +8,10 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/wait.h>
-#include "arch/gdt.h"
-#include "kernel.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
+#include "core/arch/gdt.h"
+#include "core/kernel.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
 #include "process.h"
 #include "ptrace.h"
 #include "sched.h"

@@ -18,9 +18,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "list.h"
+#include "core/list.h"
 #include "signal.h"
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 struct task;
 

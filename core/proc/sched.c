@@ -4,23 +4,23 @@
  * queue is empty.
  */
 #include <string.h>
-#include "arch/apic.h"
-#include "cmdline.h"
-#include "arch/hrtimer.h"
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "core/arch/apic.h"
+#include "core/cmdline.h"
+#include "core/arch/hrtimer.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "sched.h"
-#include "spinlock.h"
+#include "core/spinlock.h"
 #include "tasks.h"
-#include "arch/switch.h"
+#include "core/arch/switch.h"
 #include "pmu/perf.h"
 #include "cputime.h"
 #include "process.h"
-#include "arch/tsc.h"
+#include "core/arch/tsc.h"
 #include "timekeeping.h"
 #include "userret.h"
-#include "arch/x86.h"
-#include "arch/percpu_table.h"
+#include "core/arch/x86.h"
+#include "core/arch/percpu_table.h"
 
 struct runqueue {
 	struct spinlock lock;

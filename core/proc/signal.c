@@ -7,16 +7,16 @@
 #include <asm/sigcontext.h>
 #include <asm/ucontext.h>
 #include <linux/errno.h>
-#include "arch/gdt.h"
-#include "kernel.h"
-#include "mm/mm.h"
+#include "core/arch/gdt.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
 #include "process.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
 #include "tasks.h"
-#include "mm/uaccess.h"
+#include "core/mm/uaccess.h"
 
 #define BIT(sig) (1ULL << ((sig) - 1))
 #define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))

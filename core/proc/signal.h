@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <asm/signal.h>
 #include <asm/siginfo.h>
-#include "spinlock.h"
-#include "arch/trap.h"
+#include "core/spinlock.h"
+#include "core/arch/trap.h"
 
 #define NSIGNALS 64
 #define ERESTARTNOINTR 513   /* restart always, after any handler */

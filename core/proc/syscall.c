@@ -2,17 +2,17 @@
  * System-call dispatch. The table is built once at boot from every
  * SYSCALL_DEFINEn entry (section .syscalls) and read-only afterwards.
  */
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "signal.h"
 #include "syscall.h"
 #include "task.h"
 #include "pmu/perf.h"
 #include "userret.h"
 #include "ptrace.h"
-#include "arch/msr-index.h"
-#include "arch/x86.h"
-#include "fs/vfs.h"
+#include "core/arch/msr-index.h"
+#include "core/arch/x86.h"
+#include "core/fs/vfs.h"
 
 #define EFER_SCE  1ULL
 #define RFLAGS_IF (1u << 9)

@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include <asm/unistd_64.h>
 #include <linux/errno.h>
-#include "arch/trap.h"
+#include "core/arch/trap.h"
 
 /* syscall_entry.asm reads syscall_path[nr], syscall_fast[nr], syscall_lean[nr] and syscall_quick[nr] below
  * this bound. */
@@ -104,7 +104,7 @@ struct syscall_entry {
 #define SYSCALL_DEFINE0_FAST(name) SYSCALL_DEFINE_ENTRY(0, sys_##name, name)
 /*
  * A lean handler: another way into an existing call, for the cases it can
- * finish alone (the perf event file's read and ioctls: pmu/fops.c). It
+ * finish alone (the perf event file's read and ioctls: pmu/events/fd_ops.c). It
  * runs on the same lean path as a fast call (interrupts off from SYSCALL
  * to SYSRET, no trap frame, no accounting boundary) with the call's six
  * arguments, and either finishes the call (a value or -errno) or returns

@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 #include <linux/resource.h>
-#include "cpumask.h"
-#include "list.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
+#include "core/cpumask.h"
+#include "core/list.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
 #include "waitq.h"
 #include "ptrace.h"
 #include "cputime.h"
@@ -145,7 +145,7 @@ struct task {
 	struct list perf_owned;      /* events this task opened (prctl) */
 	int perf_last_cpu;           /* for cpu-migrations */
 	int perf_cpu;                /* CPU running it (switch-in to switch-out),
-				      * -1; lockless, see pmu/ctx_sched.c */
+				      * -1; lockless, see pmu/events/ctx_sched.c */
 	bool perf_ctx_in;            /* its events' context is on perf_cpu's
 				      * counters (under perf_lock) */
 };

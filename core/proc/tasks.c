@@ -5,15 +5,15 @@
  * family links (parent, children, sibling, threads) of every task.
  */
 #include <string.h>
-#include "cmdline.h"
-#include "kernel.h"
-#include "mm/kstack.h"
-#include "mm/mm.h"
+#include "core/cmdline.h"
+#include "core/kernel.h"
+#include "core/mm/kstack.h"
+#include "core/mm/mm.h"
 #include "sched.h"
 #include "task.h"
 #include "tasks.h"
-#include "arch/switch.h"
-#include "arch/tsc.h"
+#include "core/arch/switch.h"
+#include "core/arch/tsc.h"
 
 struct spinlock task_lock = SPINLOCK_INIT("tasks");
 static struct list all_tasks = LIST_INIT(all_tasks);

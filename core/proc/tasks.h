@@ -2,7 +2,7 @@
 #ifndef BAREMON_TASKS_H
 #define BAREMON_TASKS_H
 
-#include "spinlock.h"
+#include "core/spinlock.h"
 #include "task.h"
 
 #define PID_MAX 32768

@@ -8,8 +8,8 @@
 #include <linux/errno.h>
 #include <linux/time.h>
 #include <linux/time_types.h>
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
@@ -17,9 +17,9 @@
 #include "cputime.h"
 #include "timekeeping.h"
 #include "timers.h"
-#include "arch/tsc.h"
-#include "mm/uaccess.h"
-#include "arch/x86.h"
+#include "core/arch/tsc.h"
+#include "core/mm/uaccess.h"
+#include "core/arch/x86.h"
 
 #define NS 1000000000ULL
 #define TAI_OFFSET_NS (37ULL * NS)

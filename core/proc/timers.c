@@ -18,13 +18,13 @@
  * the boot CPU to re-arm with VEC_IPI_TIMERS.
  */
 #include <asm/siginfo.h>
-#include "arch/apic.h"
-#include "arch/hrtimer.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/tsc.h"
-#include "arch/x86.h"
-#include "kernel.h"
+#include "core/arch/apic.h"
+#include "core/arch/hrtimer.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/tsc.h"
+#include "core/arch/x86.h"
+#include "core/kernel.h"
 #include "sched.h"
 #include "signal.h"
 #include "task.h"

@@ -7,15 +7,15 @@
  * someone reads the times (task_utime_ns). Written by the task itself on
  * its own CPU; readers elsewhere may see a value one span old.
  */
-#include "kernel.h"
+#include "core/kernel.h"
 #include "pmu/perf.h"
 #include "sched.h"
 #include "signal.h"
 #include "syscall.h"
-#include "arch/percpu.h"
-#include "arch/tsc.h"
+#include "core/arch/percpu.h"
+#include "core/arch/tsc.h"
 #include "userret.h"
-#include "arch/x86.h"
+#include "core/arch/x86.h"
 
 #define RFLAGS_TF (1ULL << 8)
 #define RFLAGS_RF (1ULL << 16)

@@ -4,8 +4,8 @@
 
 #include "task.h"
 #include "pmu/perf.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
 
 /* Called last before a trap or system call returns to user mode; returns
  * with interrupts off. May switch tasks and rewrite f for a signal. */

@@ -1,5 +1,5 @@
 /* Wait queues. See waitq.h for the protocol that avoids lost wakeups. */
-#include "kernel.h"
+#include "core/kernel.h"
 #include "sched.h"
 #include "signal.h"
 #include "waitq.h"

@@ -11,11 +11,11 @@
 #ifndef BAREMON_WAITQ_H
 #define BAREMON_WAITQ_H
 
-#include "list.h"
+#include "core/list.h"
 
 /* Kernel-internal errno (never seen by user space), as in Linux. */
 #define ERESTARTSYS 512
-#include "spinlock.h"
+#include "core/spinlock.h"
 
 struct task;
 

@@ -21,19 +21,19 @@
  * the CPU they run on.
  */
 #include <linux/errno.h>
-#include "arch/apic.h"
-#include "arch/hrtimer.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
-#include "fs/fs.h"
+#include "core/arch/apic.h"
+#include "core/arch/hrtimer.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
+#include "core/fs/fs.h"
 #include "pmu/perf.h"
 #include "kbench_msr.h"
 #include "kbench_uapi.h"
-#include "kernel.h"
-#include "mm/uaccess.h"
-#include "pmu/msr.h"
-#include "arch/percpu_table.h"
+#include "core/kernel.h"
+#include "core/mm/uaccess.h"
+#include "pmu/x86/msr.h"
+#include "core/arch/percpu_table.h"
 
 uint64_t kbench_enter(void (*fn)(void), uint64_t *saved_rsp);
 void kbench_recover(void);

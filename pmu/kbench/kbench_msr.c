@@ -8,14 +8,14 @@
  * value first and the undo writes them back last-first, so the perf
  * core's programming of the counters comes back exactly.
  *
- * PMU registers go through the PMU accessors (pmu/msr.h: the vpmu's
+ * PMU registers go through the PMU accessors (pmu/x86/msr.h: the vpmu's
  * under TCG); other MSRs through RDMSR/WRMSR, which raise #GP for an MSR
  * the CPU lacks: the caller runs apply under its fault recovery. On the
  * software model an event it cannot count is -EOPNOTSUPP.
  */
 #include <linux/errno.h>
 #include "kbench_msr.h"
-#include "pmu/msr.h"
+#include "pmu/x86/msr.h"
 #include "pmu/vpmu/vpmu.h"
 
 #define AMD_PERF_CTL0     0xc0010000u  /* legacy: 4 counters, CTL then CTR */

@@ -12,10 +12,10 @@
  * REALTIME is the RTC's reading at boot plus that, TAI REALTIME plus 37 s.
  */
 #include <linux/errno.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
-#include "proc/timekeeping.h"
-#include "arch/tsc.h"
+#include "core/proc/timekeeping.h"
+#include "core/arch/tsc.h"
 
 static bool nmi_safe(int clockid)
 {

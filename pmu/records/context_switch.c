@@ -10,14 +10,15 @@
  * other task's pid/tid (0/0 for the idle task).
  *
  * Scheduler context: the run-queue lock is held and interrupts are off;
- * perf_lock nests inside it (as in pmu/ctx_sched.c). Pollers are woken at
- * the next perf_wakeup_pending (return to user, tick), never from here.
+ * perf_lock nests inside it (as in pmu/events/ctx_sched.c). Pollers are
+ * woken at the next perf_wakeup_pending (return to user, tick), never
+ * from here.
  */
-#include "pmu/event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "records.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 
 struct switch_info {
 	struct task *other;  /* next when switching out, prev when in */

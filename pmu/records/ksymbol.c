@@ -8,10 +8,11 @@
  * sample_id} describing [__text_start, __text_end) as the first record
  * of the buffer its first mapping creates. Linux events never see it.
  *
- * Under perf_lock (pmu/fd_mmap.c), before the mapping is visible to the user.
+ * Under perf_lock (pmu/events/fd_mmap.c), before the mapping is visible
+ * to the user.
  */
 #include <string.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
 
 extern char __text_start[], __text_end[];

@@ -5,7 +5,7 @@
  * records the buffer dropped, written just before the next one that
  * fits (Linux's __perf_output_begin).
  */
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
 
 static struct perf_event *root_of(const struct perf_event *e)

@@ -10,10 +10,10 @@
  * Under perf_lock, from the exiting (or exec'ing) task itself, before
  * the copy is folded into its parent.
  */
-#include "pmu/event.h"
-#include "kernel.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
 #include "records.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 
 void perf_record_read(struct perf_event *c)
 {

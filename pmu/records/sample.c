@@ -11,19 +11,19 @@
  */
 #include <string.h>
 #include <asm/perf_regs.h>
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "boot/bootinfo.h"
-#include "kernel.h"
-#include "mm/mm.h"
-#include "arch/percpu.h"
+#include "core/kernel.h"
+#include "core/mm/mm.h"
+#include "core/arch/percpu.h"
 #include "records.h"
-#include "pmu/hit.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
-#include "mm/uaccess.h"
-#include "mm/usermm.h"
-#include "fs/vfs.h"
-#include "arch/percpu_table.h"
+#include "pmu/events/hit.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
+#include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
+#include "core/fs/vfs.h"
+#include "core/arch/percpu_table.h"
 
 #define MAX_CHAIN 256        /* entries, markers included */
 #define MAX_STACK_USER 65528 /* Linux caps sample_stack_user below 64 KiB */

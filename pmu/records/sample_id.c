@@ -5,11 +5,11 @@
  * perf_event__output_id_sample). TID is the current task's, TIME the
  * event's clock (clock.c).
  */
-#include "pmu/event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "records.h"
-#include "proc/task.h"
+#include "core/proc/task.h"
 
 #define ID_TRAILER_TYPES (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 			  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)

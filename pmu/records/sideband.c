@@ -10,13 +10,13 @@
  * perf_lock; takes it.
  */
 #include <string.h>
-#include "pmu/event.h"
-#include "kernel.h"
-#include "arch/percpu.h"
+#include "pmu/events/event.h"
+#include "core/kernel.h"
+#include "core/arch/percpu.h"
 #include "pmu/perf.h"
 #include "records.h"
-#include "proc/task.h"
-#include "arch/tsc.h"
+#include "core/proc/task.h"
+#include "core/arch/tsc.h"
 
 /* A record body built by the caller: header, fixed part, string. */
 struct sb_record {

@@ -5,11 +5,11 @@
  * with attr.sample_id_all the sample_id trailer of the current task
  * (sample_id.c).
  *
- * Called by pmu/throttle.c under perf_lock with interrupts off (from an
+ * Called by pmu/events/throttle.c under perf_lock with interrupts off (from an
  * overflow interrupt or the tick); writes nothing when the event has no
  * buffer.
  */
-#include "pmu/event.h"
+#include "pmu/events/event.h"
 #include "records.h"
 
 void perf_record_throttle(struct perf_event *e, bool unthrottle)

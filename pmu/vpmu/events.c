@@ -23,8 +23,8 @@
  * take its records there too.
  */
 #include <linux/errno.h>
-#include "arch/cpu.h"
-#include "pmu/msr.h"
+#include "core/arch/cpu.h"
+#include "pmu/x86/msr.h"
 #include "mode.h"
 
 /* One branch umask: the kinds it counts. */

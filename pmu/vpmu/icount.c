@@ -12,10 +12,10 @@
  * the TSC at the boundary (STAMP_TSC, core/arch/frame.inc) and the model
  * takes their own instructions off the user's share (vpmu_icount_stub).
  */
-#include "arch/percpu.h"
-#include "cmdline.h"
-#include "kernel.h"
-#include "proc/syscall.h"
+#include "core/arch/percpu.h"
+#include "core/cmdline.h"
+#include "core/kernel.h"
+#include "core/proc/syscall.h"
 #include "vpmu.h"
 
 static bool icount_on;

@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "arch/x86.h"
+#include "core/arch/x86.h"
 #include "vpmu.h"
 
 /* One CPU's counters; at most VPMU_MAX_GP and VPMU_MAX_FIXED. */

@@ -23,7 +23,7 @@
  * 47 is clear (what a driver without PerfMonV2 looks for), sets its
  * GlobalStatus bit and, with INT, raises the PMI (vpmu.c).
  */
-#include "pmu/msr.h"
+#include "pmu/x86/msr.h"
 #include "mode.h"
 
 #define AMD_COUNTERS 6

@@ -11,8 +11,8 @@
  * the command line makes CPUs 0..N-1 core and the rest atom instead.
  * The register map is mode_intel.c's (version 5) on each CPU's shape.
  */
-#include "cmdline.h"
-#include "pmu/msr.h"
+#include "core/cmdline.h"
+#include "pmu/x86/msr.h"
 #include "mode.h"
 
 #define HYBRID_VERSION 5

@@ -17,9 +17,9 @@
  *             EDX[15] deprecates AnyThread. Fixed counter 3 counts
  *             nothing the model knows.
  */
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "lbr.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "mode.h"
 
 /* CPUID 0AH.EBX: no cache events and no branch misses (the model has

@@ -7,7 +7,7 @@
  * low 32 bits and sign-extend bit 31. AMD's PERF_CTR writes and the
  * fixed counters are not checked (the model keeps their low bits).
  */
-#include "pmu/msr.h"
+#include "pmu/x86/msr.h"
 #include "mode.h"
 
 bool vpmu_write_faults(const struct vpmu_shape *s, uint32_t msr, uint64_t v)

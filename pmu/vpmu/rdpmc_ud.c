@@ -11,11 +11,11 @@
  * Any other #UD goes on to the previous handler (SIGILL, or a panic in
  * the kernel). Runs with interrupts off, on the faulting CPU.
  */
-#include "arch/trap.h"
-#include "arch/x86.h"
-#include "kernel.h"
-#include "mm/uaccess.h"
-#include "pmu/msr.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
+#include "core/kernel.h"
+#include "core/mm/uaccess.h"
+#include "pmu/x86/msr.h"
 #include "mode.h"
 
 #define CR4_PCE (1ULL << 8)

@@ -24,14 +24,14 @@
  * Locking: steps[c] belongs to CPU c and is touched there with
  * interrupts off (the entry and exit hooks, the #DB handler).
  */
-#include "arch/trap.h"
-#include "pmu/debugreg.h"
-#include "kernel.h"
-#include "mm/uaccess.h"
-#include "proc/syscall.h"
-#include "lbr.h"
+#include "core/arch/trap.h"
+#include "pmu/bp/debugreg.h"
+#include "core/kernel.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/syscall.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "vpmu.h"
-#include "arch/percpu_table.h"
+#include "core/arch/percpu_table.h"
 
 #define RFLAGS_TF (1ULL << 8)
 #define X86_MAX_INSN 15

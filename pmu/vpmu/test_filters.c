@@ -6,9 +6,9 @@
  * branches, cycles with cmask 1. Intel modes (their encodings).
  */
 #include <linux/errno.h>
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "selftest.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "core/selftest.h"
 #include "vpmu.h"
 
 #define USER (EVTSEL_USR | EVTSEL_EN)

@@ -8,11 +8,11 @@
  * each leaves the registers it touched at 0.
  */
 #include <string.h>
-#include "arch/percpu.h"
-#include "pmu/amd/amd.h"
-#include "pmu/intel/intel.h"
-#include "pmu/msr.h"
-#include "selftest.h"
+#include "core/arch/percpu.h"
+#include "pmu/x86/amd/amd.h"
+#include "pmu/x86/intel/intel.h"
+#include "pmu/x86/msr.h"
+#include "core/selftest.h"
 #include "vpmu.h"
 
 #define MASK48 ((1ULL << 48) - 1)

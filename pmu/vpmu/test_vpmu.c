@@ -12,18 +12,18 @@
 #include <asm-generic/mman-common.h>
 #include <linux/errno.h>
 #include <linux/wait.h>
-#include "arch/apic.h"
-#include "pmu/intel/intel.h"
-#include "pmu/msr.h"
-#include "proc/sched.h"
-#include "selftest.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "proc/tasks.h"
-#include "arch/tsc.h"
-#include "mm/usermm.h"
+#include "core/arch/apic.h"
+#include "pmu/x86/intel/intel.h"
+#include "pmu/x86/msr.h"
+#include "core/proc/sched.h"
+#include "core/selftest.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "core/proc/tasks.h"
+#include "core/arch/tsc.h"
+#include "core/mm/usermm.h"
 #include "vpmu.h"
-#include "proc/waitq.h"
+#include "core/proc/waitq.h"
 
 #define MASK48 ((1ULL << 48) - 1)
 #define CYCLES (ARCH_CORE_CYCLES | EVTSEL_EN)

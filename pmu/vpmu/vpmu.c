@@ -44,19 +44,19 @@
  */
 #include <linux/errno.h>
 #include <string.h>
-#include "arch/apic.h"
-#include "arch/hrtimer.h"
-#include "arch/nmi.h"
-#include "arch/percpu.h"
-#include "arch/cpu.h"
-#include "cmdline.h"
-#include "kernel.h"
-#include "pmu/msr.h"
-#include "proc/syscall.h"
-#include "proc/task.h"
-#include "lbr.h"
+#include "core/arch/apic.h"
+#include "core/arch/hrtimer.h"
+#include "core/arch/nmi.h"
+#include "core/arch/percpu.h"
+#include "core/arch/cpu.h"
+#include "core/cmdline.h"
+#include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "core/proc/syscall.h"
+#include "core/proc/task.h"
+#include "pmu/vpmu/lbr_model.h"
 #include "mode.h"
-#include "arch/percpu_table.h"
+#include "core/arch/percpu_table.h"
 
 struct vpmu_cpu {
 	struct vpmu_regs r;      /* the mode's registers */

@@ -13,10 +13,10 @@
 #define BAREMON_PMU_VPMU_H
 
 #include <stdint.h>
-#include "arch/gdt.h"
-#include "arch/percpu.h"
-#include "arch/trap.h"
-#include "arch/x86.h"
+#include "core/arch/gdt.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
 #include "pmu/perf.h"
 
 /* The most counters any mode gives a CPU. */

@@ -18,11 +18,11 @@
  * own CPU with interrupts off (the model's entry points) and read here
  * by the task itself.
  */
-#include "arch/trap.h"
-#include "arch/x86.h"
-#include "mm/uaccess.h"
-#include "proc/task.h"
-#include "vpmu.h"
+#include "core/arch/trap.h"
+#include "core/arch/x86.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/task.h"
+#include "pmu/vpmu/vpmu.h"
 
 #define CR4_TSD (1ULL << 2)
 #define VEC_GP 13

@@ -85,7 +85,7 @@ status 2 "-msr_config in user mode"
 expect "^bench: -msr_config needs -kernel" "refused with the reason"
 run "$bench" -asm 'add rax, rbx'
 status 2 "-asm on the target"
-expect 'bench-qemu.sh assembles -asm strings' "-asm points to the host side"
+expect 'baremon bench assembles -asm strings' "-asm points to the host side"
 run "$bench" -code "$tmp/add.bin" -m
 status 2 "an ambiguous abbreviation"
 expect '^bench: -m is ambiguous' "-m is ambiguous"

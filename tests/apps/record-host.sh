@@ -161,6 +161,21 @@ run "$record" -m 3 -- true
 status 2 "-m: not a power of two"
 run "$record" -C 99999 -- true
 status 2 "-C: a CPU that is not online"
+run "$record" -v --call-graph dwarf -e page-faults -c 1 -o "$tmp/dw.data" -- "$work" 5
+status 0 "--call-graph dwarf"
+expect 'sample_type +IP\|TID\|TIME\|CALLCHAIN\|REGS_USER\|STACK_USER$' "dwarf: REGS_USER and STACK_USER"
+expect '^  sample_regs_user +0xff0fff$' "dwarf: the registers perf asks for (0xff0fff)"
+expect '^  sample_stack_user +8192$' "dwarf: perf's 8192 bytes of user stack"
+expect '^  exclude_callchain_user +1$' "dwarf: no user frame walk, as perf"
+run perf report -D -i "$tmp/dw.data"
+expect '^\.\.\. user regs: mask 0xff0fff ABI 64-bit$' "dwarf: perf reads the user registers"
+expect '^\.\.\. ustack: size [1-9][0-9]*, offset' "dwarf: perf reads the stack dumps"
+run "$record" --call-graph dwarf,12 -- true
+status 2 "--call-graph dwarf,12: not a multiple of 8"
+run "$record" --per-thread -e page-faults -c 1 -o "$tmp/pt.data" -- "$work" 5
+status 0 "--per-thread: what record does without -a/-C"
+run "$record" --per-thread -a -- true
+status 2 "--per-thread with -a"
 run "$record"
 status 2 "no program"
 run "$record" --help

@@ -65,6 +65,17 @@ run "$stat" -x, -e page-faults -- sh -c '/bin/true; /bin/true; /bin/true; /bin/t
 check "children count too (inherit): $alone page faults alone, $(field ',page-faults,' 1) with 5 children" \
 	more_than "$(field ',page-faults,' 1)" "$((alone + 100))"
 
+# A tracepoint by name (GROUP:NAME, its id from tracefs), as perf stat
+# counts it: sched_process_exec fires once for the program's exec.
+if [ -r /sys/kernel/tracing/events/sched/sched_process_exec/id ]; then
+	run "$stat" -x, -e sched:sched_process_exec -- true
+	status 0 "a tracepoint by name: runs"
+	expect '^1,,sched:sched_process_exec,' "sched:sched_process_exec counts the exec, as perf"
+fi
+run "$stat" -e sched:no_such_tracepoint -- true
+status 2 "an unknown tracepoint"
+expect "unknown event 'sched:no_such_tracepoint': no tracepoint" "an unknown tracepoint: the reason"
+
 # ---- -x and -j -------------------------------------------------------------
 run "$stat" -x, -e task-clock,page-faults,cycles -- true
 status 0 "csv: runs"

@@ -1,14 +1,14 @@
 /*
  * fuzz_frame: libFuzzer target for what reads the serial line: the frame
- * reader (ringbuf/frame.c) on arbitrary bytes, every frame it accepts
- * fed to a link (ringbuf/link.c). Properties: no crash or sanitizer
+ * reader (wire/frame.c) on arbitrary bytes, every frame it accepts
+ * fed to a link (wire/link.c). Properties: no crash or sanitizer
  * report; an accepted frame re-encodes to bytes the decoder accepts
  * again unchanged; within a session (a HELLO nonce) a link delivers
  * sequence numbers 0, 1, 2... once each, in order.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 static void discard(void *ctx, const uint8_t *p, size_t n)
 {

@@ -635,7 +635,7 @@ static void bench_pmi_sample(void)
 	close(counting);
 }
 
-/* ---- clock-event sampling (pmu/clock_sample.c) ---- */
+/* ---- clock-event sampling (pmu/sw/clock_sample.c) ---- */
 
 #define GAPS 201
 #define GAP_MIN 200  /* back-to-back RDTSCs differ by far less */

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "kbench/kbench_uapi.h"
+#include "pmu/kbench/kbench_uapi.h"
 
 static int passed, failed;
 

@@ -1,6 +1,6 @@
 /*
  * clocksample.c: cpu-clock and task-clock sampled by a timer (Linux's
- * perf_swevent_hrtimer; baremon's hrtimer, pmu/clock_sample.c).
+ * perf_swevent_hrtimer; baremon's hrtimer, pmu/sw/clock_sample.c).
  *
  *  - task-clock and cpu-clock at 1 ms and 100 us over CPU-bound work:
  *    the number of samples is close to the time the event counted

@@ -28,6 +28,20 @@
 #   garbage only (as at a wrong baud rate), a kernel panic at boot;
 # - without QEMU (tests/qemu/connstall.c): the tool reads the console
 #   while a write to an unread export line waits (the -icount stall).
+# - before anything starts (no QEMU, no file left): help, --version,
+#   CMD -h, usage errors (status 2), local files (66, 73), event names,
+#   record's --call-graph and tracepoints, bench's own option checks,
+#   session steps;
+# - signals to the tool's pid alone: SIGTERM while a command runs and
+#   SIGHUP while the machine boots (default target) leave no process and
+#   no file; SIGINT against --connect ends the guest command, and the
+#   next call runs at once; --kvm where KVM refuses names QEMU's reason;
+# - perf's ways: a program killed by a signal ("Segmentation fault",
+#   139), list, stat -e sched:sched_switch, a session's stat step pushing
+#   ./prog, perf annotate of a recorded local program with no flags,
+#   record --call-graph dwarf (user registers and stack perf reads),
+#   perf.data.old, an event the target lacks (2, no pull message), no
+#   "line damage" or "binary file matches" in normal output.
 . "$(dirname "$0")/lib.sh"
 
 tool=$build/baremon
@@ -58,10 +72,108 @@ check "the tool is built" test -x "$tool"
 cs=$logs/connstall
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top" -D_GNU_SOURCE -o "$cs" \
 	"$top/tests/qemu/connstall.c" "$top/host/conn.c" "$top/host/export_rx.c" \
-	"$top/ringbuf/frame.c" "$top/ringbuf/link.c"
+	"$top/host/stop.c" \
+	"$top/wire/frame.c" "$top/wire/link.c"
 timeout 60 "$cs" >"$logs/connstall.out" 2>&1
 check "connstall: the console is read while a write to the export line waits" \
 	grep -q '^connstall: 4 passed, 0 failed$' "$logs/connstall.out"
+
+# --- before anything starts: usage, help, local inputs ---------------------------
+# Each runs with a private TMPDIR: nothing may be left in it, and no
+# process may name it (run-qemu.sh's and QEMU's paths are under it).
+early=$logs/early-tmp
+mkdir -p "$early"
+left_nothing() {
+	local i
+	for i in $(seq 50); do
+		pgrep -f "$1" >/dev/null || break
+		sleep 0.2
+	done
+	! pgrep -f "$1" >/dev/null && [ -z "$(ls -A "$1")" ]
+}
+# pre NAME STATUS REGEX ARGS...: exits STATUS before anything starts,
+# saying REGEX (stdout or stderr).
+pre() {
+	local what=$1 want=$2 re=$3
+	shift 3
+	TMPDIR=$early bm "pre-$(printf %s "$what" | tr -c 'a-zA-Z0-9-' _)" "$@"
+	if [ "$rc" = "$want" ] && grep -Eq -- "$re" "$out" "$err" && left_nothing "$early"; then
+		ok "status $want before any boot, says /$re/"
+	else
+		not_ok "status $want before any boot, says /$re/ (got $rc)"
+	fi
+}
+pre "help" 0 '^usage: baremon ' help
+pre "help stat" 0 '^usage: stat ' help stat
+pre "help of no command" 2 "no command 'frob'" help frob
+pre "--version" 0 '^baremon version ' --version
+pre "record --help" 0 '^usage: record ' record --help
+pre "bench -h" 0 '^usage: bench ' bench -h
+pre "list -h" 0 '^usage: baremon \[TARGET\] list' list -h
+pre "an unknown command" 2 "'frob' is not a baremon command" frob
+pre "record -e bogus" 2 "unknown event 'bogus'" record -e bogus true
+pre "record -e in a group" 2 "unknown event 'bogus'" record -e '{cycles,bogus}:u' true
+pre "record --call-graph dwarf,12" 2 'dwarf,SIZE: a multiple of 8' record --call-graph dwarf,12 true
+pre "record -e a tracepoint" 2 "tracepoint 'sched:sched_switch': not supported" record -e sched:sched_switch true
+pre "record --per-thread -a" 2 'per-thread and -a/-C exclude' record --per-thread -a true
+pre "record -o into no directory" 73 'cannot write /nonexistent/' record -o /nonexistent/d/p.data true
+pre "stat: an unknown option" 2 "unknown option" stat --bogus true
+pre "stat ./nonexistent" 66 '\./nonexistent: No such file' stat ./nonexistent
+pre "run ./nonexistent" 66 '\./nonexistent: No such file' run ./nonexistent
+pre "push /nonexistent/file" 66 'cannot read /nonexistent/file' push /nonexistent/file
+pre "push: too many arguments" 2 'FILE \[DEST\]' push a b c
+pre "bench: an unknown option" 2 'unknown option -bogus' bench -bogus
+pre "bench: a bad number" 2 'needs a number' bench -asm 'add rax, rbx' -n_measurements x
+pre "bench: NASM refuses" 2 'cannot assemble' bench -asm 'frob rax'
+printf 'run true\nfrobnicate now\n' >"$logs/bad.session"
+pre "session: an unknown step" 2 'bad.session:2: cannot understand' session "$logs/bad.session"
+printf 'push /nonexistent/file\n' >"$logs/nofile.session"
+pre "session: a missing file to push" 66 'nofile.session:1.*cannot read' session "$logs/nofile.session"
+pre "--smp without its value" 2 'unknown option' --smp
+
+# --- signals to the tool alone: nothing left -------------------------------------
+sleeper=$logs/sleeper
+musl-gcc -static -O2 -Wall -Wextra -Werror -o "$sleeper" "$top/tests/qemu/sleeper.c"
+sigtmp=$logs/sig-tmp
+mkdir -p "$sigtmp"
+# signal_tool NAME SIGNAL WAIT_FOR ARGS...: start the tool (its own pid,
+# no wrapper), wait until its stdout has WAIT_FOR (or "": 1 s), send
+# SIGNAL to that pid alone; rc is the tool's status.
+signal_tool() {
+	local what=$1 sig=$2 ready=$3 pid i
+	shift 3
+	name=$what out=$logs/$what.out err=$logs/$what.err log=$logs/$what.err
+	TMPDIR=$sigtmp "$tool" "$@" >"$out" 2>"$err" &
+	pid=$!
+	for i in $(seq "$tmo"); do
+		if [ -z "$ready" ]; then sleep 1; break; fi
+		grep -q -- "$ready" "$out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill "-$sig" "$pid"
+	for i in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	shown=0
+}
+signal_tool sigterm TERM '^started$' run "$sleeper"
+expect_rc 143
+check "SIGTERM while a command runs: no process, no file left" left_nothing "$sigtmp"
+signal_tool sighup HUP '' run "$sleeper"
+expect_rc 129
+check "SIGHUP while the machine boots: no process, no file left" left_nothing "$sigtmp"
+if [ -e /dev/kvm ]; then
+	bm kvm --kvm run true
+	if [ "$rc" = 0 ]; then
+		ok "--kvm: KVM works here"
+	else
+		check "--kvm refused: QEMU's own reason, status 69 ($(head -c 120 "$err"))" \
+			sh -c '[ "$1" = 69 ] && grep -Eq "QEMU (stopped|did not start): QEMU failed: .+" "$2"' \
+			- "$rc" "$err"
+	fi
+fi
 
 # --- the default target: QEMU started by the tool --------------------------------
 bm record --smp 2 record --export -g -o "$logs/perf.data" -- "$work" 300
@@ -77,6 +189,13 @@ check "perf report: kernel symbols from the build-id cache (no --vmlinux)" \
 	grep -Eq '\[k\] [a-z_]+' "$logs/report.txt"
 perf script -i "$logs/perf.data" >"$logs/script.txt" 2>&1
 check "perf script reads the file" grep -q 'recwork' "$logs/script.txt"
+check "perf script: samples name the local program, not its guest path" \
+	grep -q "($(readlink -f "$work"))" "$logs/script.txt"
+check "record: no 'line damage' or 'binary file matches' in normal output" \
+	sh -c '! grep -Eq "line damage|binary file matches" "$1"' - "$err"
+perf annotate --stdio -i "$logs/perf.data" spin_loop >"$logs/annotate.txt" 2>&1
+check "perf annotate works with no flags (spin_loop disassembled)" \
+	grep -Eq '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:' "$logs/annotate.txt"
 perf report --header-only -i "$logs/perf.data" >"$logs/header.txt" 2>&1
 for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
 	'nrcpus online : 2' 'cpudesc : ' 'cpuid : ' 'total memory : [1-9]' \
@@ -188,6 +307,53 @@ printf 'run false\nrun echo never\n' >"$logs/f.session"
 bm session-fail "${c[@]}" session "$logs/f.session"
 expect_rc 1
 check "session: stops at the first failure" in_out '^session: 0 passed, 1 failed$'
+
+# --- perf's ways, on the --connect target ---------------------------------------
+signal_tool sigint INT '^started$' "${c[@]}" run "$sleeper"
+expect_rc 130
+bm after-sigint "${c[@]}" run ps
+expect_rc 0
+check "SIGINT: the guest command ended with the tool" sh -c '! grep -q sleeper "$1"' - "$out"
+check "SIGINT: the next call is not refused as busy" sh -c '! grep -q "already running" "$1"' - "$err"
+check "SIGINT: no file left" left_nothing "$sigtmp"
+crash=$build/musl/crash
+bm segv "${c[@]}" run "$crash" null
+expect_rc 139
+check "a program killed by SIGSEGV: 'Segmentation fault', as a shell says" in_err '^Segmentation fault$'
+bm list "${c[@]}" list
+expect_rc 0
+check "list: perf list's heading" in_out '^List of pre-defined events \(to be used in -e or -M\):$'
+check "list: software events" in_out '^  cpu-clock +\[Software event\]$'
+check "list: PMU events" in_out '^  msr/tsc/ +\[Kernel PMU event\]$'
+check "list: tracepoints" in_out '^  sched:sched_switch +\[Tracepoint event\]$'
+bm stat-tp "${c[@]}" stat -e sched:sched_switch -- "$work" 5
+expect_rc 0
+check "stat -e sched:sched_switch: the tracepoint by name" in_err '[0-9]+ +sched:sched_switch'
+bm record-noevent "${c[@]}" record -e cpu/bogus/ -o "$logs/none.data" -- "$work" 5
+expect_rc 2
+check "record of an event the target lacks: record's reason" in_err "unknown event 'cpu/bogus/'"
+check "record of an event the target lacks: no pull message, no file" \
+	sh -c '! grep -q "pull" "$1" && [ ! -e "$2" ]' - "$err" "$logs/none.data"
+bm record-dwarf "${c[@]}" record --call-graph dwarf -m 256 -e page-faults -c 1 -o "$logs/dwarf.data" -- "$work" 5
+expect_rc 0
+perf report -D -i "$logs/dwarf.data" >"$logs/dwarf.txt" 2>&1
+check "record --call-graph dwarf: perf reads the user registers" \
+	grep -q '^\.\.\. user regs: mask 0xff0fff ABI 64-bit$' "$logs/dwarf.txt"
+check "record --call-graph dwarf: and the user stack dumps" \
+	grep -Eq '^\.\.\. ustack: size [1-9][0-9]*, offset' "$logs/dwarf.txt"
+bm record-first "${c[@]}" record -e page-faults -c 1 -o "$logs/again.data" -- "$work" 5
+cp "$logs/again.data" "$logs/first.data"
+bm record-again "${c[@]}" record -e page-faults -c 1 -o "$logs/again.data" -- "$work" 5
+expect_rc 0
+check "record over a perf.data: the old one is FILE.old, as perf" \
+	sh -c 'cmp -s "$1" "$2" && [ -s "$3" ]' - "$logs/first.data" "$logs/again.data.old" "$logs/again.data"
+cp "$two" "$logs/two-local"
+printf 'stat -e page-faults ./two-local 2 0\nexpect page-faults\n' >"$logs/stat.session"
+cd "$logs" || exit 1
+bm stat-session "${c[@]}" session stat.session
+cd "$top" || exit 1
+expect_rc 0
+check "session: a stat step pushes its local program" in_out '^session: 2 passed, 0 failed$'
 
 # --- a damaging line ------------------------------------------------------------
 relay=$logs/faultrelay

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cells=$logs/screencells
-gcc -O2 -Wall -Wextra -Werror -I"$top/core" -o "$cells" \
+gcc -O2 -Wall -Wextra -Werror -I"$top" -o "$cells" \
 	"$top/tests/qemu/screencells.c" "$top/core/font8x16.c"
 name=screencells
 check "the decoder builds" test -x "$cells"

@@ -9,7 +9,7 @@
  * a blank cell a space, anything else '?'. One output line per cell row,
  * trailing blanks dropped. No OCR: the screen must hold exactly the
  * glyphs the framebuffer console draws.
- * Build: gcc -Icore -o screencells tests/qemu/screencells.c core/font8x16.c
+ * Build: gcc -I. -o screencells tests/qemu/screencells.c core/font8x16.c
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "font8x16.h"
+#include "core/font8x16.h"
 
 /* Read until the monitor's "(qemu) " prompt; 0 on success. */
 static int wait_prompt(int fd)

@@ -1,8 +1,8 @@
-/* The serial frame format (ringbuf/frame.c): CRC-32C, COBS, frames and
+/* The serial frame format (wire/frame.c): CRC-32C, COBS, frames and
  * the reader that separates them from console text. */
 #include "unit.h"
 #include <string.h>
-#include "ringbuf/frame.h"
+#include "wire/frame.h"
 
 static void test_crc32c_check_values(void **state)
 {

@@ -1,9 +1,9 @@
-/* The reliable link (ringbuf/link.c) over a simulated serial line that
+/* The reliable link (wire/link.c) over a simulated serial line that
  * flips, drops and duplicates bytes: every message arrives once, intact
  * and in order. */
 #include "unit.h"
 #include <string.h>
-#include "ringbuf/link.h"
+#include "wire/link.h"
 
 /* One direction of the line: bytes in flight, damaged as they enter. */
 struct wire {

@@ -2,7 +2,7 @@
  * init.c: /init of the Linux reference guest (tools/linux-ref.sh). The
  * kernel passes what follows "--" on its command line as our arguments:
  * the program to run and its own arguments. We give it what a program of
- * the test suite expects (/proc, /sys, /dev, /tmp), run it, print its
+ * the test suite expects (/proc, /sys, /dev, /tmp, tracefs, debugfs), run it, print its
  * exit status and power the machine off. Static; runs as PID 1.
  */
 #include <fcntl.h>
@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 	mount_one("sysfs", "/sys");
 	mount_one("devtmpfs", "/dev");
 	mount_one("tmpfs", "/tmp");
+	mount_one("tracefs", "/sys/kernel/tracing");
+	mount_one("debugfs", "/sys/kernel/debug");
 	setvbuf(stdout, NULL, _IONBF, 0);
 	online_cpus();
 	if (argc < 2) {

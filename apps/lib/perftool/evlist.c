@@ -5,6 +5,8 @@
  *   NAME[:MODS]             perf's names, HW_CACHE names, rNNNN, or an
  *                           alias in some PMU's events/ (pmu.c)
  *   PMU/TERMS/[[:]MODS]     resolved through sysfs (pmu.c)
+ *   GROUP:NAME[:MODS]       a tracepoint, its id from tracefs
+ *                           (sysfs kernel/tracing/events/GROUP/NAME/id)
  * MODS: u (user only), k (kernel only), h (hypervisor only) in any
  * combination, G (guest), H (host), p (more precise, up to ppp), D
  * (pinned), I (not while idle).
@@ -101,6 +103,22 @@ static int resolve_pmu(struct parse *p, char *s, const char *spec, struct perf_e
 	return r > 0 ? 0 : unknown(p, spec, err);
 }
 
+/* GROUP:NAME: PERF_TYPE_TRACEPOINT with the id tracefs gives it. */
+static bool tracepoint_event(const char *s, struct perf_event_attr *a, char *err, size_t n)
+{
+	const char *colon = strchr(s, ':');
+	char rel[320], id[32], *end;
+	snprintf(rel, sizeof rel, "kernel/tracing/events/%.*s/%s/id", (int)(colon - s), s,
+		 colon + 1);
+	if (strchr(colon + 1, ':') || strchr(s, '.') || !sysfs_read(rel, id, sizeof id)) {
+		snprintf(err, n, "no tracepoint %s/%s", sysfs_root(), rel);
+		return false;
+	}
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = strtoull(id, &end, 10);
+	return end != id;
+}
+
 /* NAME[:MODS] in s (a copy). */
 static int resolve_name(struct parse *p, char *s, const char *spec, struct perf_event_attr *a,
 			char **mods)
@@ -113,6 +131,8 @@ static int resolve_name(struct parse *p, char *s, const char *spec, struct perf_
 	}
 	if (event_symbolic(s, a) || event_hwcache(s, a))
 		return 0;
+	if (strchr(s, ':'))
+		return tracepoint_event(s, a, err, sizeof err) ? 0 : unknown(p, spec, err);
 	int r = pmu_alias(s, a, err, sizeof err);
 	return r > 0 ? 0 : unknown(p, spec, err);
 }

@@ -2,7 +2,7 @@
  * modelnote.c: what a tool tells its user when the counts come from
  * baremon's software PMU model (the vpmu, under QEMU TCG, which has no
  * PMU): its core PMU then has caps/model_clock ("icount N" or "tsc",
- * pmu/x86_sysfs.h). One line each, on standard error:
+ * pmu/x86/sysfs.h). One line each, on standard error:
  *  - which events of the list the model counts by single-stepping the
  *    user code, what that costs, and that --icount counts instructions
  *    exactly at full speed (branches are stepped even then);
