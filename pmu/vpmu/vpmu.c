@@ -227,10 +227,15 @@ static void wrapped(struct vpmu_cpu *c)
 
 /* The model took `ticks` of TSC time from the current task: its RDTSC
  * leaves them out from now on (vtsc.c). */
+static uint8_t steps_user[MAX_CPUS]; /* the CPU's user code is stepped */
+
+/* Only a task the model steps (or one already on its own clock) gets
+ * its time kept: the RDTSC of any other task stays the real, untrapped
+ * instruction (a sampled task's wrap-timer time is left in its TSC). */
 static void hide(uint64_t ticks)
 {
 	struct task *t = current;
-	if (!ticks || !t || !t->mm)
+	if (!ticks || !t || !t->mm || (!steps_user[this_cpu_id()] && !t->vpmu_tsc_hidden))
 		return;
 	if (!t->vpmu_tsc_hidden)
 		vpmu_tsc_trap_set(true);
@@ -634,7 +639,8 @@ void vpmu_user_exit(struct trap_frame *f)
 	c->mode = VPMU_USER;
 	if (current)
 		current->vpmu_tsc_entry_valid = false;
-	if (wants_steps(c))
+	steps_user[this_cpu_id()] = wants_steps(c);
+	if (steps_user[this_cpu_id()])
 		vpmu_step_arm(f);
 	vpmu_icount_stamp_here();
 	leave(c, fl);
