@@ -70,6 +70,10 @@ void event_put(struct perf_event *e)
 	spin_unlock_irqrestore(&perf_lock, f);
 	if (!last)
 		return;
+	if (e->parent && e->task_exited) {
+		event_free(e); /* a copy its task's exit folded and detached */
+		return;
+	}
 	if (!detach_here(e))
 		perf_ctx_call(e, detach_fn, NULL);
 	perf_callchain_put(e);
@@ -166,7 +170,13 @@ static void exit_one_event(struct perf_event *e, uint64_t now)
 {
 	if (e->parent) {
 		fold_into_parent(e, now);
-		event_free(e);
+		e->state = EVENT_EXIT;
+		e->task_exited = true;
+		/* The task's reference goes; a walker of the parent's copies
+		 * (ioctl_children.c) may hold another, and then its last
+		 * event_put frees the copy. */
+		if (--e->refs == 0)
+			event_free(e);
 	} else {
 		event_update(e, now);
 		e->state = EVENT_EXIT;
@@ -232,7 +242,13 @@ static void remove_event(struct perf_event *e, uint64_t now)
 	e->leader = e;
 	if (e->parent) {
 		fold_into_parent(e, now);
-		event_free(e);
+		e->state = EVENT_EXIT;
+		e->task_exited = true;
+		/* The task's reference goes; a walker of the parent's copies
+		 * (ioctl_children.c) may hold another, and then its last
+		 * event_put frees the copy. */
+		if (--e->refs == 0)
+			event_free(e);
 	} else {
 		e->state = EVENT_EXIT;
 	}
