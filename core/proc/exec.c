@@ -446,6 +446,9 @@ static long do_exec(const char *path, struct exec_args *a)
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
+	/* The name first, as Linux's begin_new_exec: a parent that waits
+	 * for a close-on-exec pipe to close finds the new comm and maps. */
+	set_comm(self, path);
 	process_release_vfork(self);
 	files_close_on_exec(self->files);
 	signal_reset_for_exec(self->sig);
@@ -455,7 +458,6 @@ static long do_exec(const char *path, struct exec_args *a)
 	wrmsr(MSR_FS_BASE, 0);
 	fpu_init_state(self);
 	fpu_restore(self);
-	set_comm(self, path);
 	perf_task_exec(self);
 	perf_record_comm(self, true);
 	record_image_mmaps(&ld->prog, mm->exe);
