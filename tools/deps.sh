@@ -7,6 +7,7 @@ set -eu
 # package:file-that-proves-it-is-installed
 NEEDS="
 gcc:/usr/bin/gcc
+g++:/usr/bin/g++
 make:/usr/bin/make
 binutils:/usr/bin/objcopy
 nasm:/usr/bin/nasm
