@@ -24,6 +24,7 @@ cpu_timeout=""
 gdb=0
 serial=stdio
 export_serial=""
+export_virtio=""
 pci_serial=""
 session=""
 run_cmd=""
@@ -67,6 +68,8 @@ usage: ./run-qemu.sh [options]
   --serial stdio|pty|socket:PATH   where the console goes (default stdio)
   --export-serial pty|socket:PATH   a second UART (ttyS1) for the frame
                      stream, with export=ttyS1 (docs/export.md)
+  --export-virtio pty|socket:PATH   a virtio console for the frame stream,
+                     with export=virtio: no per-byte cost (docs/export.md)
   --pci-serial pty|socket:PATH      a PCI serial card (QEMU pci-serial)
   --session FILE     run the commands in FILE at the session prompt; the
                      exit status is the session's
@@ -130,6 +133,7 @@ while [ $# -gt 0 ]; do
 	--serial) need_arg "$@"; serial=$2; shift ;;
 	--export-serial) need_arg "$@"; export_serial=$2; shift ;;
 	--pci-serial) need_arg "$@"; pci_serial=$2; shift ;;
+	--export-virtio) need_arg "$@"; export_virtio=$2; shift ;;
 	--session) need_arg "$@"; session=$2; shift ;;
 	--run) need_arg "$@"; run_cmd=$2; shift ;;
 	--add) need_arg "$@"; adds+=("$2"); shift ;;
@@ -163,8 +167,8 @@ done
 [ -n "$session" ] && [ -n "$run_cmd" ] && die "--session and --run exclude each other"
 [ -z "$session" ] || [ -r "$session" ] || die "session file '$session' not found"
 case $serial in stdio|pty|socket:*) ;; *) die "--serial stdio|pty|socket:PATH" ;; esac
-for s2 in "$export_serial" "$pci_serial"; do
-	case $s2 in ""|pty|socket:*) ;; *) die "--export-serial/--pci-serial pty|socket:PATH" ;; esac
+for s2 in "$export_serial" "$pci_serial" "$export_virtio"; do
+	case $s2 in ""|pty|socket:*) ;; *) die "--export-serial/--pci-serial/--export-virtio pty|socket:PATH" ;; esac
 done
 kernel=${kernel:-$build/kernel.elf}
 loader=${loader:-$build/BOOTX64.EFI}
@@ -277,6 +281,7 @@ fi
 # The kernel's instruction clock (pmu/vpmu/icount.c) needs the shift.
 [ -n "$icount" ] && [ "$accel" = tcg ] && kargs="$kargs icount=$icount"
 [ -n "$export_serial" ] && kargs="$kargs export=ttyS1"
+[ -n "$export_virtio" ] && [ -z "$export_serial" ] && kargs="$kargs export=virtio"
 kargs="$kargs$cmdline"
 if [ -n "$initrd_file" ]; then
 	cp "$initrd_file" "$files_dir/initrd.cpio"
@@ -346,6 +351,13 @@ extra_chardev() { # SPEC ID
 	args+=(-chardev "$(extra_chardev "$export_serial" exp)" -serial chardev:exp)
 [ -n "$pci_serial" ] &&
 	args+=(-chardev "$(extra_chardev "$pci_serial" pcis)" -device pci-serial,chardev=pcis)
+# The legacy interface (an I/O BAR), which core/virtio_console.c drives;
+# the console port is port 0 (virtconsole), the one a guest without
+# multiport support gets.
+[ -n "$export_virtio" ] &&
+	args+=(-chardev "$(extra_chardev "$export_virtio" vexp)"
+		-device virtio-serial-pci,disable-legacy=off,disable-modern=on,max_ports=1
+		-device virtconsole,chardev=vexp)
 
 echo "run-qemu: $accel_note, $smp CPU(s), $mem, cmdline: $kargs" >&2
 [ "$gdb" = 1 ] && echo "run-qemu: waiting for gdb: gdb $kernel -ex 'target remote :1234'" >&2

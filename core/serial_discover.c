@@ -2,31 +2,16 @@
  * Finding UARTs beyond the legacy COM ports: the one ACPI's SPCR table
  * names, and PCI devices of class 07h subclass 00h (16550-compatible
  * serial controllers: PCIe serial cards, Intel AMT serial-over-LAN,
- * QEMU's pci-serial). PCI configuration space is read through the
- * legacy mechanism #1 ports (0xcf8 address, 0xcfc data), which every
- * PC chipset and QEMU provide. Each UART found becomes the next ttyS.
+ * QEMU's pci-serial). PCI configuration space is read through
+ * core/pci.c. Each UART found becomes the next ttyS.
  */
 #include <stdio.h>
 #include "serial.h"
 #include "log.h"
 #include "core/arch/acpi.h"
-#include "core/arch/x86.h"
+#include "core/pci.h"
 
-#define PCI_ADDR 0xcf8
-#define PCI_DATA 0xcfc
 #define PCI_CLASS_SERIAL 0x0700   /* class 07h, subclass 00h */
-
-static uint32_t pci_read(unsigned bus, unsigned dev, unsigned fn, unsigned reg)
-{
-	outl(PCI_ADDR, 0x80000000u | bus << 16 | dev << 11 | fn << 8 | (reg & 0xfc));
-	return inl(PCI_DATA);
-}
-
-static void pci_write(unsigned bus, unsigned dev, unsigned fn, unsigned reg, uint32_t v)
-{
-	outl(PCI_ADDR, 0x80000000u | bus << 16 | dev << 11 | fn << 8 | (reg & 0xfc));
-	outl(PCI_DATA, v);
-}
 
 /* The UART behind BAR0 of a serial function, with decoding turned on. */
 static void add_pci_uart(unsigned bus, unsigned dev, unsigned fn)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <linux/poll.h>
 #include "core/serial.h"
+#include "core/virtio_console.h"
 #include "serial_export.h"
 #include "core/cmdline.h"
 #include "core/log.h"
@@ -33,11 +34,16 @@
 
 #define TXQ 16384    /* a power of two; at least a few frames */
 #define RXQ 8192
+/* On the virtio console the line is as fast as the emulation: room
+ * for a link window of frames each way (wire/link.h, LINK_WINDOW_MAX). */
+#define VIRTIO_TXQ 65536
+#define VIRTIO_RXQ 65536
 /* Idle polling period. Under a FIFO's time on the line (1.39 ms for
  * 16 bytes at 115200), so that a paced line is kept full: sleeping a
  * whole FIFO's time sent 16 bytes every 1.4 ms plus the wake-up, 25%
  * under the line rate (the bank holds at most a FIFO's worth). */
 #define IDLE_NS 1000000ULL
+#define READ_MAX 16384   /* bytes a read() of /dev/export returns at most */
 #define ROUND_MAX 1024   /* bytes sent a round: the thread checks for resched between */
 
 struct queue {
@@ -46,6 +52,7 @@ struct queue {
 };
 
 static struct uart *exp_uart;
+static bool exp_virtio;      /* export=virtio: core/virtio_console.c */
 static struct spinlock export_lock = SPINLOCK_INIT("export");
 static struct queue txq, rxq;
 static struct waitq readers = WAITQ_INIT(readers);
@@ -60,21 +67,55 @@ static uint64_t pace_start, pace_sent;
 static uint64_t rx_dropped;
 static uint64_t busy_ns;   /* the export thread's rounds that moved bytes */
 
+/* The free bytes after the queued ones that are contiguous in buf. */
+static size_t q_tail_run(const struct queue *q, uint8_t **at)
+{
+	size_t tail = (q->head + q->len) & (q->size - 1);
+	size_t room = q->size - q->len, run = q->size - tail;
+	*at = q->buf + tail;
+	return room < run ? room : run;
+}
+
+/* The queued bytes from head that are contiguous in buf. */
+static size_t q_head_run(const struct queue *q, uint8_t **at)
+{
+	size_t run = q->size - q->head;
+	*at = q->buf + q->head;
+	return q->len < run ? q->len : run;
+}
+
+static void q_drop_head(struct queue *q, size_t n)
+{
+	q->head = (q->head + n) & (q->size - 1);
+	q->len -= n;
+}
+
+/* n bytes that fit (the caller checked the room). */
 static void q_put(struct queue *q, const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		q->buf[(q->head + q->len + i) & (q->size - 1)] = p[i];
-	q->len += n;
+	while (n) {
+		uint8_t *at;
+		size_t k = q_tail_run(q, &at);
+		k = k < n ? k : n;
+		memcpy(at, p, k);
+		q->len += k;
+		p += k;
+		n -= k;
+	}
 }
 
 static size_t q_take(struct queue *q, uint8_t *dst, size_t max)
 {
-	size_t n = q->len < max ? q->len : max;
-	for (size_t i = 0; i < n; i++)
-		dst[i] = q->buf[(q->head + i) & (q->size - 1)];
-	q->head = (q->head + n) & (q->size - 1);
-	q->len -= n;
-	return n;
+	size_t done = 0;
+	while (done < max && q->len) {
+		uint8_t *at;
+		size_t k = q_head_run(q, &at);
+		k = k < max - done ? k : max - done;
+		memcpy(dst + done, at, k);
+		q_drop_head(q, k);
+		done += k;
+	}
+	return done;
 }
 
 struct uart *serial_export_uart(void)
@@ -84,7 +125,7 @@ struct uart *serial_export_uart(void)
 
 bool serial_export_put(const void *p, size_t n)
 {
-	if (!exp_uart)
+	if (!txq.buf)
 		return false;
 	bool ok = false;
 	uint64_t fl = spin_lock_irqsave(&export_lock);
@@ -106,7 +147,7 @@ size_t serial_export_room(void)
 
 bool serial_export_send(const void *p, size_t n)
 {
-	if (exp_uart)
+	if (txq.buf)
 		return serial_export_put(p, n);
 	console_write_raw(p, n);
 	return true;
@@ -197,13 +238,81 @@ static bool pump_uart(void)
 	return moved;
 }
 
+/*
+ * The virtio console: received bytes straight into the receive queue's
+ * free run, queued bytes straight from the transmit queue into the
+ * device's buffers, a page each, one notification for all of them.
+ * The copies run without export_lock: only this thread adds to rxq's
+ * tail and takes from txq's head, so those runs cannot move under it;
+ * the lock covers the length updates that writers and readers see.
+ */
+static bool pump_virtio_rx(void)
+{
+	bool moved = false;
+	for (;;) {
+		uint8_t *at;
+		uint64_t fl = spin_lock_irqsave(&export_lock);
+		size_t run = q_tail_run(&rxq, &at);
+		spin_unlock_irqrestore(&export_lock, fl);
+		size_t n = run ? vcon_read(at, run) : 0;
+		if (!n)
+			break;
+		fl = spin_lock_irqsave(&export_lock);
+		rxq.len += n;
+		spin_unlock_irqrestore(&export_lock, fl);
+		moved = true;
+	}
+	if (moved) {
+		waitq_wake_all(&readers);
+		poll_wake_all();
+	}
+	return moved;
+}
+
+static bool pump_virtio_tx(void)
+{
+	bool moved = false, was_full = false;
+	uint8_t *buf;
+	while ((buf = vcon_tx_buffer())) {
+		uint8_t *at;
+		uint64_t fl = spin_lock_irqsave(&export_lock);
+		size_t n = q_head_run(&txq, &at);
+		was_full |= txq.size - txq.len < 4096;
+		spin_unlock_irqrestore(&export_lock, fl);
+		n = n < VCON_BUF ? n : VCON_BUF;
+		if (!n)
+			break;
+		memcpy(buf, at, n);
+		vcon_tx_submit(n);
+		fl = spin_lock_irqsave(&export_lock);
+		q_drop_head(&txq, n);
+		spin_unlock_irqrestore(&export_lock, fl);
+		moved = true;
+	}
+	vcon_tx_kick();
+	if (moved && was_full) {
+		waitq_wake_all(&writers);
+		poll_wake_all();
+	}
+	return moved;
+}
+
+static bool pump_line(void)
+{
+	if (exp_virtio) {
+		bool moved = pump_virtio_rx();
+		return pump_virtio_tx() || moved;
+	}
+	return exp_uart && pump_uart();
+}
+
 static int export_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
 		uint64_t t0 = time_since_boot_ns();
 		bool moved = producer && producer();
-		if (exp_uart && pump_uart())
+		if (pump_line())
 			moved = true;
 		if (moved) {
 			__atomic_add_fetch(&busy_ns, time_since_boot_ns() - t0, __ATOMIC_RELAXED);
@@ -251,11 +360,22 @@ static long export_read(struct file *f, struct uio *u, uint64_t *pos)
 	long r = wait_event_interruptible(readers, rx_ready());
 	if (r)
 		return r;
+	/* Up to READ_MAX bytes a call, through a small buffer: the lock
+	 * is not held while user memory is written. */
 	uint8_t buf[512];
-	uint64_t fl = spin_lock_irqsave(&export_lock);
-	size_t n = q_take(&rxq, buf, u->resid < sizeof(buf) ? u->resid : sizeof(buf));
-	spin_unlock_irqrestore(&export_lock, fl);
-	return uio_copy_out(u, buf, n);
+	long done = 0;
+	while (u->resid && done < READ_MAX) {
+		uint64_t fl = spin_lock_irqsave(&export_lock);
+		size_t n = q_take(&rxq, buf, u->resid < sizeof(buf) ? u->resid : sizeof(buf));
+		spin_unlock_irqrestore(&export_lock, fl);
+		if (!n)
+			break;
+		r = uio_copy_out(u, buf, n);
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+	}
+	return done;
 }
 
 /* One write is queued whole (when it fits the queue), so a frame
@@ -306,11 +426,38 @@ static const struct file_ops export_fops = {
 	.poll = export_poll,
 };
 
+static bool make_queues(size_t tx_size, size_t rx_size)
+{
+	txq = (struct queue){ .buf = kmalloc(tx_size), .size = tx_size };
+	rxq = (struct queue){ .buf = kmalloc(rx_size), .size = rx_size };
+	return txq.buf && rxq.buf;
+}
+
+/* export=virtio: the frames on the virtio console, if there is one. */
+static void virtio_export_init(void)
+{
+	if (!vcon_init()) {
+		klog("serial: export=virtio: no virtio console; frames stay on the console");
+		return;
+	}
+	if (!make_queues(VIRTIO_TXQ, VIRTIO_RXQ))
+		panic("serial: no memory for the export queues");
+	exp_virtio = true;
+	devfs_register("export", 0600, mkdev(4, 127), &export_fops);
+	char where[40];
+	vcon_describe(where, sizeof(where));
+	klog("serial: export=virtio (%s): /dev/export", where);
+}
+
 void serial_export_init(void)
 {
 	const char *spec = cmdline_get("export");
 	if (!spec)
 		return;
+	if (strcmp(spec, "virtio") == 0) {
+		virtio_export_init();
+		return;
+	}
 	uint32_t baud = 115200;
 	struct uart *u = serial_resolve(spec, &baud, 1);
 	if (!u) {
@@ -321,9 +468,7 @@ void serial_export_init(void)
 		klog("serial: export=%s is the console; frames stay on it", spec);
 		return;
 	}
-	txq = (struct queue){ .buf = kmalloc(TXQ), .size = TXQ };
-	rxq = (struct queue){ .buf = kmalloc(RXQ), .size = RXQ };
-	if (!txq.buf || !rxq.buf)
+	if (!make_queues(TXQ, RXQ))
 		panic("serial: no memory for the export queues");
 	uart_program(u, baud);
 	exp_uart = u;

@@ -207,8 +207,8 @@ expect_rc 0
 perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
 check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
 	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
-check "--export: the guest's ttyS1 carries the frames (export=ttyS1)" \
-	in_err 'serial: ttyS1: io 0x2f8 \(legacy\), export'
+check "--export: the guest's virtio console carries the frames (export=virtio)" \
+	in_err 'serial: export=virtio \(PCI [0-9a-f:.]+, io 0x[0-9a-f]+\): /dev/export'
 check "record --export on the export UART: intact, nothing lost" \
 	in_err 'exported by the kernel: 1 stream\(s\) \(1 ended\), [1-9][0-9]* bytes, [0-9]+ records, [1-9][0-9]* samples, 0 LOST records .* 0 dropped unreported, 0 bytes of frames missing'
 bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
