@@ -443,7 +443,9 @@ static void virtio_export_init(void)
 	if (!make_queues(VIRTIO_TXQ, VIRTIO_RXQ))
 		panic("serial: no memory for the export queues");
 	exp_virtio = true;
-	devfs_register("export", 0600, mkdev(4, 127), &export_fops);
+	/* The hvc major, as Linux numbers its virtio consoles: the agent
+	 * tells this line from a UART by it (apps/agent/main.c). */
+	devfs_register("export", 0600, mkdev(229, 0), &export_fops);
 	char where[40];
 	vcon_describe(where, sizeof(where));
 	klog("serial: export=virtio (%s): /dev/export", where);

@@ -152,6 +152,9 @@ void conn_init(struct conn *c, int fd, struct target *t)
 	}
 	link_init(&c->link, emit, c, RETRANSMIT_MS);
 	c->link.initiator = true;
+	/* The host reads its lines into large buffers: the agent's HELLO
+	 * says how many frames the guest's line can take (wire/link.h). */
+	link_set_window(&c->link, LINK_WINDOW_MAX);
 	frame_reader_init(&c->reader);
 	c->last_progress = host_now_ms();
 }

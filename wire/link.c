@@ -11,6 +11,36 @@ void link_init(struct link *l, link_emit_fn emit, void *ctx, uint64_t timeout_ms
 	l->emit = emit;
 	l->ctx = ctx;
 	l->timeout = l->rto = timeout_ms;
+	l->window = l->peer_window = LINK_WINDOW;
+}
+
+static unsigned clamp_window(unsigned frames)
+{
+	return frames < 1 ? 1 : frames > LINK_WINDOW_MAX ? LINK_WINDOW_MAX : frames;
+}
+
+void link_set_window(struct link *l, unsigned frames)
+{
+	l->window = (uint16_t)clamp_window(frames);
+}
+
+unsigned link_send_window(const struct link *l)
+{
+	return l->window < l->peer_window ? l->window : l->peer_window;
+}
+
+/* A HELLO's payload: the nonce, then our window. */
+#define HELLO_LEN 6
+static void hello_payload(const struct link *l, uint32_t nonce, uint8_t *p)
+{
+	put_le32(p, nonce);
+	put_le16(p + 4, l->window);
+}
+
+static void take_peer_window(struct link *l, const struct frame *f)
+{
+	l->peer_window = (uint16_t)(f->len >= HELLO_LEN ? clamp_window(get_le16(f->payload + 4))
+						      : LINK_WINDOW);
 }
 
 static void emit_frame(struct link *l, const struct frame *f)
@@ -35,14 +65,15 @@ static void reset_session(struct link *l, uint32_t nonce)
 	l->nonce = nonce;
 	l->tx_next = l->tx_acked = l->rx_next = 0;
 	l->rto = l->timeout;
+	l->peer_window = LINK_WINDOW;   /* until its HELLO says */
 }
 
 void link_hello(struct link *l, uint32_t nonce)
 {
 	if (nonce != l->nonce)
 		reset_session(l, nonce);
-	uint8_t p[4];
-	put_le32(p, nonce);
+	uint8_t p[HELLO_LEN];
+	hello_payload(l, nonce, p);
 	send_control(l, FRAME_HELLO, 0, 0, p, sizeof(p));
 }
 
@@ -53,7 +84,7 @@ static uint32_t in_flight(const struct link *l)
 
 bool link_can_send(const struct link *l)
 {
-	return in_flight(l) < LINK_WINDOW;
+	return in_flight(l) < link_send_window(l);
 }
 
 bool link_idle(const struct link *l)
@@ -66,7 +97,7 @@ int link_send(struct link *l, uint8_t type, uint8_t channel,
 {
 	if (!link_can_send(l) || len > FRAME_MAX_PAYLOAD)
 		return -1;
-	struct frame *f = &l->tx[l->tx_next % LINK_WINDOW];
+	struct frame *f = &l->tx[l->tx_next % LINK_WINDOW_MAX];
 	f->type = type;
 	f->channel = channel;
 	f->flags = 0;
@@ -84,7 +115,7 @@ int link_send(struct link *l, uint8_t type, uint8_t channel,
 static void resend_all(struct link *l, uint64_t now)
 {
 	for (uint32_t s = l->tx_acked; s != l->tx_next; s++) {
-		emit_frame(l, &l->tx[s % LINK_WINDOW]);
+		emit_frame(l, &l->tx[s % LINK_WINDOW_MAX]);
 		l->retransmits++;
 	}
 	l->tx_deadline = now + l->rto;
@@ -120,8 +151,10 @@ static void take_hello(struct link *l, const struct frame *f)
 		return;
 	uint32_t nonce = get_le32(f->payload);
 	if (f->flags & LINK_HELLO_REPLY) {
-		if (nonce == l->nonce && nonce != 0)
+		if (nonce == l->nonce && nonce != 0) {
 			l->up = true;
+			take_peer_window(l, f);
+		}
 		return;
 	}
 	if (nonce == 0 || l->initiator)
@@ -129,7 +162,10 @@ static void take_hello(struct link *l, const struct frame *f)
 	if (nonce != l->nonce)
 		reset_session(l, nonce);
 	l->up = true;
-	send_control(l, FRAME_HELLO, LINK_HELLO_REPLY, 0, f->payload, 4);
+	take_peer_window(l, f);
+	uint8_t p[HELLO_LEN];
+	hello_payload(l, nonce, p);
+	send_control(l, FRAME_HELLO, LINK_HELLO_REPLY, 0, p, sizeof(p));
 }
 
 bool link_receive(struct link *l, const struct frame *f, uint64_t now)

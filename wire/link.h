@@ -16,6 +16,13 @@
  * otherwise be sent the window again every timeout, and the copies
  * queue in the line ahead of everything new (congestion collapse).
  *
+ * Window: each side says in every HELLO (u16 after the nonce) how many
+ * frames it can take at once; a side sends at most the smaller of that
+ * and its own window. A HELLO of 4 bytes (an older peer) means
+ * LINK_WINDOW. The guest's agent picks its window by its line: a 4 KiB
+ * tty buffer or a 115200-baud line takes LINK_WINDOW, the virtio console
+ * LINK_WINDOW_MAX (apps/agent/main.c).
+ *
  * HELLO starts a session: its payload is a u32 nonce. A receiver that
  * sees a nonce different from its current one resets both directions to
  * sequence 0, and every HELLO is answered with a HELLO carrying the same
@@ -33,6 +40,9 @@
 
 /* Three frames of 1 KiB fit the guest tty's 4 KiB input buffer. */
 #define LINK_WINDOW 3
+/* The most frames in flight: 32 KiB, half the virtio console's 64 KiB
+ * receive queue (export/serial_export.c). */
+#define LINK_WINDOW_MAX 32
 #define LINK_HELLO_REPLY 0x01
 #define LINK_DUP_ACKS 2
 #define LINK_BACKOFF_MAX 16
@@ -47,13 +57,15 @@ struct link {
 	uint32_t nonce;            /* session; 0 = none yet */
 	bool up;                   /* a HELLO exchange completed */
 	bool initiator;            /* sends requests, never answers them */
+	uint16_t window;           /* frames we take at once; our send limit too */
+	uint16_t peer_window;      /* frames the peer takes at once (its HELLO) */
 	/* sending */
 	uint32_t tx_next;          /* sequence number of the next message */
 	uint32_t tx_acked;         /* oldest unacknowledged sequence number */
 	uint64_t tx_deadline;      /* when to resend, if anything is unacked */
 	uint32_t dup_acks;         /* ACKs in a row that did not advance */
 	bool fast_resent;          /* resent on repeated ACKs; until the window moves */
-	struct frame tx[LINK_WINDOW];  /* unacked frames, slot seq % WINDOW */
+	struct frame tx[LINK_WINDOW_MAX];  /* unacked frames, slot seq % LINK_WINDOW_MAX */
 	/* receiving */
 	uint32_t rx_next;          /* sequence number expected next */
 	/* counters */
@@ -62,6 +74,11 @@ struct link {
 };
 
 void link_init(struct link *l, link_emit_fn emit, void *ctx, uint64_t timeout_ms);
+/* Our window (1 .. LINK_WINDOW_MAX), said in our HELLOs; LINK_WINDOW
+ * after link_init. */
+void link_set_window(struct link *l, unsigned frames);
+/* Frames we may have unacknowledged now: min(ours, the peer's). */
+unsigned link_send_window(const struct link *l);
 /* Send a HELLO with this nonce (the initiator calls it until link->up). */
 void link_hello(struct link *l, uint32_t nonce);
 /* Room in the window for another message? */

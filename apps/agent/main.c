@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <linux/reboot.h>
 #include "agent.h"
@@ -22,6 +24,7 @@
 #define RETRANSMIT_MS 500
 #define OUTBOX 8
 #define LINGER_MS 10000
+#define HVC_MAJOR 229   /* Linux's hvc consoles; baremon's virtio /dev/export */
 
 static struct link link;
 static struct frame_reader reader;
@@ -123,6 +126,20 @@ static void restore_console(void)
 {
 	if (have_tio)
 		ioctl(in_fd, TCSETS, &saved_tio);
+}
+
+/*
+ * Frames in flight on our line (wire/link.h): the virtio console (the
+ * hvc major, 229, as on Linux) takes LINK_WINDOW_MAX, the kernel's
+ * queue holding 64 KiB; a tty's 4 KiB input buffer, or a UART whose
+ * 115200 baud drains 1 KiB in 90 ms, takes LINK_WINDOW.
+ */
+static unsigned line_window(void)
+{
+	struct stat st;
+	if (fstat(in_fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == HVC_MAJOR)
+		return LINK_WINDOW_MAX;
+	return LINK_WINDOW;
 }
 
 static bool finished;
@@ -232,6 +249,7 @@ int main(int argc, char **argv)
 	}
 	raw_console();
 	link_init(&link, emit, NULL, RETRANSMIT_MS);
+	link_set_window(&link, line_window());
 	frame_reader_init(&reader);
 	link_hello(&link, 0);   /* the announcement: the host may start */
 	while (!finished)

@@ -79,6 +79,9 @@ static void deliver(struct wire *w, struct end *e, uint64_t now)
 	}
 }
 
+/* The windows exchange() gives its two ends (wire/link.h). */
+static unsigned window_a = LINK_WINDOW, window_b = LINK_WINDOW;
+
 /* Send `count` messages each way; returns the simulated ms it took. */
 static uint64_t exchange(int flip, int drop, int dup, uint32_t count,
 			 struct end **ends)
@@ -91,6 +94,8 @@ static uint64_t exchange(int flip, int drop, int dup, uint32_t count,
 	link_init(&a->link, emit, ab, 50);
 	a->link.initiator = true;
 	link_init(&b->link, emit, ba, 50);
+	link_set_window(&a->link, window_a);
+	link_set_window(&b->link, window_b);
 	frame_reader_init(&a->reader);
 	frame_reader_init(&b->reader);
 	uint64_t now = 0;
@@ -102,6 +107,9 @@ static uint64_t exchange(int flip, int drop, int dup, uint32_t count,
 		now += 50;
 	}
 	assert_true(a->link.up && b->link.up);
+	unsigned both = window_a < window_b ? window_a : window_b;
+	assert_int_equal(link_send_window(&a->link), both);
+	assert_int_equal(link_send_window(&b->link), both);
 	while ((b->got < count || a->got < count || !link_idle(&a->link) ||
 		!link_idle(&b->link)) && now < 10000000) {
 		uint8_t p[FRAME_MAX_PAYLOAD];
@@ -278,6 +286,64 @@ static void test_hello_resets_once(void **state)
 	free(l);
 }
 
+/* HELLOs carry each side's window; each sends at most the smaller. */
+static void test_window_negotiated(void **state)
+{
+	(void)state;
+	struct wire *w = calloc(1, sizeof(*w));
+	struct link *l = calloc(1, sizeof(*l));
+	link_init(l, emit, w, 100);
+	assert_int_equal(link_send_window(l), LINK_WINDOW);
+	link_set_window(l, LINK_WINDOW_MAX);
+	struct frame h = { .type = FRAME_HELLO, .len = 6 };
+	put_le32(h.payload, 42);
+	put_le16(h.payload + 4, 20);
+	link_receive(l, &h, 0);
+	assert_int_equal(link_send_window(l), 20);
+	/* The reply says our window: nonce, then LINK_WINDOW_MAX. */
+	struct frame_reader r;
+	frame_reader_init(&r);
+	struct frame reply = { 0 };
+	while (w->tail != w->head &&
+	       frame_reader_push(&r, w->buf[w->tail++], &reply) != READ_FRAME)
+		;
+	assert_int_equal(reply.type, FRAME_HELLO);
+	assert_int_equal(reply.len, 6);
+	assert_int_equal(get_le16(reply.payload + 4), LINK_WINDOW_MAX);
+	/* Can we send 20 frames and not 21? */
+	uint8_t p[8] = { 0 };
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(link_send(l, FRAME_OUTPUT, 1, p, sizeof(p), 0), 0);
+	assert_int_equal(link_send(l, FRAME_OUTPUT, 1, p, sizeof(p), 0), -1);
+	/* An older peer's 4-byte HELLO (a new session) means LINK_WINDOW;
+	 * a window beyond LINK_WINDOW_MAX is cut to it. */
+	h.len = 4;
+	put_le32(h.payload, 43);
+	link_receive(l, &h, 0);
+	assert_int_equal(link_send_window(l), LINK_WINDOW);
+	h.len = 6;
+	put_le32(h.payload, 44);
+	put_le16(h.payload + 4, 60000);
+	link_receive(l, &h, 0);
+	assert_int_equal(link_send_window(l), LINK_WINDOW_MAX);
+	link_set_window(l, 0);
+	assert_int_equal(link_send_window(l), 1);
+	free(w);
+	free(l);
+}
+
+/* A wide window on a damaged line: still once, intact, in order; and
+ * the narrower side's window wins. */
+static void test_wide_window_damaged(void **state)
+{
+	(void)state;
+	window_a = window_b = LINK_WINDOW_MAX;
+	check_exchange(5, 5, 5, 3000);
+	window_b = 7;
+	check_exchange(5, 5, 5, 1000);
+	window_a = window_b = LINK_WINDOW;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +355,8 @@ int main(void)
 		cmocka_unit_test(test_duplicates_and_stale_acks),
 		cmocka_unit_test(test_timeout_backoff),
 		cmocka_unit_test(test_hello_resets_once),
+		cmocka_unit_test(test_window_negotiated),
+		cmocka_unit_test(test_wide_window_damaged),
 	};
 	setvbuf(stdout, NULL, _IONBF, 0);
 	return cmocka_run_group_tests(tests, NULL, NULL);
