@@ -10,7 +10,8 @@
  * shifting byte b through eight bit steps of the reflected polynomial.
  * The table is computed by the compiler from the bit step, so there is
  * nothing typed in to get wrong; about 6 instructions a byte where the
- * bit loop took about 40 (the exporter's cost, docs/export.md).
+ * bit loop took about 40. Where the CPU has SSE4.2 the CRC32 instruction
+ * takes 8 bytes at once (below); the table does the rest.
  */
 #define CRC_POLY 0x82f63b78u
 #define CRC_BIT(c) (((c) >> 1) ^ (CRC_POLY & (0u - ((c) & 1u))))
@@ -21,37 +22,96 @@
 
 static const uint32_t crc_table[256] = { CRC_64(0u), CRC_64(64u), CRC_64(128u), CRC_64(192u) };
 
+static uint32_t crc_bytes(uint32_t crc, const uint8_t *p, size_t n)
+{
+	while (n--)
+		crc = crc_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
+	return crc;
+}
+
+typedef uint64_t __attribute__((may_alias, aligned(1))) word_t;
+
+#if defined(__x86_64__)
+/*
+ * SSE4.2's CRC32 instruction is this CRC's step (same polynomial, same
+ * bit order, no inversion), 8 bytes at once: the exporter's largest
+ * per-byte cost becomes about 3/8 of an instruction a byte. CPUID.1:ECX
+ * bit 20 says whether the CPU has it (QEMU's TCG -cpu max does); asked
+ * once, the answer kept (the one state in this file, the same for every
+ * caller).
+ */
+static bool have_crc32_insn(void)
+{
+	static int known;   /* 0 not asked, 1 yes, 2 no */
+	if (!known) {
+		uint32_t a = 1, b, c = 0, d;
+		__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+		known = (c >> 20 & 1) ? 1 : 2;
+	}
+	return known == 1;
+}
+
+static uint32_t crc_words(uint32_t crc, const uint8_t *p, size_t words)
+{
+	uint64_t c = crc;
+	for (; words; words--, p += 8)
+		__asm__("crc32q %1, %0" : "+r"(c) : "rm"(*(const word_t *)p));
+	return (uint32_t)c;
+}
+#endif
+
 uint32_t crc32c(uint32_t crc, const void *data, size_t n)
 {
 	const uint8_t *p = data;
 	crc = ~crc;
-	while (n--)
-		crc = crc_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
-	return ~crc;
+#if defined(__x86_64__)
+	if (n >= 8 && have_crc32_insn()) {
+		crc = crc_words(crc, p, n / 8);
+		p += n & ~(size_t)7;
+		n &= 7;
+	}
+#endif
+	return ~crc_bytes(crc, p, n);
+}
+
+/* How many of the first max bytes at p are not zero: a word at a time
+ * (a word has a zero byte iff (w - 0x01..01) & ~w & 0x80..80 is not 0). */
+static size_t nonzero_run(const uint8_t *p, size_t max)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t k = 0;
+	for (; k + 8 <= max; k += 8) {
+		uint64_t w = *(const word_t *)(p + k);
+		if ((w - ones) & ~w & highs)
+			break;
+	}
+	while (k < max && p[k])
+		k++;
+	return k;
 }
 
 /* Each block is a code byte c followed by c-1 non-zero bytes; a code
- * below 0xff stands for a zero after the block (except at the end). */
+ * below 0xff stands for a zero after the block (except at the end). A
+ * run of 254 ends its block (code 0xff), and one more block follows:
+ * at the very end an empty one (code 1). */
 size_t cobs_encode(const uint8_t *in, size_t n, uint8_t *out)
 {
-	size_t code_at = 0, o = 1;
-	uint8_t code = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (in[i] == 0) {
-			out[code_at] = code;
-			code_at = o++;
-			code = 1;
-			continue;
-		}
-		out[o++] = in[i];
-		if (++code == 0xff) {
-			out[code_at] = code;
-			code_at = o++;
-			code = 1;
-		}
+	size_t i = 0, o = 0;
+	for (;;) {
+		/* One block: the run of non-zero bytes (at most 254), copied
+		 * whole; it stands for the zero that ends the run. */
+		size_t max = n - i < 254 ? n - i : 254;
+		size_t run = nonzero_run(in + i, max);
+		out[o++] = (uint8_t)(run + 1);
+		memcpy(out + o, in + i, run);
+		o += run;
+		i += run;
+		if (run == 254)
+			continue;   /* code 0xff: no zero; a block follows, even at the end */
+		if (i == n)
+			return o;   /* the last block has no zero */
+		i++;                /* the zero this block stands for */
 	}
-	out[code_at] = code;
-	return o;
 }
 
 long cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t max)
