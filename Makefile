@@ -332,7 +332,7 @@ PREFIX     ?= /usr/local
 # The target's stat, record and bench option parsers and perf's event
 # names are compiled in too (host/opts_*.c, host/evcheck.c): the tool
 # refuses what the target would, before it boots anything.
-HOST_SRCS  := $(wildcard host/*.c) wire/frame.c wire/link.c \
+HOST_SRCS  := $(wildcard host/*.c) wire/frame.c wire/link.c wire/pack.c \
 	      $(addprefix apps/lib/perftool/,opts.c events.c hwcache.c) $(HOST_EXTRA_SRCS)
 HOST_OBJS  := $(HOST_SRCS:%.c=$(BUILD)/host/%.o)
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -Iapps/lib/perftool -D_GNU_SOURCE \
@@ -351,7 +351,8 @@ install: $(BUILD)/baremon
 # --- fuzz targets (clang's libFuzzer): the line reader and perf data -----------
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	       -DBAREMON_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined
-FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata $(BUILD)/fuzz/fuzz_export_rx
+FUZZ_BINS  := $(BUILD)/fuzz/fuzz_frame $(BUILD)/fuzz/fuzz_perfdata $(BUILD)/fuzz/fuzz_export_rx \
+	      $(BUILD)/fuzz/fuzz_pack
 $(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c wire/frame.c wire/link.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
@@ -362,7 +363,11 @@ $(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/bui
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
 # Misaligned or overflowing accesses stop the run (not only reported).
-$(BUILD)/fuzz/fuzz_export_rx: tests/fuzz/fuzz_export_rx.c host/export_rx.c | $(DEPS_OK)
+$(BUILD)/fuzz/fuzz_export_rx: tests/fuzz/fuzz_export_rx.c host/export_rx.c wire/pack.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -fno-sanitize-recover=undefined -o $@ $^
+$(BUILD)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c wire/pack.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -fno-sanitize-recover=undefined -o $@ $^

@@ -12,6 +12,13 @@
  * records as for any slow reader (PERF_RECORD_LOST, ringbuf/write.c).
  * Nothing is dropped here.
  *
+ * Packing (export_pack, docs/export.md): on a UART, where the line and
+ * not the CPU is the bound, frames carry whole records packed
+ * (FRAME_EXPORT_PACKED, wire/pack.h): about 4 times the records a
+ * frame. A record too large to pack into one frame goes unpacked, in
+ * EXPORT_DATA frames up to its end (raw_until), so every packed frame
+ * starts at a record boundary.
+ *
  * Locking: export_lock (irqsave) guards which slot holds which rb and
  * the stopping flag; the thread reads them under it and sends outside
  * it. A stream's position (sent, seq) is only changed by the thread.
@@ -27,6 +34,8 @@
 #include "core/log.h"
 #include "exporter.h"
 #include "wire/frame.h"
+#include "wire/pack.h"
+#include "core/cmdline.h"
 #include "core/spinlock.h"
 #include "serial_export.h"
 #include "core/arch/tsc.h"
@@ -48,10 +57,13 @@ struct stream {
 	uint64_t first;           /* ring position at the start */
 	uint64_t busy_ns;         /* the export thread's busy time at the start */
 	uint64_t start_ns;        /* when it started */
+	uint64_t raw_until;       /* packing: unpacked bytes up to here (a big record) */
+	uint64_t line_bytes;      /* frame payload bytes sent: what the line carried */
 };
 
 static struct spinlock export_lock = SPINLOCK_INIT("exporter");
 static struct stream streams[EXPORT_MAX_STREAMS];
+static bool pack_records_on;   /* decided at the first start */
 
 static uint64_t data_size(const struct ring_buffer *rb)
 {
@@ -79,10 +91,47 @@ static bool send_frame(struct frame *f)
 	return n && serial_export_send(wire, n);
 }
 
+/* Packed records from s->sent into f; the ring bytes they stand for,
+ * or 0 when the next record does not pack (raw_until then ends it). */
+static uint64_t pack_frame(struct stream *s, uint64_t avail, struct frame *f)
+{
+	static uint8_t linear[PACK_RAW_MAX];   /* the export thread's only */
+	size_t n = avail < PACK_RAW_MAX ? avail : PACK_RAW_MAX, used;
+	get_bytes(s->rb, s->sent, linear, n);
+	size_t m = pack_records(linear, n, f->payload + 8, FRAME_MAX_PAYLOAD - 8, &used);
+	if (used) {
+		f->type = FRAME_EXPORT_PACKED;
+		f->len = (uint16_t)(8 + m);
+		return used;
+	}
+	size_t size = n >= 8 ? (size_t)get_le16(linear + 6) : 0;
+	s->raw_until = s->sent + (size >= 8 && size <= avail ? size : avail);
+	return 0;
+}
+
+/* The next frame of stream s into f (payload after the position);
+ * the ring bytes it carries. */
+static uint64_t make_frame(struct stream *s, uint64_t head, struct frame *f)
+{
+	uint64_t avail = head - s->sent;
+	if (pack_records_on && s->sent >= s->raw_until) {
+		uint64_t used = pack_frame(s, avail, f);
+		if (used)
+			return used;
+	}
+	uint64_t n = avail < EXPORT_CHUNK ? avail : EXPORT_CHUNK;
+	if (pack_records_on && s->raw_until - s->sent < n)
+		n = s->raw_until - s->sent;
+	f->type = FRAME_EXPORT_DATA;
+	f->len = (uint16_t)(8 + n);
+	get_bytes(s->rb, s->sent, f->payload + 8, n);
+	return n;
+}
+
 /* Up to FRAMES_PER_ROUND frames of stream i; true when any went. */
 static bool pump_stream(int i)
 {
-	static struct frame f;
+	static struct frame f;   /* the export thread's only */
 	struct stream *s = &streams[i];
 	struct ring_buffer *rb = s->rb;
 	bool moved = false;
@@ -90,13 +139,14 @@ static bool pump_stream(int i)
 		uint64_t head = __atomic_load_n(&rb->user_page->data_head, __ATOMIC_ACQUIRE);
 		if (head == s->sent)
 			break;
-		uint64_t n = head - s->sent < EXPORT_CHUNK ? head - s->sent : EXPORT_CHUNK;
-		f = (struct frame){ .type = FRAME_EXPORT_DATA, .channel = (uint8_t)i,
-				    .seq = s->seq, .len = (uint16_t)(8 + n) };
+		f.channel = (uint8_t)i;
+		f.flags = 0;
+		f.seq = s->seq;
 		put_le64(f.payload, s->sent);
-		get_bytes(rb, s->sent, f.payload + 8, n);
+		uint64_t n = make_frame(s, head, &f);
 		if (!send_frame(&f))
 			break;   /* the line is full: data_tail holds */
+		s->line_bytes += f.len;
 		s->sent += n;
 		s->seq++;
 		s->last_progress = time_since_boot_ns();
@@ -120,9 +170,11 @@ static bool end_stream(int i)
 	/* Under -icount shift=0 with one CPU a busy ns is an instruction
 	 * of that CPU: host/bench/export-bench.sh reads this line. */
 	klog("export: channel %d ended: %llu bytes in %u frames over %llu ns; the export "
-	     "thread was busy %llu ns meanwhile", i, (unsigned long long)(s->sent - s->first),
-	     s->seq, (unsigned long long)(time_since_boot_ns() - s->start_ns),
-	     (unsigned long long)(serial_export_busy_ns() - s->busy_ns));
+	     "thread was busy %llu ns meanwhile; %llu payload bytes on the line%s", i,
+	     (unsigned long long)(s->sent - s->first), s->seq,
+	     (unsigned long long)(time_since_boot_ns() - s->start_ns),
+	     (unsigned long long)(serial_export_busy_ns() - s->busy_ns),
+	     (unsigned long long)s->line_bytes, pack_records_on ? " (packed)" : "");
 	struct ring_buffer *rb = s->rb;
 	uint64_t fl = spin_lock_irqsave(&export_lock);
 	s->rb = NULL;   /* the slot is free; rb_export_stop sees it gone */
@@ -164,10 +216,23 @@ static bool exporter_poll(void)
 	return moved;
 }
 
+/* export_pack=0|1 (docs/cmdline.md); by default on where the line is
+ * a UART (its baud rate is the bound), off on the virtio console. */
+static bool want_packing(void)
+{
+	return cmdline_get("export_pack") ? cmdline_get_u64("export_pack", 1) != 0
+					  : !serial_export_line_is_fast();
+}
+
 int rb_export_start(struct ring_buffer *rb)
 {
 	if (!rb_has_data(rb) || !rb->writable)
 		return -EINVAL;
+	static bool decided;
+	if (!__atomic_load_n(&decided, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&pack_records_on, want_packing(), __ATOMIC_RELAXED);
+		__atomic_store_n(&decided, true, __ATOMIC_RELEASE);
+	}
 	int r = -ENOSPC;
 	uint64_t fl = spin_lock_irqsave(&export_lock);
 	for (int i = 0; i < EXPORT_MAX_STREAMS; i++)

@@ -137,6 +137,11 @@ bool serial_export_put(const void *p, size_t n)
 	return ok;
 }
 
+bool serial_export_line_is_fast(void)
+{
+	return exp_virtio;
+}
+
 size_t serial_export_room(void)
 {
 	uint64_t fl = spin_lock_irqsave(&export_lock);

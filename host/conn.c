@@ -240,7 +240,8 @@ static void take_byte(struct conn *c, uint8_t b)
 		text_byte(c, b);
 		break;
 	case READ_FRAME: {
-		if (slot->type == FRAME_EXPORT_DATA || slot->type == FRAME_EXPORT_END) {
+		if (slot->type == FRAME_EXPORT_DATA || slot->type == FRAME_EXPORT_PACKED ||
+		    slot->type == FRAME_EXPORT_END) {
 			/* The kernel's exporter: datagrams beside the link. */
 			export_rx_frame(c->exported, slot);
 			c->last_progress = host_now_ms();

@@ -29,10 +29,13 @@ struct export_stream {
 struct export_rx {
 	struct export_stream s[EXPORT_RX_STREAMS];
 	uint64_t frames, duplicates;
+	uint64_t line_bytes;          /* data frames' payload bytes: what the line carried */
+	uint64_t packed_frames;       /* FRAME_EXPORT_PACKED among them */
+	uint64_t bad_packed;          /* packed frames that did not decode */
 	uint64_t first_ms, last_ms;   /* CLOCK_MONOTONIC: first and last frame */
 };
 
-/* Take one EXPORT_DATA or EXPORT_END frame. */
+/* Take one EXPORT_DATA, EXPORT_PACKED or EXPORT_END frame. */
 void export_rx_frame(struct export_rx *x, const struct frame *f);
 
 /* What append found. */

@@ -125,6 +125,12 @@ static int append_exported(struct conn *c, const char *local)
 		(unsigned long long)sum.lost_records, (unsigned long long)sum.lost,
 		(unsigned long long)sum.unreported, (unsigned long long)sum.gap_bytes,
 		(unsigned long long)sum.partial, sum.ms / 1000.0);
+	const struct export_rx *x = c->exported;
+	if (x->line_bytes)
+		fprintf(stderr, "baremon: the line carried %llu payload bytes for them "
+			"(%.1f to 1; %llu packed frames, %llu that did not decode)\n",
+			(unsigned long long)x->line_bytes, (double)sum.bytes / (double)x->line_bytes,
+			(unsigned long long)x->packed_frames, (unsigned long long)x->bad_packed);
 	export_rx_free(c->exported);
 	return 0;
 }

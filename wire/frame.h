@@ -56,6 +56,7 @@ enum frame_type {
 	 * link, channel = stream, seq = frame number within the stream. */
 	FRAME_EXPORT_DATA = 0x20, /* u64 ring position, then ring bytes */
 	FRAME_EXPORT_END  = 0x21, /* u64 bytes sent, u64 LOST records: the stream ended */
+	FRAME_EXPORT_PACKED = 0x22, /* u64 ring position, then whole records packed (pack.h) */
 };
 
 enum frame_channel {

@@ -8,7 +8,7 @@ out=$top/build/fuzz
 runs=${FUZZ_RUNS:-20000}
 passed=0
 failed=0
-for t in frame perfdata export_rx; do
+for t in frame perfdata export_rx pack; do
 	bin=$out/fuzz_$t
 	corpus=$out/corpus-$t
 	mkdir -p "$corpus"
