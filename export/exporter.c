@@ -35,7 +35,6 @@
 #include "exporter.h"
 #include "wire/frame.h"
 #include "wire/pack.h"
-#include "core/cmdline.h"
 #include "core/spinlock.h"
 #include "serial_export.h"
 #include "core/arch/tsc.h"
@@ -216,21 +215,13 @@ static bool exporter_poll(void)
 	return moved;
 }
 
-/* export_pack=0|1 (docs/cmdline.md); by default on where the line is
- * a UART (its baud rate is the bound), off on the virtio console. */
-static bool want_packing(void)
-{
-	return cmdline_get("export_pack") ? cmdline_get_u64("export_pack", 1) != 0
-					  : !serial_export_line_is_fast();
-}
-
 int rb_export_start(struct ring_buffer *rb)
 {
 	if (!rb_has_data(rb) || !rb->writable)
 		return -EINVAL;
 	static bool decided;
 	if (!__atomic_load_n(&decided, __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&pack_records_on, want_packing(), __ATOMIC_RELAXED);
+		__atomic_store_n(&pack_records_on, serial_export_wants_packing(), __ATOMIC_RELAXED);
 		__atomic_store_n(&decided, true, __ATOMIC_RELEASE);
 	}
 	int r = -ENOSPC;

@@ -137,9 +137,12 @@ bool serial_export_put(const void *p, size_t n)
 	return ok;
 }
 
-bool serial_export_line_is_fast(void)
+/* export_pack=0|1, read at boot; -1: not given. */
+static int pack_setting = -1;
+
+bool serial_export_wants_packing(void)
 {
-	return exp_virtio;
+	return pack_setting >= 0 ? pack_setting != 0 : !exp_virtio;
 }
 
 size_t serial_export_room(void)
@@ -458,6 +461,8 @@ static void virtio_export_init(void)
 
 void serial_export_init(void)
 {
+	if (cmdline_get("export_pack"))
+		pack_setting = cmdline_get_u64("export_pack", 1) != 0;
 	const char *spec = cmdline_get("export");
 	if (!spec)
 		return;

@@ -10,9 +10,10 @@
  * is no export UART or no room (the caller keeps them and retries). */
 bool serial_export_put(const void *p, size_t n);
 size_t serial_export_room(void);
-/* The frames go on the virtio console (export=virtio): a line with no
- * baud rate, as fast as the emulation. */
-bool serial_export_line_is_fast(void);
+/* Should the exporter pack records (wire/pack.h)? export_pack=0|1, or
+ * by default where the line is a UART (the console or export=ttySN),
+ * not on the virtio console, which has no baud rate to save. */
+bool serial_export_wants_packing(void);
 /* A whole frame's wire bytes for the frame stream: queued to the export
  * UART (false when there is no room: the caller keeps them), or, with
  * no export UART, written to the console under its lock (the export
