@@ -343,7 +343,7 @@ $(BUILD)/host/%.o: %.c Makefile | $(DEPS_OK)
 	$(Q)gcc $(HOST_CFLAGS) -c $< -o $@
 $(BUILD)/baremon: $(HOST_OBJS)
 	$(call say,LD,$@)
-	$(Q)gcc -o $@ $(HOST_OBJS)
+	$(Q)gcc -o $@ $(HOST_OBJS) -lzstd
 host: $(BUILD)/baremon
 install: $(BUILD)/baremon
 	install -D -m 0755 $(BUILD)/baremon $(DESTDIR)$(PREFIX)/bin/baremon
@@ -357,11 +357,11 @@ $(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c wire/frame.c wire/link.c | $(D
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
-$(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/buildid.c \
+$(BUILD)/fuzz/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c host/perfdata.c host/buildid.c host/perfzstd.c \
 		wire/frame.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lzstd
 # Misaligned or overflowing accesses stop the run (not only reported).
 $(BUILD)/fuzz/fuzz_export_rx: tests/fuzz/fuzz_export_rx.c host/export_rx.c wire/pack.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)

@@ -205,6 +205,11 @@ void session_check(const char *file);
 
 /* record.c */
 int cmd_record(struct conn *c, int argc, char **argv);
+/* perf record's -z[N] / --compression-level[=N], taken out of a
+ * record command line (the host compresses perf.data, perfzstd.c;
+ * the target never sees it): the level, 0 when not asked. Exits
+ * EXIT_USAGE on a bad level or with -o -. */
+int record_take_compression(int *argc, char **argv);
 int cmd_stat(struct conn *c, int argc, char **argv);
 
 /* bench.c: `bench` with nanoBench's options. bench_prepare (argv[0] is

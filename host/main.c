@@ -109,6 +109,8 @@ int main(int argc, char **argv)
 	int i = parse_target(argc, argv, &t);
 	argc -= i;
 	argv += i;
+	if (argc > 0 && strcmp(argv[0], "record") == 0)
+		record_take_compression(&argc, argv);
 	check_command(argc, argv);
 	stop_watch(&t, NULL);
 	if (strcmp(argv[0], "shell") == 0) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include "perfdata.h"
+#include "perfzstd.h"
 
 /* perf's user-space record types and feature numbers (tools/perf:
  * lib/perf/include/perf/event.h, util/header.h); not in the uapi. */
@@ -283,6 +284,14 @@ static void feat_event_desc(struct buf *b, const struct input *in)
 }
 
 /* Each feature's contents, in feature-number order. */
+/* perf record -z: the level, 0 for none (perfdata_set_compression). */
+static int zstd_level;
+
+void perfdata_set_compression(int level)
+{
+	zstd_level = level;
+}
+
 static int build_features(struct buf *feat, int *ids, const struct input *in,
 			  const struct program *p, int np, const char *kernel_elf,
 			  const char *bin_dir, const struct machine_info *m,
@@ -332,6 +341,27 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 	int fids[FEAT_BITS];
 	int nfeat = build_features(feat, fids, &in, programs, nprograms, kernel_elf, bin_dir,
 				   m, cmdline);
+
+	if (zstd_level) {
+		/* The records through zstd, as perf record -z writes them,
+		 * and the feature that says so (the last: features go in
+		 * number order). */
+		uint8_t *z;
+		size_t zlen;
+		if (perfz_compress(in.data.p, in.data.len, zstd_level, &z, &zlen) != 0) {
+			fprintf(stderr, "baremon: record: -z: cannot compress the records\n");
+			for (int i = 0; i < nfeat; i++)
+				free(feat[i].p);
+			free(in.data.p);
+			return -1;
+		}
+		uint8_t f[20];
+		perfz_feature(f, zstd_level, in.data.len, zlen);
+		put(&feat[nfeat], f, sizeof(f));
+		fids[nfeat++] = PERFZ_FEATURE;
+		free(in.data.p);
+		in.data = (struct buf){ .p = z, .len = zlen, .cap = zlen };
+	}
 
 	/* Layout: header, attrs, ids, data, feature table, features. */
 	uint64_t attrs_off = HEADER_SIZE;

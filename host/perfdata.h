@@ -41,6 +41,9 @@ struct program {
  * kernel (kernel_elf, may be NULL) and the initrd's /bin/NAME found as
  * bin_dir/NAME (may be NULL) that the data maps go into the build-id
  * cache and the BUILD_ID feature. 0, or -1 with a message on stderr. */
+/* Records of later perfdata_convert calls go zstd-compressed at this
+ * level, as perf record -z writes them (perfzstd.c); 0: not. */
+void perfdata_set_compression(int level);
 int perfdata_convert(const char *pipe_file, const char *out_file,
 		     const struct program *programs, int nprograms,
 		     const char *kernel_elf, const char *bin_dir,

@@ -158,6 +158,61 @@ static void keep_old(const char *out)
 }
 
 
+/* -z: the level asked for (record_take_compression). */
+static int z_level;
+
+/* Is a the option -z[N] or --compression-level[=N]? Its level in *level. */
+static bool compression_option(const char *a, int *level)
+{
+	const char *v = NULL;
+	if (strncmp(a, "-z", 2) == 0)
+		v = a + 2;
+	else if (strcmp(a, "--compression-level") == 0)
+		v = "";
+	else if (strncmp(a, "--compression-level=", 20) == 0)
+		v = a + 20;
+	if (!v)
+		return false;
+	char *end;
+	long n = *v ? strtol(v, &end, 10) : 1;   /* perf record's default: 1 */
+	*level = *v && (*end || n < 1 || n > 22) ? -1 : (int)n;
+	return true;
+}
+
+int record_take_compression(int *argc, char **argv)
+{
+	int n = 0;
+	bool to_stdout = false;
+	for (int i = 0; i < *argc; i++) {
+		int level;
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < *argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) &&
+		    i + 1 < *argc && strcmp(argv[i + 1], "-") == 0)
+			to_stdout = true;
+		if (i > 0 && compression_option(argv[i], &level)) {
+			if (level < 0) {
+				fprintf(stderr, "baremon: record: %s: the level is 1 to 22\n", argv[i]);
+				exit(EXIT_USAGE);
+			}
+			z_level = level;
+			continue;
+		}
+		argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	*argc = n;
+	if (z_level && to_stdout) {
+		fprintf(stderr, "baremon: record: -z compresses a perf.data file; "
+			"with -o - the output is a pipe\n");
+		exit(EXIT_USAGE);
+	}
+	return z_level;
+}
+
 int cmd_record(struct conn *c, int argc, char **argv)
 {
 	char cmdline[2048];
@@ -243,6 +298,7 @@ int cmd_record(struct conn *c, int argc, char **argv)
 				  cmdline);
 	} else {
 		keep_old(out);
+		perfdata_set_compression(z_level);
 		r = perfdata_convert(local, out, progs, np, kernel_elf(), apps_dir(), &facts,
 				     cmdline);
 		if (r == 0)

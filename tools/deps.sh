@@ -23,6 +23,7 @@ linux-libc-dev:/usr/include/linux/perf_event.h
 musl-tools:/usr/bin/musl-gcc
 cpio:/usr/bin/cpio
 libcmocka-dev:/usr/include/cmocka.h
+libzstd-dev:/usr/include/zstd.h
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 linux-perf:/usr/bin/perf
 clang:/usr/bin/clang

@@ -17,8 +17,9 @@
 #   the tool reports the damage, nothing hangs; record --export keeps
 #   whole records and counts the frames missing); and through a pty
 #   (--serial);
-#   --export: frames on a second UART (export=ttyS1), record --export
-#   through it intact;
+#   --export: frames on a virtio console (export=virtio), record -z
+#   --export through it intact, perf.data zstd-compressed as perf
+#   record -z writes it and read by the host's perf;
 # - the console on COM2 (console=ttyS1, QEMU given a null COM1 first);
 # - a PCI serial card as the export UART (export=ttyS4) paced at 115200
 #   baud (export_pace), reached during boot: a record that outruns the
@@ -202,14 +203,22 @@ for f in 'hostname : baremon' 'os release : 6.1.0-baremon' 'arch : x86_64' \
 	'cmdline : baremon record' 'event : name = cpu-clock' 'perf version : baremon'; do
 	check "perf report --header: $f" grep -Eq "# $f" "$logs/header.txt"
 done
-bm record-initrd --export -v --smp 1 record --export -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
+# -z: perf.data compressed as perf record -z writes it (zstd), which
+# the host's perf reads.
+bm record-initrd --export -v --smp 1 record -z --export -e page-faults -c 1 -o "$logs/cat.data" -- cat /proc/version
 expect_rc 0
 perf report --stdio --sort comm,dso,sym -i "$logs/cat.data" >"$logs/cat.txt" 2>&1
 check "perf report: symbols of an initrd program (/bin/cat from build/apps)" \
 	grep -Eq 'cat +cat +\[\.\] [a-z_]+$' "$logs/cat.txt"
+perf report --header-only -i "$logs/cat.data" >"$logs/cat-header.txt" 2>&1
+check "record -z: perf.data says it is zstd-compressed (HEADER_COMPRESSED)" \
+	grep -Eq '^# compressed : Zstd, level = 1, ratio = [1-9]' "$logs/cat-header.txt"
+perf report --stats -i "$logs/cat.data" >"$logs/cat-stats.txt" 2>&1
+check "record -z: the records are in PERF_RECORD_COMPRESSED, and perf finds the samples" \
+	sh -c "grep -Eq 'COMPRESSED events: +[1-9]' '$logs/cat-stats.txt' && grep -Eq 'SAMPLE events: +[1-9]' '$logs/cat-stats.txt'"
 check "--export: the guest's virtio console carries the frames (export=virtio)" \
 	in_err 'serial: export=virtio \(PCI [0-9a-f:.]+, io 0x[0-9a-f]+\): /dev/export'
-check "record --export on the export UART: intact, nothing lost" \
+check "record --export on the virtio console: intact, nothing lost" \
 	in_err 'exported by the kernel: 1 stream\(s\) \(1 ended\), [1-9][0-9]* bytes, [0-9]+ records, [1-9][0-9]* samples, 0 LOST records .* 0 dropped unreported, 0 bytes of frames missing'
 bm record-pipe record -e page-faults -c 1 -o - -- "$work" 50
 expect_rc 0
