@@ -6,7 +6,7 @@
 # at load 30). It prints what each run said, then one table of the
 # figures with the date, the load and the commit.
 #
-#   host/bench/export-bench.sh [rate|icount|all]    (default all)
+#   host/bench/export-bench.sh [rate|virtio|icount|all]    (default all)
 #
 # rate (plain TCG, wall time):
 #   - exporter throughput, payload bytes/s from the first frame to the
@@ -16,7 +16,11 @@
 #     export UART (export=ttyS1), each over QEMU's socket and over a pty
 #     (tests/qemu/faultrelay.c --pty, the tool's --serial path);
 #   - upload time of a 1 MiB static program (push of build/musl/big1m)
-#     on the console line, over the socket and over the pty.
+#     on the console line, over the socket and over the pty;
+#   - the virtio console (export=virtio, the tool's --export): push and
+#     pull of the 1 MiB program, the burst, and record --export -g of
+#     a program spinning 10 s sampled every 250 us of cpu-clock (4,000
+#     samples a second).
 # icount (one -icount boot, shift 0, --smp 1: guest time is
 #   instructions, so the host's load does not move the figures; an
 #   export UART paced at 115200 baud in guest time, export_pace):
@@ -29,6 +33,9 @@
 #     bytes exported and bytes a guest second, instructions a byte at
 #     each rate; the highest rate without LOST records.
 #   BENCH_KERNEL=FILE boots that kernel.elf instead (before/after);
+#   ICOUNT_PACK=0 sends the records unpacked (export_pack=0; default
+#   packed, FRAME_EXPORT_PACKED); ICOUNT_LINE=virtio measures on the
+#   virtio console, unpaced (kernel instructions a byte);
 #   ICOUNT_SMP=2 gives the program a CPU of its own beside the export
 #   thread's CPU 0 (instructions a byte then count both CPUs' time).
 #   `make export-bench-icount` runs this part alone.
@@ -138,6 +145,51 @@ upload() {
 	fi
 }
 
+# download NAME LINE ARGS...: pull the 1 MiB program back; a row.
+download() {
+	local name=$1 line=$2
+	shift 2
+	local t0
+	t0=$(date +%s.%N)
+	bm "$@" pull "/tmp/big-$name" "$work/big-$name" >/dev/null 2>"$work/$name.pull"
+	local rc=$? t
+	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+	local said
+	said=$(grep -Eo '[0-9]+ bytes in [0-9.]+ s' "$work/$name.pull")
+	if [ "$rc" = 0 ] && [ -n "$said" ] && cmp -s "$big" "$work/big-$name"; then
+		row "download of the 1 MiB program (pull)" "$line" \
+			"$(echo "$said" | awk '{ printf "%s s (%d bytes/s)", $4, $1 / ($4 > 0 ? $4 : 1) }')" \
+			"$(echo "$said" | cut -d' ' -f1) bytes, intact; the command $t s; load $(load)"
+	else
+		row "download of the 1 MiB program (pull)" "$line" "failed (exit $rc)" "load $(load)"
+	fi
+	echo "$line: download [exit $rc] $said"
+}
+
+# The virtio console: one boot, the tool's --export line.
+virtio() {
+	echo "== virtio console (export=virtio; $(nproc) host CPUs, load $(load))"
+	boot vx --smp 2 --export-virtio "socket:$work/vexp.sock" || return
+	local v=(--connect "unix:$work/vx.sock" --export-connect "unix:$work/vexp.sock")
+	upload vx "virtio console, QEMU socket" "${v[@]}"
+	download vx "virtio console, QEMU socket" "${v[@]}"
+	record vx "virtio console, QEMU socket" "${v[@]}"
+	# 4,000 samples a second with call chains for 10 s.
+	bm "${v[@]}" record --export -e cpu-clock -c 250000 -g -o "$work/s.data" \
+		-- "$prog" 10000 64 >/dev/null 2>"$work/vx.stream"
+	local rc=$? samp lost unrep gap s
+	samp=$(summary_field "$work/vx.stream" 'samples,')
+	lost=$(summary_field "$work/vx.stream" 'LOST')
+	unrep=$(summary_field "$work/vx.stream" 'dropped unreported')
+	gap=$(summary_field "$work/vx.stream" 'bytes of frames missing')
+	s=$(summary_field "$work/vx.stream" 's first')
+	echo "virtio console: 10 s at 4,000 samples/s -g [exit $rc]: $(exported "$work/vx.stream")"
+	row "record --export -g, cpu-clock every 250 us, 10 s (4,000 samples/s)" "virtio console, QEMU socket" \
+		"${samp:-?} samples ($(ratio "${samp:-0}" "${s:-0}")/s), ${lost:-?} LOST, ${unrep:-?} dropped, ${gap:-?} bytes missing" \
+		"exit $rc; $s s first frame to last; load $(load)"
+	stop "${v[@]}"
+}
+
 rate() {
 	gcc -O2 -o "$work/relay" "$top/tests/qemu/faultrelay.c"
 	echo "== rate (plain TCG; $(nproc) host CPUs, load $(load); program $(stat -c %s "$big") bytes)"
@@ -187,10 +239,13 @@ icount() {
 	local rates=${ICOUNT_RATES:-250 500 750 1000 1500 2000}
 	local kernel=()
 	[ -n "${BENCH_KERNEL:-}" ] && kernel=(--kernel "$BENCH_KERNEL")
-	echo "== icount (--icount shift 0, --smp ${ICOUNT_SMP:-1}, export UART paced at 115200 (export_pace); kernel ${BENCH_KERNEL:-build/kernel.elf}; load $(load))"
+	local lname="export UART, paced at 115200, export_pack=${ICOUNT_PACK:-1}"
+	[ "${ICOUNT_LINE:-uart}" = virtio ] && lname="virtio console, unpaced"
+	echo "== icount (--icount shift 0, --smp ${ICOUNT_SMP:-1}, $lname; kernel ${BENCH_KERNEL:-build/kernel.elf}; load $(load))"
 	local t0=$SECONDS
-	boot ic --icount --smp "${ICOUNT_SMP:-1}" --export-serial "socket:$work/iexp.sock" --cmdline export_pace \
-		"${kernel[@]}" || return
+	local line_opt=(--export-serial "socket:$work/iexp.sock" --cmdline "export_pace export_pack=${ICOUNT_PACK:-1}")
+	[ "${ICOUNT_LINE:-uart}" = virtio ] && line_opt=(--export-virtio "socket:$work/iexp.sock")
+	boot ic --icount --smp "${ICOUNT_SMP:-1}" "${line_opt[@]}" "${kernel[@]}" || return
 	# -v: the console's lines (the kernel's "export: channel N ended")
 	# land in each command's stderr.
 	local e=(-v --connect "unix:$work/ic.sock" --export-connect "unix:$work/iexp.sock")
@@ -233,21 +288,21 @@ icount() {
 	stop "${e[@]}"
 	echo "the -icount part took $((SECONDS - t0)) s"
 	echo
-	echo "== the sweep (export UART paced at 115200: at most 11,520 wire bytes a guest second)"
+	echo "== the sweep ($lname; paced: at most 11,520 wire bytes a guest second)"
 	echo "| samples/s | samples kept | LOST records | samples lost in them | dropped, unreported | bytes exported | bytes/s (guest) | instructions/byte | exit |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for l in "${sweep[@]}"; do echo "| ${l//|/ | } |"; done
-	row "highest sample rate exported without LOST records" "export UART, paced at 115200" \
+	row "highest sample rate exported without LOST records" "$lname" \
 		"${best:-none} samples a guest second" \
 		"${first_lost:+the next rate, $first_lost/s, lost records (LOST or dropped unreported); }sweep of $rates/s: instructions every 1e9/rate, a 4 KiB buffer (-m 1), 2 guest s, -icount shift=0, ${ICOUNT_SMP:-1} CPU(s); load $(load)"
 	if [ -n "$bdt" ]; then
 		local bb bt
 		read -r bb bt <<<"$bdt"
-		row "kernel instructions per exported byte" "export UART, paced at 115200" \
+		row "kernel instructions per exported byte" "$lname" \
 			"$(ratio "$bt" "$bb")" \
 			"a page-fault burst of 512 samples with call chains, $bb bytes: the export thread's busy ns under -icount shift=0, ${ICOUNT_SMP:-1} CPU(s) otherwise idle; load $(load)"
 	else
-		row "kernel instructions per exported byte" "export UART, paced at 115200" "failed" "no stream ended in the log; load $(load)"
+		row "kernel instructions per exported byte" "$lname" "failed" "no stream ended in the log; load $(load)"
 	fi
 }
 
@@ -263,9 +318,10 @@ table() {
 }
 
 case $what in
-rate) rate ;;
+rate) rate; virtio ;;
+virtio) virtio ;;
 icount) icount ;;
-all) rate; icount ;;
-*) echo "usage: $0 [rate|icount|all]" >&2; exit 2 ;;
+all) rate; virtio; icount ;;
+*) echo "usage: $0 [rate|virtio|icount|all]" >&2; exit 2 ;;
 esac
 table
