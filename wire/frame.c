@@ -74,44 +74,111 @@ uint32_t crc32c(uint32_t crc, const void *data, size_t n)
 	return ~crc_bytes(crc, p, n);
 }
 
-/* How many of the first max bytes at p are not zero: a word at a time
- * (a word has a zero byte iff (w - 0x01..01) & ~w & 0x80..80 is not 0). */
-static size_t nonzero_run(const uint8_t *p, size_t max)
+/* The high bit of each zero byte of w, and no other bit. */
+static uint64_t zero_bytes(uint64_t w)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	size_t k = 0;
-	for (; k + 8 <= max; k += 8) {
-		uint64_t w = *(const word_t *)(p + k);
-		if ((w - ones) & ~w & highs)
-			break;
-	}
-	while (k < max && p[k])
-		k++;
-	return k;
+	const uint64_t lows = 0x7f7f7f7f7f7f7f7full;
+	return ~(((w & lows) + lows) | w | lows);
 }
 
 /* Each block is a code byte c followed by c-1 non-zero bytes; a code
  * below 0xff stands for a zero after the block (except at the end). A
  * run of 254 ends its block (code 0xff), and one more block follows:
- * at the very end an empty one (code 1). */
+ * at the very end an empty one (code 1). This is the definition, a
+ * byte at a time, for any input. */
+static size_t cobs_encode_bytewise(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t code_at = 0, o = 1;
+	uint8_t code = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (in[i] == 0) {
+			out[code_at] = code;
+			code_at = o++;
+			code = 1;
+			continue;
+		}
+		out[o++] = in[i];
+		if (++code == 0xff) {
+			out[code_at] = code;
+			code_at = o++;
+			code = 1;
+		}
+	}
+	out[code_at] = code;
+	return o;
+}
+
+/* The set bits of a zero_bytes() result as an 8-bit mask (bit j:
+ * byte j is zero): each bit 8j+7 lands on bit 56+j, no two products
+ * meet, so nothing carries. */
+static unsigned zero_mask(uint64_t z)
+{
+	return (unsigned)(((z >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* next_zero[m]: for a word whose zero bytes are the bits of m, at the
+ * byte of each zero but the last, the distance to the next one; 0
+ * elsewhere. Filled on first use (the same values by any caller). */
+static uint64_t next_zero[256];
+static bool next_zero_ready;
+
+static void fill_next_zero(void)
+{
+	for (unsigned m = 0; m < 256; m++) {
+		uint64_t v = 0;
+		int prev = -1;
+		for (int j = 0; j < 8; j++) {
+			if (!(m >> j & 1))
+				continue;
+			if (prev >= 0)
+				v |= (uint64_t)(j - prev) << (8 * prev);
+			prev = j;
+		}
+		next_zero[m] = v;
+	}
+	next_zero_ready = true;
+}
+
+/*
+ * When no run of non-zero bytes reaches 254 (perf records, full of
+ * zeros), the encoding is the input one byte later with each zero
+ * replaced by the distance to the next (the next block's code) and a
+ * first code in front. So: copy it whole, then for each word holding
+ * zeros write the code of the block its first zero ends and the word
+ * with its own zeros' codes (a table by its zero mask), one store. A
+ * longer run needs a block split that shifts the rest: the byte loop.
+ */
 size_t cobs_encode(const uint8_t *in, size_t n, uint8_t *out)
 {
-	size_t i = 0, o = 0;
-	for (;;) {
-		/* One block: the run of non-zero bytes (at most 254), copied
-		 * whole; it stands for the zero that ends the run. */
-		size_t max = n - i < 254 ? n - i : 254;
-		size_t run = nonzero_run(in + i, max);
-		out[o++] = (uint8_t)(run + 1);
-		memcpy(out + o, in + i, run);
-		o += run;
-		i += run;
-		if (run == 254)
-			continue;   /* code 0xff: no zero; a block follows, even at the end */
-		if (i == n)
-			return o;   /* the last block has no zero */
-		i++;                /* the zero this block stands for */
+	if (!next_zero_ready)
+		fill_next_zero();
+	memcpy(out + 1, in, n);
+	size_t code_at = 0, i = 0;   /* out[code_at]: the open block's code */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = *(const word_t *)(in + i);
+		uint64_t z = zero_bytes(w);
+		if (!z)
+			continue;
+		unsigned m = zero_mask(z);
+		size_t first = i + (size_t)__builtin_ctz(m) + 1;   /* out index of the zero */
+		if (first - code_at > 254)
+			return cobs_encode_bytewise(in, n, out);
+		out[code_at] = (uint8_t)(first - code_at);
+		*(word_t *)(out + i + 1) = w | next_zero[m];
+		code_at = i + (size_t)(31 - __builtin_clz(m)) + 1;
 	}
+	for (; i < n; i++) {
+		if (in[i])
+			continue;
+		if (i + 1 - code_at > 254)
+			return cobs_encode_bytewise(in, n, out);
+		out[code_at] = (uint8_t)(i + 1 - code_at);
+		code_at = i + 1;
+	}
+	if (n + 1 - code_at > 254)
+		return cobs_encode_bytewise(in, n, out);
+	out[code_at] = (uint8_t)(n + 1 - code_at);
+	return n + 1;
 }
 
 long cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t max)
