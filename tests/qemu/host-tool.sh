@@ -74,7 +74,7 @@ cs=$logs/connstall
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top" -D_GNU_SOURCE -o "$cs" \
 	"$top/tests/qemu/connstall.c" "$top/host/conn.c" "$top/host/export_rx.c" \
 	"$top/host/stop.c" \
-	"$top/wire/frame.c" "$top/wire/link.c"
+	"$top/wire/frame.c" "$top/wire/link.c" "$top/wire/pack.c"
 timeout 60 "$cs" >"$logs/connstall.out" 2>&1
 check "connstall: the console is read while a write to the export line waits" \
 	grep -q '^connstall: 4 passed, 0 failed$' "$logs/connstall.out"
@@ -472,6 +472,8 @@ bm slow-export "${p[@]}" record --export -e page-faults -c 1 -g -m 1 -o "$logs/s
 expect_rc 0
 check "slow line: LOST records counted, no frame missing" \
 	in_err 'exported by the kernel: 2 stream\(s\) \(2 ended\), .* [1-9][0-9]* LOST records \([1-9][0-9]* samples lost\), [0-9]+ dropped unreported, 0 bytes of frames missing, 0 bytes cut'
+check "slow line: the records went packed (FRAME_EXPORT_PACKED), every frame decoded" \
+	in_err 'the line carried [0-9]+ payload bytes for them \([0-9.]+ to 1; [1-9][0-9]* packed frames, 0 that did not decode\)'
 perf report --stdio --stats -i "$logs/slow.data" >"$logs/slow-stats.txt" 2>&1
 check "slow line: perf report counts the LOST events" \
 	grep -Eq 'LOST events: +[1-9]' "$logs/slow-stats.txt"
