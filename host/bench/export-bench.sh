@@ -222,7 +222,7 @@ ended() {
 	grep -o 'export: channel.*' "$1" | awk '{
 		b = d = t = ""
 		for (i = 1; i <= NF; i++) {
-			if ($(i+1) == "bytes") b = $i
+			if ($(i+1) == "bytes" && b == "") b = $i
 			if ($i == "over") d = $(i+1)
 			if ($(i+1) == "ns" && $(i+2) ~ /^meanwhile/) t = $i
 		}
