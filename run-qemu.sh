@@ -39,6 +39,7 @@ vga=0
 monitor=""
 disk=""
 log=""
+pidfile=""
 stay=0
 quiet=0
 panic_mode=""
@@ -92,6 +93,7 @@ usage: ./run-qemu.sh [options]
                      in \EFI\BOOT\ instead of \baremon\
   --loader FILE      use this BOOTX64.EFI instead of build/BOOTX64.EFI
   --log FILE         also write the serial output to FILE
+  --pidfile FILE     QEMU writes its pid to FILE (-pidfile)
   --panic halt       halt after a panic instead of exiting (for inspection)
   --quiet            do not echo the console (the log still has it)
   --qemu PATH        this qemu-system-x86_64 instead of $QEMU or the system's
@@ -145,6 +147,7 @@ while [ $# -gt 0 ]; do
 	--vga) vga=1 ;;
 	--monitor) need_arg "$@"; monitor=$2; shift ;;
 	--log) need_arg "$@"; log=$2; shift ;;
+	--pidfile) need_arg "$@"; pidfile=$2; shift ;;
 	--panic) need_arg "$@"; panic_mode=$2; shift ;;
 	--quiet) quiet=1 ;;
 	--qemu) need_arg "$@"; qemu=$2; shift ;;
@@ -305,6 +308,7 @@ args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
 [ "$vga" = 1 ] && args+=(-vga std)
 [ -n "$monitor" ] && args+=(-monitor "unix:$monitor,server=on,wait=off")
+[ -n "$pidfile" ] && args+=(-pidfile "$pidfile")
 # --numa N: node i gets an equal share of memory (the last one the rest)
 # and of the CPUs, as -numa node,memdev= wants (QEMU 5.1 and later).
 if [ "$numa" -gt 0 ]; then

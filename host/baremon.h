@@ -52,6 +52,11 @@ struct target {
 	int timeout_s;            /* give up after this long without progress */
 	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
 	char tmpdir[256];
+	int nuser;                /* qemu_args[0..nuser): given by the user */
+	/* The warm target (warm.c): a QEMU kept running between commands. */
+	bool warm;                /* this command uses it */
+	bool warm_ready;          /* its agent serves already: HELLO at once */
+	int warm_lock;            /* the state lock this command holds, or -1 */
 };
 
 /* target.c: reach the machine; returns a file descriptor or exits. */
@@ -62,6 +67,30 @@ void target_close(struct target *t);
 /* The line closed: when the target is a QEMU we started, run-qemu.sh's
  * reason once it has ended ("QEMU failed: ..."), else NULL. */
 const char *target_gone_reason(struct target *t);
+
+/* The run-qemu.sh this tool runs (BAREMON_TOP, else the build's tree). */
+const char *run_qemu_path(void);
+
+/* warm.c: the warm target's state directory and attaching to it.
+ * warm_open: the console of a warm target booted with this command's
+ * target options (the lock taken), or -1 (none: boot as usual). */
+#define WARM_IDLE_DEFAULT_S 3600
+const char *warm_dir(void);
+void warm_path(char *out, size_t size, const char *name);
+bool warm_read(const char *name, char *buf, size_t size);
+bool warm_write(const char *name, const char *text);
+void warm_remove(const char *name);
+void warm_clean(void);
+void warm_touch(void);
+pid_t warm_keeper(void);
+void warm_options_text(char *const *args, int n, char *out, size_t size);
+int warm_open(struct target *t);
+void warm_mark_ready(struct target *t);
+void warm_release(struct target *t);
+/* keeper.c: start the keeper of a new warm target (0, or -1 said). */
+int warm_start(struct target *t, int idle_s);
+/* warmcmd.c: up [--idle MIN], down, status. */
+int cmd_warm(struct target *t, int argc, char **argv);
 
 /* conn.c: one session with the agent over fd. */
 struct conn {

@@ -385,6 +385,11 @@ void conn_start(struct conn *c, bool type_agent)
 	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
+	/* A warm target's agent serves already: ask at once. One that is
+	 * still booting announces itself every 2 s once it runs: wait for
+	 * that, never type into a boot. */
+	if (c->target && c->target->warm)
+		next = c->target->warm_ready ? host_now_ms() : UINT64_MAX;
 	uint64_t next_type = host_now_ms();
 	uint64_t typed_at = UINT64_MAX;   /* console text seen when we typed */
 	c->last_text_ms = host_now_ms();

@@ -38,6 +38,9 @@ void help_usage(FILE *to)
 "         bench OPTIONS         nanoBench's options, -asm assembled here (docs/bench.md)\n"
 "         shell                 interactive console (^] quits)\n"
 "         poweroff              shut the target down cleanly\n"
+"         up [--idle MIN]       keep a QEMU running for the next commands (the\n"
+"                               warm target; default: stops after 60 min idle)\n"
+"         down | status         stop the warm target | say what is up\n"
 "         help [COMMAND]        this, or a command's options\n"
 "Exit status: the command's for run, stat, record; 2 usage, 66 a local file,\n"
 "69 no target, 70 refused, 74 transfer, 75 no answer, 76 line closed,\n"
@@ -61,6 +64,14 @@ static const struct { const char *cmd, *text; } usages[] = {
 	{ "shell", "usage: baremon [TARGET] shell\n"
 		   "  the target's console on this terminal; ^] leaves\n" },
 	{ "poweroff", "usage: baremon [TARGET] poweroff\n" },
+	{ "up", "usage: baremon [TARGET] up [--idle MINUTES]\n"
+		"  boots a QEMU with the TARGET options and keeps it running: later\n"
+		"  commands with the same options use it, each on a fresh machine\n"
+		"  (processes ended, /tmp emptied, sysctls restored); it stops after\n"
+		"  MINUTES without a command (default 60, 0: never) or at baremon down\n" },
+	{ "down", "usage: baremon down\n  stops the warm target (baremon up)\n" },
+	{ "status", "usage: baremon status\n"
+		    "  the warm target: its pids, options, idle time; status 1 when none\n" },
 	{ "help", "usage: baremon help [COMMAND]\n" },
 };
 
