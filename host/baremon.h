@@ -57,6 +57,7 @@ struct target {
 	bool warm;                /* this command uses it */
 	bool warm_ready;          /* its agent serves already: HELLO at once */
 	int warm_lock;            /* the state lock this command holds, or -1 */
+	char qemu_pidfile[512];   /* QEMU's pid (run-qemu.sh --pidfile), or "" */
 };
 
 /* target.c: reach the machine; returns a file descriptor or exits. */
@@ -92,6 +93,16 @@ int warm_start(struct target *t, int idle_s);
 /* warmcmd.c: up [--idle MIN], down, status. */
 int cmd_warm(struct target *t, int argc, char **argv);
 
+/* progress.c: waiting for a boot. */
+struct boot_watch {
+	int phase;                /* 0 firmware, 1 loader, 2 kernel, 3 agent */
+	pid_t pid;                /* QEMU's, once its pidfile is there */
+	unsigned long long cpu;   /* its CPU time (ticks) at the last look */
+	unsigned long long silent_ticks; /* of it, since the last console line */
+	uint64_t start_ms, shown_s;
+	bool shown;               /* a status line is on the terminal */
+};
+
 /* conn.c: one session with the agent over fd. */
 struct conn {
 	int fd;
@@ -119,6 +130,7 @@ struct conn {
 	bool powered_off;         /* cmd_poweroff: the agent has gone */
 	struct export_rx *exported; /* the kernel exporter's frames */
 	int console_fd;           /* console text only (export line), or -1 */
+	struct boot_watch boot;
 };
 
 uint64_t host_now_ms(void);
@@ -144,6 +156,13 @@ __attribute__((noreturn)) void conn_fail(struct conn *c, int status, const char 
 /* Wait for the agent to acknowledge a BYE(status), at most ms, without
  * failing on a closed line: how a signal cancels the guest command. */
 void conn_cancel(struct conn *c, uint32_t status, int ms);
+
+/* A console line seen while booting (the phase); whether QEMU has run
+ * since the last call (progress); the terminal's status line. */
+void boot_watch_line(struct conn *c, const char *line);
+bool boot_watch_ran(struct conn *c);
+void boot_watch_show(struct conn *c);
+void boot_watch_done(struct conn *c);
 
 /* stop.c: signals and temporary files (docs/host.md). stop_init at
  * start; stop_watch names what stop_now must end; the waiting loops

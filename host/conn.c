@@ -174,6 +174,8 @@ void conn_fail(struct conn *c, int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (c)
+		boot_watch_done(c);
 	fprintf(stderr, "baremon: ");
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
@@ -200,6 +202,8 @@ static void text_line(struct conn *c)
 		c->panic_len += c->line_len;
 		c->panic_text[c->panic_len++] = '\n';
 	}
+	if (!c->link.up)
+		boot_watch_line(c, c->line);
 	if (c->target && c->target->verbose)
 		fprintf(stderr, "%s\n", c->line);
 	c->line_len = 0;
@@ -441,8 +445,10 @@ void conn_start(struct conn *c, bool type_agent)
 		}
 		uint64_t text = c->text_bytes, frames = c->reader.frames;
 		pump(c, 100);
-		if (c->text_bytes != text || c->reader.frames != frames)
+		/* Console text, frames, or QEMU running (a silent firmware). */
+		if (c->text_bytes != text || c->reader.frames != frames || boot_watch_ran(c))
 			c->last_progress = host_now_ms();
+		boot_watch_show(c);
 		if (c->reader.frames != frames && c->q_count == 0) {
 			next = host_now_ms();   /* the announcement, perhaps */
 			announced = true;
@@ -450,6 +456,7 @@ void conn_start(struct conn *c, bool type_agent)
 		check_health(c, true);
 	}
 	c->last_progress = host_now_ms();
+	boot_watch_done(c);
 }
 
 void conn_send(struct conn *c, uint8_t type, uint8_t chan, const void *p, size_t n)

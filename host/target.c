@@ -193,6 +193,9 @@ static int start_qemu(struct target *t, bool with_agent)
 		argv[n++] = "--export-serial";
 		argv[n++] = exp_serial;
 	}
+	snprintf(t->qemu_pidfile, sizeof(t->qemu_pidfile), "%s/qemu.pid", t->tmpdir);
+	argv[n++] = "--pidfile";
+	argv[n++] = t->qemu_pidfile;
 	argv[n++] = "--quiet";
 	if (with_agent) {
 		argv[n++] = "--run";
@@ -348,6 +351,8 @@ void target_close(struct target *t)
 		snprintf(path, sizeof(path), "%s/export.sock", t->tmpdir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/run-qemu.log", t->tmpdir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/qemu.pid", t->tmpdir);
 		unlink(path);
 		rmdir(t->tmpdir);
 		t->tmpdir[0] = 0;

@@ -255,6 +255,7 @@ int warm_open(struct target *t)
 	t->warm = true;
 	t->warm_lock = lock;
 	t->console_fd = -1;   /* one line: frames and console text */
+	warm_path(t->qemu_pidfile, sizeof(t->qemu_pidfile), "qemu.pid");
 	return fd;
 }
 
