@@ -18,6 +18,7 @@ machine=q35
 mem=512M
 accel=auto
 icount=""
+tcg_icount=""
 cmdline=""
 timeout=""
 cpu_timeout=""
@@ -59,6 +60,11 @@ usage: ./run-qemu.sh [options]
   --icount [N]       -icount shift=N,sleep=off (default N=0), and icount=N on
                      the kernel command line: RDTSC counts
                      guest instructions exactly (implies TCG)
+  --tcg-icount N     --icount N when the accelerator is TCG (no usable
+                     KVM, or --tcg); with KVM nothing (the host tool's
+                     default: exact counts wherever there is no real PMU)
+  --no-icount        no instruction clock: drops an --icount or
+                     --tcg-icount given before it
   --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
   --timeout S        kill the guest after S seconds (exit 124)
   --cpu-timeout S    kill the guest once it has had S seconds of both wall
@@ -125,6 +131,8 @@ while [ $# -gt 0 ]; do
 		icount=0
 		if [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]]; then icount=$2; shift; fi ;;
 	--icount=*) icount=${1#--icount=} ;;
+	--tcg-icount) need_arg "$@"; tcg_icount=$2; shift ;;
+	--no-icount) icount="" tcg_icount="" ;;
 	--cmdline) need_arg "$@"; cmdline="$cmdline $2"; shift ;;
 	--timeout) need_arg "$@"; timeout=$2; shift ;;
 	--cpu-timeout) need_arg "$@"; cpu_timeout=$2; shift ;;
@@ -215,6 +223,8 @@ fi
 if [ "$accel" = auto ]; then
 	if [ -z "$icount" ] && kvm_usable; then accel=kvm; else accel=tcg; fi
 fi
+[[ -z $tcg_icount || $tcg_icount =~ ^[0-9]+$ ]] || die "--tcg-icount wants a shift (0-10)"
+[ -n "$tcg_icount" ] && [ -z "$icount" ] && [ "$accel" = tcg ] && icount=$tcg_icount
 if [ "$accel" = kvm ]; then
 	accel_args=(-enable-kvm -cpu "${cpu_model:-host}")
 	accel_note="KVM (-cpu ${cpu_model:-host})"

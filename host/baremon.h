@@ -71,6 +71,10 @@ const char *target_gone_reason(struct target *t);
 
 /* The run-qemu.sh this tool runs (BAREMON_TOP, else the build's tree). */
 const char *run_qemu_path(void);
+/* Exact by default (docs/host.md): a QEMU the tool starts gets this
+ * before the user's options, which may override it (--icount N, --kvm,
+ * --no-icount). */
+#define TARGET_DEFAULT_ICOUNT "6"
 
 /* warm.c: the warm target's state directory and attaching to it.
  * warm_open: the console of a warm target booted with this command's

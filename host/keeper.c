@@ -50,6 +50,8 @@ static void boot_argv(const struct target *t, const char **argv)
 	int n = 0;
 	bool smp = false;
 	argv[n++] = run_qemu_path();
+	argv[n++] = "--tcg-icount";
+	argv[n++] = TARGET_DEFAULT_ICOUNT;
 	for (int i = 0; i < t->nuser; i++) {
 		smp |= !strcmp(t->qemu_args[i], "--smp");
 		argv[n++] = t->qemu_args[i];

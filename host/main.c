@@ -14,7 +14,7 @@
 /* run-qemu.sh options that take an argument, and those that do not. */
 static const char *const qemu_with_arg[] = {
 	"--smp", "--mem", "--cmdline", "--cpu", "--machine", "--add", NULL };
-static const char *const qemu_flags[] = { "--kvm", "--tcg", NULL };
+static const char *const qemu_flags[] = { "--kvm", "--tcg", "--no-icount", NULL };
 
 static bool in_list(const char *const *list, const char *s)
 {

@@ -182,6 +182,8 @@ static int start_qemu(struct target *t, bool with_agent)
 	const char *argv[sizeof(t->qemu_args) / sizeof(t->qemu_args[0]) + 32];
 	int n = 0;
 	argv[n++] = script;
+	argv[n++] = "--tcg-icount";
+	argv[n++] = TARGET_DEFAULT_ICOUNT;
 	for (int i = 0; i < t->nqemu; i++)
 		argv[n++] = t->qemu_args[i];
 	char exp_sock[300], exp_serial[320];

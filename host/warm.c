@@ -177,14 +177,17 @@ static int take_lock(void)
 	return fd;
 }
 
-/* QEMU's console socket, once the keeper's QEMU has made it (it may
- * be booting a new one); -1 when the keeper went away meanwhile. */
+/* QEMU's console socket, once the keeper's QEMU runs and has made it
+ * (the keeper may be booting a new one: a QEMU that has gone is not
+ * connected to, its note not yet written); -1 when the keeper went
+ * away meanwhile. */
 static int connect_console(void)
 {
 	char sock[512];
 	warm_path(sock, sizeof(sock), "console.sock");
 	for (int tries = 0; tries < SOCKET_WAIT_S * 10; tries++) {
-		int fd = connect_socket(sock);
+		pid_t qemu = read_pid("qemu.pid");
+		int fd = qemu > 0 && kill(qemu, 0) == 0 ? connect_socket(sock) : -1;
 		if (fd >= 0)
 			return fd;
 		if (!warm_keeper())
@@ -245,13 +248,15 @@ int warm_open(struct target *t)
 		return -1;   /* stopped while we waited: boot our own */
 	}
 	warm_touch();
-	say_note();
-	t->warm_ready = access(warm_dir(), F_OK) == 0 && warm_read("ready", have, sizeof(have));
 	int fd = connect_console();
 	if (fd < 0) {
 		close(lock);
 		return -1;
 	}
+	/* After the connection: a keeper booting a new machine has
+	 * written its note and removed the old one's ready. */
+	say_note();
+	t->warm_ready = warm_read("ready", have, sizeof(have));
 	t->warm = true;
 	t->warm_lock = lock;
 	t->console_fd = -1;   /* one line: frames and console text */
