@@ -469,6 +469,13 @@ if [ -n "$status_line" ]; then
 	say "guest exit status $status (${elapsed}s)"
 	exit "$status"
 fi
+# The kernel prints its status line before it writes isa-debug-exit's
+# port, so without one an exit code of 128+N (N a signal up to 15) is
+# QEMU killed (kill -9 of the warm target's QEMU, say), not a status.
+if [ "$rc" -gt 128 ] && [ "$rc" -le 143 ]; then
+	say "QEMU was killed by signal $((rc - 128)) after ${elapsed}s"
+	exit 126
+fi
 if [ $((rc & 1)) = 1 ]; then
 	status=$((rc >> 1))
 	say "guest exit status $status (from isa-debug-exit, ${elapsed}s)"

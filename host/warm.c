@@ -225,6 +225,15 @@ int warm_open(struct target *t)
 	if (t->kind != TARGET_QEMU || t->export_line || !warm_read("options", have, sizeof(have)))
 		return -1;
 	own_options(t, want, sizeof(want));
+	for (int i = t->nuser; i < t->nqemu; i++) {
+		if (strcmp(t->qemu_args[i], "--add"))
+			continue;
+		/* dyn_prepare: a dynamic program's libraries, which only
+		 * an initrd can hold (the target's / is read-only). */
+		fprintf(stderr, "baremon: a dynamic program: booting a QEMU with its libraries "
+			"(the warm target's / is read-only)\n");
+		return -1;
+	}
 	if (!warm_keeper()) {
 		/* Killed (its QEMU with it): replaced, with this line. */
 		bool same = strcmp(want, have) == 0;

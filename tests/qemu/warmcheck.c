@@ -13,6 +13,7 @@
  * leaves no mess; warmcheck --spin only spins (a fixed count).
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
