@@ -101,10 +101,28 @@ static pid_t read_pid(const char *name)
 	return warm_read(name, buf, sizeof(buf)) ? (pid_t)strtol(buf, NULL, 10) : 0;
 }
 
+/* Is pid a live process? Not a zombie: a killed keeper whose parent
+ * (init, once `up` has exited) has not reaped it yet is gone. */
+static bool running(pid_t pid)
+{
+	char path[64], buf[512];
+	if (pid <= 0 || kill(pid, 0) != 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;   /* no /proc: kill() said it is there */
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	return !p || (p[2] != 'Z' && p[2] != 'X');
+}
+
 pid_t warm_keeper(void)
 {
 	pid_t pid = read_pid("keeper.pid");
-	return pid > 0 && kill(pid, 0) == 0 ? pid : 0;
+	return running(pid) ? pid : 0;
 }
 
 /* The options, one a line, of qemu_args[0..n). */
@@ -186,8 +204,7 @@ static int connect_console(void)
 	char sock[512];
 	warm_path(sock, sizeof(sock), "console.sock");
 	for (int tries = 0; tries < SOCKET_WAIT_S * 10; tries++) {
-		pid_t qemu = read_pid("qemu.pid");
-		int fd = qemu > 0 && kill(qemu, 0) == 0 ? connect_socket(sock) : -1;
+		int fd = running(read_pid("qemu.pid")) ? connect_socket(sock) : -1;
 		if (fd >= 0)
 			return fd;
 		if (!warm_keeper())

@@ -91,11 +91,11 @@ static int cmd_down(void)
 		return 0;
 	}
 	kill(pid, SIGTERM);
-	for (int i = 0; i < 600 && kill(pid, 0) == 0; i++) {
+	for (int i = 0; i < 600 && warm_keeper() == pid; i++) {
 		stop_check();
 		sleep_ms(100);
 	}
-	if (kill(pid, 0) == 0) {
+	if (warm_keeper() == pid) {
 		fprintf(stderr, "baremon: the warm target's keeper (pid %d) did not stop\n", (int)pid);
 		return EXIT_SOFTWARE;
 	}
