@@ -3,9 +3,10 @@
  * while the agent has not answered yet, and what a terminal is shown.
  *
  * OVMF prints nothing for its first 3 s of CPU (35 s at -icount shift
- * 0), so until the kernel prints, besides console text, QEMU's own CPU
- * time counts: a QEMU that runs is booting. One silent for
- * BOOT_SILENT_CPU_S seconds of its CPU time is stuck, whatever the
+ * 0), and on a busy host the kernel's lines and the agent's start come
+ * seconds apart, so until the agent answers, besides console text,
+ * QEMU's own CPU time counts: a QEMU that runs is booting. One silent
+ * for BOOT_SILENT_CPU_S seconds of its CPU time is stuck, whatever the
  * host's load. The phase (firmware,
  * loader, kernel, agent) comes from the console's lines; on a terminal
  * a status line on stderr says which one we wait for, and for how long.
@@ -73,10 +74,9 @@ static unsigned long long cpu_ticks(pid_t pid)
 
 bool boot_watch_ran(struct conn *c)
 {
-	/* Only the firmware and the loader are silent: once the kernel
-	 * prints (or with a warm target's agent serving), text and frames
-	 * are the progress, and an idle QEMU's few ticks are not. */
-	if (c->boot.phase >= 2 || (c->target && c->target->warm_ready))
+	/* A warm target's agent serves already: frames are the progress
+	 * (an idle QEMU under -icount sleep=off runs flat out). */
+	if (c->target && c->target->warm_ready)
 		return false;
 	pid_t pid = qemu_pid(c);
 	if (!pid)

@@ -46,7 +46,12 @@ bm() {
 in_out() { grep -Eq -- "$1" "$out"; }
 in_err() { grep -Eq -- "$1" "$err"; }
 tool_lines() { grep -c '^baremon: ' "$err"; }
-alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
+# alive PID: a process, not a zombie (a killed keeper waits for init).
+alive() {
+	[ -n "$1" ] && kill -0 "$1" 2>/dev/null &&
+		! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+gone() { ! alive "$1"; }
 
 wc=$logs/warmcheck
 check "warmcheck builds" musl-gcc -static -O2 -Wall -Wextra -Werror -o "$wc" \
@@ -99,7 +104,7 @@ keeper=$(cat "$BAREMON_STATE/keeper.pid" 2>/dev/null)
 qemu=$(cat "$BAREMON_STATE/qemu.pid" 2>/dev/null)
 kill -9 "$keeper" 2>/dev/null
 for _ in $(seq 1 300); do alive "$qemu" || break; sleep 0.2; done
-check "keeper killed: its QEMU stopped too" sh -c "! kill -0 '$qemu' 2>/dev/null"
+check "keeper killed: its QEMU stopped too" gone "$qemu"
 bm keeper-killed run ./warmcheck --clean
 check "keeper killed: the next command works on a fresh machine" \
 	sh -c "[ $rc = 0 ] && grep -qx fresh '$out'"
@@ -145,7 +150,8 @@ keeper=$(cat "$BAREMON_STATE/keeper.pid" 2>/dev/null)
 qemu=$(cat "$BAREMON_STATE/qemu.pid" 2>/dev/null)
 bm down down
 check "down: exit status 0, says so" sh -c "[ $rc = 0 ] && grep -q 'is down' '$err'"
-check "down: keeper and QEMU gone" sh -c "! kill -0 '$keeper' 2>/dev/null && ! kill -0 '$qemu' 2>/dev/null"
+check "down: the keeper is gone" gone "$keeper"
+check "down: its QEMU is gone" gone "$qemu"
 check "down: the state directory is gone" test ! -e "$BAREMON_STATE"
 bm status3 status
 check "status after down: status 1" test "$rc" = 1
