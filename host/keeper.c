@@ -154,10 +154,13 @@ static __attribute__((noreturn)) void keeper_main(struct target *t, int idle_s)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	/* Nothing of the command that started us: its pipes (a caller
+	 * waiting for its output to close) and files stay its own. */
 	int null = open("/dev/null", O_RDWR);
 	dup2(null, STDIN_FILENO);
 	dup2(null, STDOUT_FILENO);
 	dup2(null, STDERR_FILENO);
+	close_range(3, ~0U, 0);
 	const char *argv[sizeof(t->qemu_args) / sizeof(t->qemu_args[0]) + 16];
 	boot_argv(t, argv);
 	int silent_boots = 0;

@@ -5,12 +5,14 @@
  * OVMF prints nothing for its first 3 s of CPU (35 s at -icount shift
  * 0), and on a busy host the kernel's lines and the agent's start come
  * seconds apart, so until the agent answers, besides console text,
- * QEMU's own CPU time counts: a QEMU that runs is booting. One silent
+ * QEMU's own CPU time counts: a QEMU that runs, or waits for a CPU
+ * (a thread in state R), is booting. One silent
  * for BOOT_SILENT_CPU_S seconds of its CPU time is stuck, whatever the
  * host's load. The phase (firmware,
  * loader, kernel, agent) comes from the console's lines; on a terminal
  * a status line on stderr says which one we wait for, and for how long.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,34 @@ static unsigned long long cpu_ticks(pid_t pid)
 	return ut + st;
 }
 
+/* Is one of pid's threads running or waiting for a CPU (state R)? On
+ * a busy host QEMU may wait seconds for one: that is not a hang. */
+static bool runnable(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool r = false;
+	while (d && !r && (e = readdir(d))) {
+		char stat[400], buf[512];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(stat, sizeof(stat), "%s/%s/stat", path, e->d_name);
+		FILE *f = fopen(stat, "r");
+		if (!f)
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		char *p = strrchr(buf, ')');
+		r = p && p[1] && p[2] == 'R';
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
 bool boot_watch_ran(struct conn *c)
 {
 	/* A warm target's agent serves already: frames are the progress
@@ -82,8 +112,8 @@ bool boot_watch_ran(struct conn *c)
 	if (!pid)
 		return false;
 	unsigned long long now = cpu_ticks(pid);
-	bool ran = now > c->boot.cpu;
-	if (ran && c->boot.cpu)
+	bool ran = now > c->boot.cpu || runnable(pid);
+	if (now > c->boot.cpu && c->boot.cpu)
 		c->boot.silent_ticks += now - c->boot.cpu;
 	c->boot.cpu = now;
 	long hz = sysconf(_SC_CLK_TCK);
