@@ -390,8 +390,8 @@ void conn_start(struct conn *c, bool type_agent)
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
 	/* A warm target's agent serves already: ask at once. One that is
-	 * still booting announces itself every 2 s once it runs: wait for
-	 * that, never type into a boot. */
+	 * still booting announces itself every second once it runs: wait
+	 * for that, never type into a boot. */
 	if (c->target && c->target->warm)
 		next = c->target->warm_ready ? host_now_ms() : UINT64_MAX;
 	uint64_t next_type = host_now_ms();

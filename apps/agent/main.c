@@ -8,7 +8,8 @@
  *   agent --serve [DEVICE]
  *                    the warm target's agent (docs/host.md): one host
  *                    session after another, the machine reset between
- *                    them (reset.c); announced again while none is up
+ *                    them (reset.c)
+ * The agent announces itself every second until a host answers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,7 @@
 #define RETRANSMIT_MS 500
 #define OUTBOX 8
 #define LINGER_MS 10000
-#define ANNOUNCE_MS 2000
+#define ANNOUNCE_MS 1000
 
 static struct link link;
 static struct frame_reader reader;
@@ -275,13 +276,14 @@ int main(int argc, char **argv)
 	link_hello(&link, 0);   /* the announcement: the host may start */
 	uint64_t announced = now_ms();
 	while (!finished) {
-		/* A warm target's host connects whenever it likes: the
-		 * announcement is repeated until one answers. */
-		if (serve && !link.up && now_ms() - announced >= ANNOUNCE_MS) {
+		/* The announcement is repeated until a host answers: one
+		 * lost on the line (or, for a warm target, sent while no
+		 * host was connected) costs a second, not the host's wait. */
+		if (!link.up && now_ms() - announced >= ANNOUNCE_MS) {
 			link_hello(&link, 0);
 			announced = now_ms();
 		}
-		wait_and_serve(serve && !link.up ? ANNOUNCE_MS : -1);
+		wait_and_serve(!link.up ? ANNOUNCE_MS : -1);
 	}
 	/* Deliver what is still queued; give up on a host that has gone.
 	 * Exit at once after that: the next host session may already be
