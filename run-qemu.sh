@@ -18,6 +18,7 @@ machine=q35
 mem=512M
 accel=auto
 icount=""
+tcg_icount=""
 cmdline=""
 timeout=""
 cpu_timeout=""
@@ -40,6 +41,7 @@ vga=0
 monitor=""
 disk=""
 log=""
+pidfile=""
 stay=0
 quiet=0
 panic_mode=""
@@ -59,6 +61,11 @@ usage: ./run-qemu.sh [options]
   --icount [N]       -icount shift=N,sleep=off (default N=0), and icount=N on
                      the kernel command line: RDTSC counts
                      guest instructions exactly (implies TCG)
+  --tcg-icount N     --icount N when the accelerator is TCG (no usable
+                     KVM, or --tcg); with KVM nothing (the host tool's
+                     default: exact counts wherever there is no real PMU)
+  --no-icount        no instruction clock: drops an --icount or
+                     --tcg-icount given before it
   --cmdline 'ARGS'   extra kernel command-line words (docs/cmdline.md)
   --timeout S        kill the guest after S seconds (exit 124)
   --cpu-timeout S    kill the guest once it has had S seconds of both wall
@@ -95,6 +102,7 @@ usage: ./run-qemu.sh [options]
                      in \EFI\BOOT\ instead of \baremon\
   --loader FILE      use this BOOTX64.EFI instead of build/BOOTX64.EFI
   --log FILE         also write the serial output to FILE
+  --pidfile FILE     QEMU writes its pid to FILE (-pidfile)
   --panic halt       halt after a panic instead of exiting (for inspection)
   --quiet            do not echo the console (the log still has it)
   --qemu PATH        this qemu-system-x86_64 instead of $QEMU or the system's
@@ -126,6 +134,8 @@ while [ $# -gt 0 ]; do
 		icount=0
 		if [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]]; then icount=$2; shift; fi ;;
 	--icount=*) icount=${1#--icount=} ;;
+	--tcg-icount) need_arg "$@"; tcg_icount=$2; shift ;;
+	--no-icount) icount="" tcg_icount="" ;;
 	--cmdline) need_arg "$@"; cmdline="$cmdline $2"; shift ;;
 	--timeout) need_arg "$@"; timeout=$2; shift ;;
 	--cpu-timeout) need_arg "$@"; cpu_timeout=$2; shift ;;
@@ -149,6 +159,7 @@ while [ $# -gt 0 ]; do
 	--vga) vga=1 ;;
 	--monitor) need_arg "$@"; monitor=$2; shift ;;
 	--log) need_arg "$@"; log=$2; shift ;;
+	--pidfile) need_arg "$@"; pidfile=$2; shift ;;
 	--panic) need_arg "$@"; panic_mode=$2; shift ;;
 	--quiet) quiet=1 ;;
 	--qemu) need_arg "$@"; qemu=$2; shift ;;
@@ -216,6 +227,8 @@ fi
 if [ "$accel" = auto ]; then
 	if [ -z "$icount" ] && kvm_usable; then accel=kvm; else accel=tcg; fi
 fi
+[[ -z $tcg_icount || $tcg_icount =~ ^[0-9]+$ ]] || die "--tcg-icount wants a shift (0-10)"
+[ -n "$tcg_icount" ] && [ -z "$icount" ] && [ "$accel" = tcg ] && icount=$tcg_icount
 if [ "$accel" = kvm ]; then
 	accel_args=(-enable-kvm -cpu "${cpu_model:-host}")
 	accel_note="KVM (-cpu ${cpu_model:-host})"
@@ -310,6 +323,7 @@ args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
 [ "$vga" = 1 ] && args+=(-vga std)
 [ -n "$monitor" ] && args+=(-monitor "unix:$monitor,server=on,wait=off")
+[ -n "$pidfile" ] && args+=(-pidfile "$pidfile")
 # --numa N: node i gets an equal share of memory (the last one the rest)
 # and of the CPUs, as -numa node,memdev= wants (QEMU 5.1 and later).
 if [ "$numa" -gt 0 ]; then
@@ -466,6 +480,13 @@ if [ -n "$status_line" ]; then
 	status=${status_line#baremon: exit status }
 	say "guest exit status $status (${elapsed}s)"
 	exit "$status"
+fi
+# The kernel prints its status line before it writes isa-debug-exit's
+# port, so without one an exit code of 128+N (N a signal up to 15) is
+# QEMU killed (kill -9 of the warm target's QEMU, say), not a status.
+if [ "$rc" -gt 128 ] && [ "$rc" -le 143 ]; then
+	say "QEMU was killed by signal $((rc - 128)) after ${elapsed}s"
+	exit 126
 fi
 if [ $((rc & 1)) = 1 ]; then
 	status=$((rc >> 1))

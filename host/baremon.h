@@ -52,6 +52,12 @@ struct target {
 	int timeout_s;            /* give up after this long without progress */
 	pid_t qemu_pid;           /* the run-qemu.sh we started, or 0 */
 	char tmpdir[256];
+	int nuser;                /* qemu_args[0..nuser): given by the user */
+	/* The warm target (warm.c): a QEMU kept running between commands. */
+	bool warm;                /* this command uses it */
+	bool warm_ready;          /* its agent serves already: HELLO at once */
+	int warm_lock;            /* the state lock this command holds, or -1 */
+	char qemu_pidfile[512];   /* QEMU's pid (run-qemu.sh --pidfile), or "" */
 };
 
 /* target.c: reach the machine; returns a file descriptor or exits. */
@@ -62,6 +68,44 @@ void target_close(struct target *t);
 /* The line closed: when the target is a QEMU we started, run-qemu.sh's
  * reason once it has ended ("QEMU failed: ..."), else NULL. */
 const char *target_gone_reason(struct target *t);
+
+/* The run-qemu.sh this tool runs (BAREMON_TOP, else the build's tree). */
+const char *run_qemu_path(void);
+/* Exact by default (docs/host.md): a QEMU the tool starts gets this
+ * before the user's options, which may override it (--icount N, --kvm,
+ * --no-icount). */
+#define TARGET_DEFAULT_ICOUNT "6"
+
+/* warm.c: the warm target's state directory and attaching to it.
+ * warm_open: the console of a warm target booted with this command's
+ * target options (the lock taken), or -1 (none: boot as usual). */
+#define WARM_IDLE_DEFAULT_S 3600
+const char *warm_dir(void);
+void warm_path(char *out, size_t size, const char *name);
+bool warm_read(const char *name, char *buf, size_t size);
+bool warm_write(const char *name, const char *text);
+void warm_remove(const char *name);
+void warm_clean(void);
+void warm_touch(void);
+pid_t warm_keeper(void);
+void warm_options_text(char *const *args, int n, char *out, size_t size);
+int warm_open(struct target *t);
+void warm_mark_ready(struct target *t);
+void warm_release(struct target *t);
+/* keeper.c: start the keeper of a new warm target (0, or -1 said). */
+int warm_start(struct target *t, int idle_s);
+/* warmcmd.c: up [--idle MIN], down, status. */
+int cmd_warm(struct target *t, int argc, char **argv);
+
+/* progress.c: waiting for a boot. */
+struct boot_watch {
+	int phase;                /* 0 firmware, 1 loader, 2 kernel, 3 agent */
+	pid_t pid;                /* QEMU's, once its pidfile is there */
+	unsigned long long cpu;   /* its CPU time (ticks) at the last look */
+	unsigned long long silent_ticks; /* of it, since the last console line */
+	uint64_t start_ms, shown_s;
+	bool shown;               /* a status line is on the terminal */
+};
 
 /* conn.c: one session with the agent over fd. */
 struct conn {
@@ -90,6 +134,7 @@ struct conn {
 	bool powered_off;         /* cmd_poweroff: the agent has gone */
 	struct export_rx *exported; /* the kernel exporter's frames */
 	int console_fd;           /* console text only (export line), or -1 */
+	struct boot_watch boot;
 };
 
 uint64_t host_now_ms(void);
@@ -115,6 +160,13 @@ __attribute__((noreturn)) void conn_fail(struct conn *c, int status, const char 
 /* Wait for the agent to acknowledge a BYE(status), at most ms, without
  * failing on a closed line: how a signal cancels the guest command. */
 void conn_cancel(struct conn *c, uint32_t status, int ms);
+
+/* A console line seen while booting (the phase); whether QEMU has run
+ * since the last call (progress); the terminal's status line. */
+void boot_watch_line(struct conn *c, const char *line);
+bool boot_watch_ran(struct conn *c);
+void boot_watch_show(struct conn *c);
+void boot_watch_done(struct conn *c);
 
 /* stop.c: signals and temporary files (docs/host.md). stop_init at
  * start; stop_watch names what stop_now must end; the waiting loops

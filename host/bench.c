@@ -84,7 +84,7 @@ static void cleanup(void);
 
 void bench_prepare(struct target *t, int argc, char **argv)
 {
-	bool cpu_given = false, smp_given = false;
+	bool cpu_given = false, smp_given = false, fixed_given = false;
 	snprintf(tmpdir, sizeof(tmpdir), "%s/baremon-bench.XXXXXX", host_tmpdir());
 	if (!mkdtemp(tmpdir)) {
 		fprintf(stderr, "baremon: bench: cannot make a directory: %s\n", strerror(errno));
@@ -119,8 +119,13 @@ void bench_prepare(struct target *t, int argc, char **argv)
 			continue;
 		}
 		cpu_given |= !strcmp(a, "-cpu");
+		fixed_given |= !strcmp(a, "-fixed_counters");
 		args[nargs++] = argv[i];
 	}
+	/* Exact by default (docs/host.md): instructions, core and reference
+	 * cycles beside RDTSC, from the fixed counters. */
+	if (!fixed_given && nargs + 1 <= BENCH_MAX_ARGS)
+		args[nargs++] = "-fixed_counters";
 	for (int i = 0; i < t->nqemu; i++)
 		smp_given |= !strcmp(t->qemu_args[i], "--smp");
 	if (t->kind == TARGET_QEMU && !smp_given && t->nqemu + 4 <= 60) {

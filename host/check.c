@@ -150,8 +150,13 @@ void check_command(int argc, char **argv)
 		nargs(argc, argv, 1, 1, "FILE");
 		check_readable(cmd, argv[1]);
 		session_check(argv[1]);
-	} else if (!strcmp(cmd, "shell") || !strcmp(cmd, "poweroff") || !strcmp(cmd, "list")) {
+	} else if (!strcmp(cmd, "shell") || !strcmp(cmd, "poweroff") || !strcmp(cmd, "list") ||
+		   !strcmp(cmd, "down") || !strcmp(cmd, "status")) {
 		nargs(argc, argv, 0, 0, "takes no arguments");
+	} else if (!strcmp(cmd, "up")) {
+		if (argc != 1 && (argc != 3 || strcmp(argv[1], "--idle") ||
+				  strspn(argv[2], "0123456789") != strlen(argv[2]) || !argv[2][0]))
+			usage_error(cmd, "%s", "want up [--idle MINUTES]");
 	} else if (strcmp(cmd, "bench")) {
 		fprintf(stderr, "baremon: '%s' is not a baremon command\n", cmd);
 		help_usage(stderr);

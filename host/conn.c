@@ -177,6 +177,8 @@ void conn_fail(struct conn *c, int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (c)
+		boot_watch_done(c);
 	fprintf(stderr, "baremon: ");
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
@@ -203,6 +205,8 @@ static void text_line(struct conn *c)
 		c->panic_len += c->line_len;
 		c->panic_text[c->panic_len++] = '\n';
 	}
+	if (!c->link.up)
+		boot_watch_line(c, c->line);
 	if (c->target && c->target->verbose)
 		fprintf(stderr, "%s\n", c->line);
 	c->line_len = 0;
@@ -389,6 +393,11 @@ void conn_start(struct conn *c, bool type_agent)
 	 * ANNOUNCE_WAIT_MS in case the announcement was lost; then every
 	 * HELLO_EVERY_MS. Booting counts as progress while there is text. */
 	uint64_t next = type_agent ? UINT64_MAX : host_now_ms() + ANNOUNCE_WAIT_MS;
+	/* A warm target's agent serves already: ask at once. One that is
+	 * still booting announces itself every second once it runs: wait
+	 * for that, never type into a boot. */
+	if (c->target && c->target->warm)
+		next = c->target->warm_ready ? host_now_ms() : UINT64_MAX;
 	uint64_t next_type = host_now_ms();
 	uint64_t typed_at = UINT64_MAX;   /* console text seen when we typed */
 	c->last_text_ms = host_now_ms();
@@ -440,8 +449,10 @@ void conn_start(struct conn *c, bool type_agent)
 		}
 		uint64_t text = c->text_bytes, frames = c->reader.frames;
 		pump(c, 100);
-		if (c->text_bytes != text || c->reader.frames != frames)
+		/* Console text, frames, or QEMU running (a silent firmware). */
+		if (c->text_bytes != text || c->reader.frames != frames || boot_watch_ran(c))
 			c->last_progress = host_now_ms();
+		boot_watch_show(c);
 		if (c->reader.frames != frames && c->q_count == 0) {
 			next = host_now_ms();   /* the announcement, perhaps */
 			announced = true;
@@ -449,6 +460,7 @@ void conn_start(struct conn *c, bool type_agent)
 		check_health(c, true);
 	}
 	c->last_progress = host_now_ms();
+	boot_watch_done(c);
 }
 
 void conn_send(struct conn *c, uint8_t type, uint8_t chan, const void *p, size_t n)

@@ -18,9 +18,11 @@ void help_usage(FILE *to)
 	fprintf(to,
 "usage: baremon [TARGET] [-v] [--timeout S] COMMAND ...\n"
 "       baremon help [COMMAND] | --version\n"
-"TARGET   (default) start QEMU with run-qemu.sh's options:\n"
-"           --smp N --mem SIZE --icount [N] --cmdline 'ARGS' --kvm --tcg\n"
-"           --cpu MODEL --machine OPTS --add FILE[:DEST]\n"
+"TARGET   (default) the warm target (baremon up) when its options are\n"
+"         these, else start QEMU with run-qemu.sh's options:\n"
+"           --smp N --mem SIZE --icount [N] --no-icount --cmdline 'ARGS'\n"
+"           --kvm --tcg --cpu MODEL --machine OPTS --add FILE[:DEST]\n"
+"           (under TCG the default is --icount 6: exact counts)\n"
 "         --serial DEVICE[:BAUD]            a machine on a serial line\n"
 "         --connect unix:PATH|tcp:HOST:PORT  a QEMU already running\n"
 "         --export              (QEMU) frames on a virtio console (export=virtio):\n"
@@ -39,6 +41,9 @@ void help_usage(FILE *to)
 "         bench OPTIONS         nanoBench's options, -asm assembled here (docs/bench.md)\n"
 "         shell                 interactive console (^] quits)\n"
 "         poweroff              shut the target down cleanly\n"
+"         up [--idle MIN]       keep a QEMU running for the next commands (the\n"
+"                               warm target; default: stops after 60 min idle)\n"
+"         down | status         stop the warm target | say what is up\n"
 "         help [COMMAND]        this, or a command's options\n"
 "Exit status: the command's for run, stat, record; 2 usage, 66 a local file,\n"
 "69 no target, 70 refused, 74 transfer, 75 no answer, 76 line closed,\n"
@@ -62,6 +67,14 @@ static const struct { const char *cmd, *text; } usages[] = {
 	{ "shell", "usage: baremon [TARGET] shell\n"
 		   "  the target's console on this terminal; ^] leaves\n" },
 	{ "poweroff", "usage: baremon [TARGET] poweroff\n" },
+	{ "up", "usage: baremon [TARGET] up [--idle MINUTES]\n"
+		"  boots a QEMU with the TARGET options and keeps it running: later\n"
+		"  commands with the same options use it, each on a fresh machine\n"
+		"  (processes ended, /tmp emptied, sysctls restored); it stops after\n"
+		"  MINUTES without a command (default 60, 0: never) or at baremon down\n" },
+	{ "down", "usage: baremon down\n  stops the warm target (baremon up)\n" },
+	{ "status", "usage: baremon status\n"
+		    "  the warm target: its pids, options, idle time; status 1 when none\n" },
 	{ "help", "usage: baremon help [COMMAND]\n" },
 };
 

@@ -14,7 +14,7 @@
 /* run-qemu.sh options that take an argument, and those that do not. */
 static const char *const qemu_with_arg[] = {
 	"--smp", "--mem", "--cmdline", "--cpu", "--machine", "--add", NULL };
-static const char *const qemu_flags[] = { "--kvm", "--tcg", NULL };
+static const char *const qemu_flags[] = { "--kvm", "--tcg", "--no-icount", NULL };
 
 static bool in_list(const char *const *list, const char *s)
 {
@@ -103,7 +103,7 @@ static int dispatch(struct conn *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static struct target t = { .kind = TARGET_QEMU, .timeout_s = 60 };
+	static struct target t = { .kind = TARGET_QEMU, .timeout_s = 60, .warm_lock = -1 };
 	signal(SIGPIPE, SIG_IGN);   /* a closed line is EPIPE: "closed the line" */
 	stop_init();
 	int i = parse_target(argc, argv, &t);
@@ -111,8 +111,11 @@ int main(int argc, char **argv)
 	argv += i;
 	if (argc > 0 && strcmp(argv[0], "record") == 0)
 		record_take_compression(&argc, argv);
+	t.nuser = t.nqemu;
 	check_command(argc, argv);
 	stop_watch(&t, NULL);
+	if (!strcmp(argv[0], "up") || !strcmp(argv[0], "down") || !strcmp(argv[0], "status"))
+		return cmd_warm(&t, argc, argv);
 	if (strcmp(argv[0], "shell") == 0) {
 		int fd = target_open(&t, false);
 		int st = cmd_shell(fd, &t);
@@ -122,11 +125,14 @@ int main(int argc, char **argv)
 	if (strcmp(argv[0], "bench") == 0)
 		bench_prepare(&t, argc, argv);
 	dyn_prepare(&t, argc, argv);
-	int fd = target_open(&t, true);
+	int fd = warm_open(&t);
+	if (fd < 0)
+		fd = target_open(&t, true);
 	static struct conn c;
 	conn_init(&c, fd, &t);
 	stop_watch(&t, &c);
 	conn_start(&c, t.kind != TARGET_QEMU);
+	warm_mark_ready(&t);
 	int status = dispatch(&c, argc, argv);
 	if (!c.powered_off)
 		conn_bye(&c, (uint32_t)(status & 0xff));

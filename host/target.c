@@ -160,21 +160,30 @@ static void last_verdict(const struct target *t, char *msg, size_t size)
 	fclose(f);
 }
 
+const char *run_qemu_path(void)
+{
+	static char script[4096];
+	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
+	snprintf(script, sizeof(script), "%s/run-qemu.sh", top);
+	return script;
+}
+
 /* Start run-qemu.sh with the console on a socket in a fresh directory. */
 static int start_qemu(struct target *t, bool with_agent)
 {
-	const char *top = getenv("BAREMON_TOP") ? getenv("BAREMON_TOP") : BAREMON_TOP;
 	snprintf(t->tmpdir, sizeof(t->tmpdir), "%s/baremon-host.XXXXXX", host_tmpdir());
 	if (!mkdtemp(t->tmpdir))
 		unavailable("cannot make a temporary directory: %s%s", strerror(errno), "");
 	char script[4096], sock[300], serial[320], log[300];
-	snprintf(script, sizeof(script), "%s/run-qemu.sh", top);
+	snprintf(script, sizeof(script), "%s", run_qemu_path());
 	snprintf(sock, sizeof(sock), "%s/console.sock", t->tmpdir);
 	snprintf(serial, sizeof(serial), "socket:%s", sock);
 	snprintf(log, sizeof(log), "%s/run-qemu.log", t->tmpdir);
 	const char *argv[sizeof(t->qemu_args) / sizeof(t->qemu_args[0]) + 32];
 	int n = 0;
 	argv[n++] = script;
+	argv[n++] = "--tcg-icount";
+	argv[n++] = TARGET_DEFAULT_ICOUNT;
 	for (int i = 0; i < t->nqemu; i++)
 		argv[n++] = t->qemu_args[i];
 	char exp_sock[300], exp_serial[320];
@@ -189,6 +198,9 @@ static int start_qemu(struct target *t, bool with_agent)
 		argv[n++] = "--export-virtio";
 		argv[n++] = exp_serial;
 	}
+	snprintf(t->qemu_pidfile, sizeof(t->qemu_pidfile), "%s/qemu.pid", t->tmpdir);
+	argv[n++] = "--pidfile";
+	argv[n++] = t->qemu_pidfile;
 	argv[n++] = "--quiet";
 	if (with_agent) {
 		argv[n++] = "--run";
@@ -324,6 +336,7 @@ int target_wait(struct target *t, int timeout_s)
  * target the tool started ends (on every exit path, stop.c). */
 void target_close(struct target *t)
 {
+	warm_release(t);   /* a warm target stays up */
 	if (t->console_fd >= 0) {
 		close(t->console_fd);
 		t->console_fd = -1;
@@ -343,6 +356,8 @@ void target_close(struct target *t)
 		snprintf(path, sizeof(path), "%s/export.sock", t->tmpdir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/run-qemu.log", t->tmpdir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/qemu.pid", t->tmpdir);
 		unlink(path);
 		rmdir(t->tmpdir);
 		t->tmpdir[0] = 0;

@@ -47,4 +47,11 @@ void pull_step(void);          /* send the next chunk (or the end) */
  * what differs (host/dynpush.c). */
 void sum_file(const uint8_t *p, size_t n);
 
+/* reset.c: the warm target's fresh machine between sessions (--serve).
+ * reset_snapshot keeps the boot's sysctl values; reset_machine ends
+ * every other process, empties /tmp and restores them: the problems
+ * (said on stderr), 0 when the machine is as booted. */
+void reset_snapshot(void);
+int reset_machine(void);
+
 #endif

@@ -5,6 +5,11 @@
  *   agent            speak the protocol on stdin/stdout (the console)
  *   agent DEVICE     speak it on DEVICE (/dev/export: the export UART,
  *                    docs/export.md), the console left alone
+ *   agent --serve [DEVICE]
+ *                    the warm target's agent (docs/host.md): one host
+ *                    session after another, the machine reset between
+ *                    them (reset.c)
+ * The agent announces itself every second until a host answers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +30,7 @@
 #define OUTBOX 8
 #define LINGER_MS 10000
 #define HVC_MAJOR 229   /* Linux's hvc consoles; baremon's virtio /dev/export */
+#define ANNOUNCE_MS 1000
 
 static struct link link;
 static struct frame_reader reader;
@@ -145,9 +151,28 @@ static unsigned line_window(void)
 static bool finished;
 static bool power_off;
 static int exit_status;
+/* --serve: sessions follow one another; dirty once one asked for
+ * anything, until the machine is reset. */
+static bool serve;
+static bool dirty;
+
+/* Between two sessions of --serve: nothing of the last one survives,
+ * and the link waits for the next host, announcing itself. */
+static void end_session(void)
+{
+	run_kill();
+	files_abort();
+	out_clear();
+	if (dirty && reset_machine() != 0)
+		fprintf(stderr, "agent: the machine was not fully reset (above)\n");
+	dirty = false;
+	link.up = false;
+	link_hello(&link, 0);
+}
 
 static void handle(const struct frame *f)
 {
+	dirty = true;
 	switch (f->type) {
 	case FRAME_RUN: run_start(f->payload, f->len); break;
 	case FRAME_FILE_BEGIN: push_begin(f->payload, f->len); break;
@@ -158,6 +183,10 @@ static void handle(const struct frame *f)
 	case FRAME_BYE:
 		/* The host is done, or was stopped (a signal: status
 		 * 128+N) while the command ran: end the command. */
+		if (serve) {
+			end_session();
+			break;
+		}
 		run_kill();
 		finished = true;
 		exit_status = f->len >= 4 ? (int)get_le32(f->payload) : 0;
@@ -182,6 +211,10 @@ static void new_session(void)
 	run_kill();
 	files_abort();
 	out_clear();
+	if (serve && dirty) {
+		reset_machine();
+		dirty = false;
+	}
 }
 
 static void read_console(void)
@@ -239,21 +272,37 @@ static void wait_and_serve(long max_wait)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
-		int fd = open(argv[1], O_RDWR | O_CLOEXEC);
+	int arg = 1;
+	if (arg < argc && strcmp(argv[arg], "--serve") == 0) {
+		serve = true;
+		arg++;
+	}
+	if (arg < argc) {
+		int fd = open(argv[arg], O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "agent: %s: %s\n", argv[1], strerror(errno));
+			fprintf(stderr, "agent: %s: %s\n", argv[arg], strerror(errno));
 			return 1;
 		}
 		in_fd = out_fd = fd;
 	}
+	if (serve)
+		reset_snapshot();
 	raw_console();
 	link_init(&link, emit, NULL, RETRANSMIT_MS);
 	link_set_window(&link, line_window());
 	frame_reader_init(&reader);
 	link_hello(&link, 0);   /* the announcement: the host may start */
-	while (!finished)
-		wait_and_serve(-1);
+	uint64_t announced = now_ms();
+	while (!finished) {
+		/* The announcement is repeated until a host answers: one
+		 * lost on the line (or, for a warm target, sent while no
+		 * host was connected) costs a second, not the host's wait. */
+		if (!link.up && now_ms() - announced >= ANNOUNCE_MS) {
+			link_hello(&link, 0);
+			announced = now_ms();
+		}
+		wait_and_serve(!link.up ? ANNOUNCE_MS : -1);
+	}
 	/* Deliver what is still queued; give up on a host that has gone.
 	 * Exit at once after that: the next host session may already be
 	 * typing at the shell. */

@@ -73,7 +73,7 @@ check "the tool is built" test -x "$tool"
 cs=$logs/connstall
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$top" -D_GNU_SOURCE -o "$cs" \
 	"$top/tests/qemu/connstall.c" "$top/host/conn.c" "$top/host/export_rx.c" \
-	"$top/host/stop.c" \
+	"$top/host/stop.c" "$top/host/progress.c" \
 	"$top/wire/frame.c" "$top/wire/link.c" "$top/wire/pack.c"
 timeout 60 "$cs" >"$logs/connstall.out" 2>&1
 check "connstall: the console is read while a write to the export line waits" \
