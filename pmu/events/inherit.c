@@ -239,6 +239,7 @@ void perf_task_exit(struct task *t)
 	struct list orphans = LIST_INIT(orphans);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
+	t->perf_exited = true; /* an open by pid now fails or freezes (core.c) */
 	bool here = ctx_here(t);
 	if (here)
 		perf_cpu_sched_out(now);
