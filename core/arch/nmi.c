@@ -8,13 +8,15 @@
  *
  * A storm (NMIs so close together that the interrupted code gets
  * almost no time between them) would stop the machine without a word:
- * nothing else runs on that CPU, not even the log's deferred work. Over
- * each run of STORM_WINDOW NMIs the CPU adds the TSC cycles spent in the
- * handlers and between them; when the code between them had less than
- * 1/STORM_RATIO of the handlers' time, the CPU panics with the
- * interrupted registers (panic_frame prints without taking the log's
- * lock). perf's highest sampling rate leaves the interrupted code most
- * of the time; a storm leaves it a few instructions an NMI.
+ * nothing else runs on that CPU, not even the log's deferred work. Each
+ * CPU counts its NMIs that came less than a quarter of their own
+ * handler's time after the previous one ended; STORM_STREAK of them in
+ * a row is a storm, and the CPU panics with the interrupted registers
+ * (panic_frame prints without taking the log's lock). perf's sampling
+ * cannot make such a streak: throttling allows an event
+ * max_samples_per_tick (1,000 by default) overflows a tick, then
+ * stops it until the next. The storm fault=nmistorm injects gave the
+ * interrupted code a thirteenth of the handlers' time under TCG.
  */
 #include "nmi.h"
 #include "irq_work.h"
@@ -32,17 +34,16 @@ static unsigned depth[MAX_CPUS];
 static int report_work = -1;
 static bool reported;
 
-#define STORM_WINDOW 100000u
-#define STORM_RATIO 8u
+#define STORM_STREAK 10000u
 
-/* Per CPU: the window being measured, written by that CPU in its NMIs. */
-struct storm_window {
+/* Per CPU, written by that CPU in its NMIs. */
+struct storm_state {
 	uint64_t last_exit;   /* TSC at the end of the previous NMI, 0: none */
-	uint64_t in_nmi;      /* cycles in handlers this window */
-	uint64_t between;     /* cycles of interrupted code this window */
-	unsigned nmis;        /* NMIs this window */
+	uint64_t streak_gaps; /* cycles between the NMIs of the streak */
+	uint64_t streak_nmi;  /* cycles in their handlers */
+	unsigned streak;      /* NMIs in a row that came too soon */
 };
-static struct storm_window storms[MAX_CPUS];
+static struct storm_state storms[MAX_CPUS];
 
 void nmi_register(nmi_handler h)
 {
@@ -91,25 +92,27 @@ static bool claimed(struct trap_frame *f)
 	return true;
 }
 
-/* One NMI's time, entry to exit; a storm ends here (with a report). */
+/* One NMI, entry to exit: a storm ends here (with a report). */
 static void storm_account(struct trap_frame *f, unsigned cpu, uint64_t entry)
 {
-	struct storm_window *w = &storms[cpu];
-	uint64_t exit = rdtsc();
-	if (w->last_exit && entry > w->last_exit)
-		w->between += entry - w->last_exit;
-	w->in_nmi += exit - entry;
+	struct storm_state *w = &storms[cpu];
+	uint64_t exit = rdtsc(), took = exit - entry;
+	uint64_t gap = w->last_exit && entry > w->last_exit ? entry - w->last_exit : ~0ULL;
 	w->last_exit = exit;
-	if (++w->nmis < STORM_WINDOW)
+	if (gap == ~0ULL || gap * 4 >= took) {
+		w->streak = 0;
+		w->streak_gaps = w->streak_nmi = 0;
 		return;
-	if (w->between * STORM_RATIO < w->in_nmi)
-		panic_frame(f, "NMI storm on cpu %u: %u NMIs left the interrupted code "
-			    "%llu TSC cycles against %llu in their handlers (%llu NMIs in all, "
-			    "%llu unclaimed)", cpu, w->nmis, (unsigned long long)w->between,
-			    (unsigned long long)w->in_nmi, (unsigned long long)counts[cpu],
-			    (unsigned long long)unknown[cpu]);
-	w->nmis = 0;
-	w->in_nmi = w->between = 0;
+	}
+	w->streak_gaps += gap;
+	w->streak_nmi += took;
+	if (++w->streak < STORM_STREAK)
+		return;
+	panic_frame(f, "NMI storm on cpu %u: %u NMIs in a row left the interrupted code "
+		    "%llu TSC cycles against %llu in their handlers (%llu NMIs in all, "
+		    "%llu unclaimed)", cpu, w->streak, (unsigned long long)w->streak_gaps,
+		    (unsigned long long)w->streak_nmi, (unsigned long long)counts[cpu],
+		    (unsigned long long)unknown[cpu]);
 }
 
 void nmi_dispatch(struct trap_frame *f)
