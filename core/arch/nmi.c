@@ -9,11 +9,13 @@
  * A storm (NMIs so close together that the interrupted code gets
  * almost no time between them) would stop the machine without a word:
  * nothing else runs on that CPU, not even the log's deferred work. Each
- * CPU counts its NMIs that came less than a quarter of their own
- * handler's time after the previous one ended; STORM_STREAK of them in
- * a row is a storm, and the CPU panics with the interrupted registers
+ * CPU counts its NMIs that came sooner after the previous one ended
+ * than their own handler took; one that came later halves the count (a
+ * host that deschedules QEMU stretches a gap now and then: TCG's TSC
+ * runs on), and a count of STORM_STREAK is a storm: the CPU panics with
+ * the interrupted registers
  * (panic_frame prints without taking the log's lock). perf's sampling
- * cannot make such a streak: throttling allows an event
+ * cannot make such a run: throttling allows an event
  * max_samples_per_tick (1,000 by default) overflows a tick, then
  * stops it until the next. The storm fault=nmistorm injects gave the
  * interrupted code a thirteenth of the handlers' time under TCG.
@@ -41,7 +43,7 @@ struct storm_state {
 	uint64_t last_exit;   /* TSC at the end of the previous NMI, 0: none */
 	uint64_t streak_gaps; /* cycles between the NMIs of the streak */
 	uint64_t streak_nmi;  /* cycles in their handlers */
-	unsigned streak;      /* NMIs in a row that came too soon */
+	unsigned streak;      /* NMIs that came too soon, halved by each in time */
 };
 static struct storm_state storms[MAX_CPUS];
 
@@ -99,16 +101,17 @@ static void storm_account(struct trap_frame *f, unsigned cpu, uint64_t entry)
 	uint64_t exit = rdtsc(), took = exit - entry;
 	uint64_t gap = w->last_exit && entry > w->last_exit ? entry - w->last_exit : ~0ULL;
 	w->last_exit = exit;
-	if (gap == ~0ULL || gap * 4 >= took) {
-		w->streak = 0;
-		w->streak_gaps = w->streak_nmi = 0;
+	if (gap == ~0ULL || gap >= took) {
+		w->streak /= 2;
+		w->streak_gaps /= 2;
+		w->streak_nmi /= 2;
 		return;
 	}
 	w->streak_gaps += gap;
 	w->streak_nmi += took;
 	if (++w->streak < STORM_STREAK)
 		return;
-	panic_frame(f, "NMI storm on cpu %u: %u NMIs in a row left the interrupted code "
+	panic_frame(f, "NMI storm on cpu %u: %u NMIs too close together left the interrupted code "
 		    "%llu TSC cycles against %llu in their handlers (%llu NMIs in all, "
 		    "%llu unclaimed)", cpu, w->streak, (unsigned long long)w->streak_gaps,
 		    (unsigned long long)w->streak_nmi, (unsigned long long)counts[cpu],

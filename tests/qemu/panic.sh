@@ -93,7 +93,7 @@ expect_line "fault: injecting 'triplefault'" "the kernel's log line before it"
 # storm detector (core/arch/nmi.c) panics with a report.
 guest nmistorm --smp 2 --run true --cmdline fault=nmistorm
 expect_report '' 
-expect_line '^PANIC: NMI storm on cpu 0: 10000 NMIs in a row left the interrupted code [0-9]+ TSC cycles against [0-9]+ in their handlers' \
+expect_line '^PANIC: NMI storm on cpu 0: 10000 NMIs too close together left the interrupted code [0-9]+ TSC cycles against [0-9]+ in their handlers' \
 	"the storm is named, with its figures"
 
 # /bin/fault panics the same way from a user program: the backtrace runs
