@@ -91,7 +91,9 @@ expect_line "fault: injecting 'triplefault'" "the kernel's log line before it"
 
 # Each NMI sends the next: the interrupted code never runs, and the
 # storm detector (core/arch/nmi.c) panics with a report.
+guest_timeout=${GUEST_TIMEOUT:-240} # 10,000 NMIs, each two APIC accesses
 guest nmistorm --smp 2 --run true --cmdline fault=nmistorm
+guest_timeout=${GUEST_TIMEOUT:-90}
 expect_report '' 
 expect_line '^PANIC: NMI storm on cpu 0: 10000 NMIs too close together left the interrupted code [0-9]+ TSC cycles against [0-9]+ in their handlers' \
 	"the storm is named, with its figures"
