@@ -10,15 +10,18 @@
  * almost no time between them) would stop the machine without a word:
  * nothing else runs on that CPU, not even the log's deferred work. Each
  * CPU counts its NMIs that came sooner after the previous one ended
- * than their own handler took; one that came later halves the count (a
- * host that deschedules QEMU stretches a gap now and then: TCG's TSC
- * runs on), and a count of STORM_STREAK is a storm: the CPU panics with
- * the interrupted registers
+ * than STORM_GAP times their own handler's time (the gap holds the
+ * entry and exit code too: under -icount, where every instruction costs
+ * the same, a bound of one handler's time found no storm in the
+ * injected one; under plain TCG, where the handler's APIC accesses are
+ * slow, the gaps were a thirteenth of it); one that came later halves the count (a host that
+ * deschedules QEMU stretches a gap now and then: TCG's TSC runs on),
+ * and a count of STORM_STREAK is a storm: the CPU panics with the
+ * interrupted registers
  * (panic_frame prints without taking the log's lock). perf's sampling
  * cannot make such a run: throttling allows an event
  * max_samples_per_tick (1,000 by default) overflows a tick, then
- * stops it until the next. The storm fault=nmistorm injects gave the
- * interrupted code a thirteenth of the handlers' time under TCG.
+ * stops it until the next.
  */
 #include "nmi.h"
 #include "irq_work.h"
@@ -37,6 +40,7 @@ static int report_work = -1;
 static bool reported;
 
 #define STORM_STREAK 10000u
+#define STORM_GAP 4u
 
 /* Per CPU, written by that CPU in its NMIs. */
 struct storm_state {
@@ -101,7 +105,7 @@ static void storm_account(struct trap_frame *f, unsigned cpu, uint64_t entry)
 	uint64_t exit = rdtsc(), took = exit - entry;
 	uint64_t gap = w->last_exit && entry > w->last_exit ? entry - w->last_exit : ~0ULL;
 	w->last_exit = exit;
-	if (gap == ~0ULL || gap >= took) {
+	if (gap == ~0ULL || gap >= STORM_GAP * took) {
 		w->streak /= 2;
 		w->streak_gaps /= 2;
 		w->streak_nmi /= 2;
