@@ -12,9 +12,9 @@
  * CPU counts its NMIs that came sooner after the previous one ended
  * than STORM_GAP times their own handler's time (the gap holds the
  * entry and exit code too: under -icount, where every instruction costs
- * the same, a bound of one handler's time found no storm in the
- * injected one; under plain TCG, where the handler's APIC accesses are
- * slow, the gaps were a thirteenth of it); one that came later halves the count (a host that
+ * the same, the injected storm's gaps were 1.3 times its handlers'
+ * time; under plain TCG, where the handler's APIC accesses are slow, a
+ * thirteenth of it); one that came later halves the count (a host that
  * deschedules QEMU stretches a gap now and then: TCG's TSC runs on),
  * and a count of STORM_STREAK is a storm: the CPU panics with the
  * interrupted registers
