@@ -3,7 +3,7 @@
 #
 # Exit status: the guest's status (from "baremon: exit status N" on serial,
 # or QEMU's isa-debug-exit code), or
-#   124 timeout, 125 kernel panic, 126 boot failure, 127 QEMU failed / bad
+#   124 timeout, 125 kernel panic or triple fault, 126 boot failure, 127 QEMU failed / bad
 #   usage; each with a one-line reason on stderr ("run-qemu: ...").
 set -u
 
@@ -320,7 +320,11 @@ esac
 args=(-machine "$machine" -m "$mem" -smp "$smp" "${accel_args[@]}"
 	-bios "$ovmf" -nodefaults -display none -no-reboot
 	-chardev "$chardev" -serial chardev:con
-	-device isa-debug-exit,iobase=0xf4,iosize=0x01)
+	-device isa-debug-exit,iobase=0xf4,iosize=0x01
+	-d cpu_reset -D "$work/qemu-reset.log")
+# -no-reboot: a triple fault ends QEMU instead of resetting the machine;
+# under TCG, -d cpu_reset logs "Triple fault" first (the verdict below
+# names it; the kernel cannot report one).
 [ "$vga" = 1 ] && args+=(-vga std)
 [ -n "$monitor" ] && args+=(-monitor "unix:$monitor,server=on,wait=off")
 [ -n "$pidfile" ] && args+=(-pidfile "$pidfile")
@@ -492,6 +496,10 @@ if [ $((rc & 1)) = 1 ]; then
 	status=$((rc >> 1))
 	say "guest exit status $status (from isa-debug-exit, ${elapsed}s)"
 	exit "$status"
+fi
+if grep -q '^Triple fault' "$work/qemu-reset.log" 2>/dev/null; then
+	say "kernel crash: triple fault (the CPU shut down; the console's last line: $(clean | grep -av '^$' | tail -n 1))"
+	exit 125
 fi
 say "guest stopped without an exit status (QEMU exit code $rc)"
 exit 126

@@ -6,6 +6,9 @@
 #include <string.h>
 #include "fault.h"
 #include "kernel.h"
+#include "core/arch/apic.h"
+#include "core/arch/percpu.h"
+#include "core/arch/trap.h"
 
 /* An address no page table maps: the lowest page is never mapped. */
 static volatile uint64_t *volatile unmapped_ptr = (uint64_t *)0x8;
@@ -53,6 +56,41 @@ static void __attribute__((noinline)) fault_stack(void)
 	fault_stack_recurse(0);
 }
 
+/* A page fault that cannot push its frame: RSP on page 0, which is never
+ * mapped. The CPU turns it into a double fault, taken on its own IST
+ * stack, whose handler reports it. */
+static void __attribute__((noinline)) fault_double(void)
+{
+	__asm__ volatile("mov %0, %%rsp\n\tpush %%rax" : : "r"(0x1000ULL) : "memory");
+}
+
+/* No IDT at all: #UD cannot be delivered, nor the #GP and #DF that
+ * follow, and the CPU shuts down (a reset, or QEMU's exit under
+ * -no-reboot). Nothing in the kernel can report it: the log line
+ * before it and run-qemu.sh's "triple fault" verdict (QEMU's -d
+ * cpu_reset log) are what is seen. */
+static void __attribute__((noinline)) fault_triple(void)
+{
+	struct __attribute__((packed)) { uint16_t limit; uint64_t base; } none = { 0, 0 };
+	__asm__ volatile("cli\n\tlidt %0\n\tud2" : : "m"(none));
+}
+
+/* Every NMI sends the next one to this CPU: the interrupted code never
+ * runs again, until nmi.c calls it a storm and panics. */
+static void nmi_again(struct trap_frame *f)
+{
+	(void)f;
+	apic_send_ipi(this_cpu()->apic_id, LVT_DELIVERY_NMI);
+}
+
+static void __attribute__((noinline)) fault_nmi_storm(void)
+{
+	trap_set_handler(VEC_NMI, nmi_again);
+	apic_send_ipi(this_cpu()->apic_id, LVT_DELIVERY_NMI);
+	for (uint64_t i = 0; i < (1ULL << 34); i++)
+		__asm__ volatile("pause");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -62,6 +100,9 @@ static const struct {
 	{ "ud", fault_ud },
 	{ "divide", fault_divide },
 	{ "stack", fault_stack },
+	{ "doublefault", fault_double },
+	{ "triplefault", fault_triple },
+	{ "nmistorm", fault_nmi_storm },
 };
 
 bool fault_kind_valid(const char *kind)

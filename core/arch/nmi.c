@@ -5,11 +5,30 @@
  *
  * A handler installed with trap_set_handler(VEC_NMI) (the self-tests)
  * gets the NMIs the registered handlers did not claim.
+ *
+ * A storm (NMIs so close together that the interrupted code gets
+ * almost no time between them) would stop the machine without a word:
+ * nothing else runs on that CPU, not even the log's deferred work. Each
+ * CPU counts its NMIs that came sooner after the previous one ended
+ * than STORM_GAP times their own handler's time (the gap holds the
+ * entry and exit code too: under -icount, where every instruction costs
+ * the same, the injected storm's gaps were 1.3 times its handlers'
+ * time; under plain TCG, where the handler's APIC accesses are slow, a
+ * thirteenth of it); one that came later halves the count (a host that
+ * deschedules QEMU stretches a gap now and then: TCG's TSC runs on),
+ * and a count of STORM_STREAK is a storm: the CPU panics with the
+ * interrupted registers
+ * (panic_frame prints without taking the log's lock). perf's sampling
+ * cannot make such a run: throttling allows an event
+ * max_samples_per_tick (1,000 by default) overflows a tick, then
+ * stops it until the next.
  */
 #include "nmi.h"
 #include "irq_work.h"
 #include "core/kernel.h"
 #include "percpu.h"
+#include "x86.h"
+#include "core/panic.h"
 
 #define MAX_NMI_HANDLERS 4
 
@@ -19,6 +38,18 @@ static uint64_t counts[MAX_CPUS], unknown[MAX_CPUS];
 static unsigned depth[MAX_CPUS];
 static int report_work = -1;
 static bool reported;
+
+#define STORM_STREAK 10000u
+#define STORM_GAP 4u
+
+/* Per CPU, written by that CPU in its NMIs. */
+struct storm_state {
+	uint64_t last_exit;   /* TSC at the end of the previous NMI, 0: none */
+	uint64_t streak_gaps; /* cycles between the NMIs of the streak */
+	uint64_t streak_nmi;  /* cycles in their handlers */
+	unsigned streak;      /* NMIs that came too soon, halved by each in time */
+};
+static struct storm_state storms[MAX_CPUS];
 
 void nmi_register(nmi_handler h)
 {
@@ -67,9 +98,34 @@ static bool claimed(struct trap_frame *f)
 	return true;
 }
 
+/* One NMI, entry to exit: a storm ends here (with a report). */
+static void storm_account(struct trap_frame *f, unsigned cpu, uint64_t entry)
+{
+	struct storm_state *w = &storms[cpu];
+	uint64_t exit = rdtsc(), took = exit - entry;
+	uint64_t gap = w->last_exit && entry > w->last_exit ? entry - w->last_exit : ~0ULL;
+	w->last_exit = exit;
+	if (gap == ~0ULL || gap >= STORM_GAP * took) {
+		w->streak /= 2;
+		w->streak_gaps /= 2;
+		w->streak_nmi /= 2;
+		return;
+	}
+	w->streak_gaps += gap;
+	w->streak_nmi += took;
+	if (++w->streak < STORM_STREAK)
+		return;
+	panic_frame(f, "NMI storm on cpu %u: %u NMIs too close together left the interrupted code "
+		    "%llu TSC cycles against %llu in their handlers (%llu NMIs in all, "
+		    "%llu unclaimed)", cpu, w->streak, (unsigned long long)w->streak_gaps,
+		    (unsigned long long)w->streak_nmi, (unsigned long long)counts[cpu],
+		    (unsigned long long)unknown[cpu]);
+}
+
 void nmi_dispatch(struct trap_frame *f)
 {
 	unsigned cpu = this_cpu_id();
+	uint64_t entry = rdtsc();
 	counts[cpu]++;
 	depth[cpu]++;
 	if (!claimed(f)) {
@@ -77,4 +133,5 @@ void nmi_dispatch(struct trap_frame *f)
 		irq_work_raise(report_work);
 	}
 	depth[cpu]--;
+	storm_account(f, cpu, entry);
 }

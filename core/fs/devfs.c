@@ -8,6 +8,8 @@
 #include "fs.h"
 #include "core/mm/mm.h"
 #include "core/mm/usermm.h"
+#include "core/proc/sched.h"
+#include "core/proc/signal.h"
 
 #define MAX_DEVICES 32
 
@@ -121,9 +123,25 @@ static int64_t null_lseek(struct file *f, int64_t off, int whence)
 	return 0;
 }
 
+/* A page at a time, as Linux's read_iter_zero: any signal ends a long
+ * read (with the count so far, or a restart when nothing was read), and
+ * a task waiting for this CPU gets it between pages (the kernel is not
+ * preemptible: without that a 2 GiB read would hold the CPU for all of
+ * it). */
 static long zero_read(struct file *f, struct uio *u, uint64_t *pos)
 {
-	return uio_zero(u, u->resid);
+	long done = 0;
+	while (u->resid) {
+		size_t n = u->resid < PAGE_SIZE ? u->resid : PAGE_SIZE;
+		long r = uio_zero(u, n);
+		if (r <= 0)
+			return done ? done : r;
+		done += r;
+		if (u->resid && signal_pending_current())
+			return done;
+		sched_preempt_point();
+	}
+	return done;
 }
 
 /*

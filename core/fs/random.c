@@ -11,6 +11,8 @@
  */
 #include <linux/random.h>
 #include "fs.h"
+#include "core/proc/sched.h"
+#include "core/proc/signal.h"
 #include "core/proc/syscall.h"
 #include "core/mm/uaccess.h"
 #include "core/arch/x86.h"
@@ -144,6 +146,11 @@ static long random_fill(struct uio *u)
 	uint8_t buf[CHUNK];
 	long done = 0;
 	while (u->resid) {
+		if (done && done % PAGE_SIZE == 0) {
+			if (signal_pending_current())
+				break; /* as Linux: a signal ends a long read, short */
+			sched_preempt_point();
+		}
 		size_t n = u->resid < CHUNK ? u->resid : CHUNK;
 		random_chunk(buf, n);
 		long r = uio_copy_out(u, buf, n);
@@ -167,6 +174,8 @@ static long random_write(struct file *f, struct uio *u, uint64_t *pos)
 	uint8_t buf[CHUNK];
 	long done = 0;
 	while (u->resid) {
+		if (done && done % PAGE_SIZE == 0 && signal_pending_current())
+			break; /* as Linux's write_pool_user */
 		long r = uio_copy_in(u, buf, u->resid < CHUNK ? u->resid : CHUNK);
 		if (r < 0)
 			return done ? done : r;

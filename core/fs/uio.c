@@ -2,12 +2,16 @@
  * uio: the buffers of one read or write, in user or kernel memory.
  * User copies go through core/mm/uaccess.h one page at a time, so a fault
  * part way through leaves an exact count of the bytes that did move
- * (read(2) then returns a short count, as on Linux).
+ * (read(2) then returns a short count, as on Linux). A task with a fatal
+ * signal pending stops at the next page: however long the copy it asked
+ * for, its SIGKILL acts within a page's work (then the count is short,
+ * or -EINTR, which it never sees).
  */
 #include <string.h>
 #include "core/kernel.h"
 #include "core/mm/uaccess.h"
 #include "core/mm/usermm.h"
+#include "core/proc/signal.h"
 #include "core/proc/task.h"
 #include "vfs.h"
 
@@ -63,6 +67,8 @@ static long uio_move(struct uio *u, void *kbuf, size_t n, int op)
 	while ((piece = uio_piece(u, n - done, &p)) != 0) {
 		char *k = op == 2 ? NULL : (char *)kbuf + done;
 		int r = 0;
+		if (u->user && fatal_signal_pending())
+			return done ? (long)done : -EINTR;
 		if (!u->user) {
 			if (op == 0)
 				memcpy(p, k, piece);
@@ -128,7 +134,7 @@ void uio_fault_in(const struct uio *u, size_t n)
 		n -= len;
 		for (uint64_t p = ALIGN_DOWN(a, PAGE_SIZE); len && (p < a || p - a < len);
 		     p += PAGE_SIZE)
-			if (!mm_translate(mm, p, true))
+			if (fatal_signal_pending() || !mm_translate(mm, p, true))
 				return; /* the copy stops here too */
 	}
 }

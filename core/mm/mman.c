@@ -6,6 +6,7 @@
 #include "core/kernel.h"
 #include "mm.h"
 #include "pmu/perf.h"
+#include "core/proc/signal.h"
 #include "core/proc/syscall.h"
 #include "core/proc/task.h"
 #include "uaccess.h"
@@ -54,6 +55,22 @@ static long map_file(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 	return r;
 }
 
+/* MAP_POPULATE: mm_populate in batches (it holds the mm's lock with
+ * interrupts off), ending early for a task that is being killed. */
+#define POPULATE_BATCH (64 * PAGE_SIZE)
+static int populate(struct mm *mm, uint64_t addr, uint64_t len)
+{
+	for (uint64_t done = 0; done < len; done += POPULATE_BATCH) {
+		if (fatal_signal_pending())
+			return -EINTR;
+		uint64_t n = len - done < POPULATE_BATCH ? len - done : POPULATE_BATCH;
+		int r = mm_populate(mm, addr + done, n);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, flags,
 		int, fd, unsigned long, off)
 {
@@ -88,7 +105,7 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, f
 		r = mm_map_anon(mm, addr, len, prot, type == MAP_PRIVATE ? 0 : VMA_SHARED, "");
 	else
 		r = map_file(mm, addr, len, prot, flags, fd, off);
-	if (!r && (flags & MAP_POPULATE) && mm_populate(mm, addr, len) == -ENOMEM)
+	if (!r && (flags & MAP_POPULATE) && populate(mm, addr, len) == -ENOMEM)
 		r = -ENOMEM; /* pages past a file's end stay unpopulated */
 	if (!r)
 		/* pgoff as Linux's vm_pgoff: a private anonymous area's is

@@ -104,6 +104,23 @@ static void claim_run(size_t at, size_t n)
 	nfree -= n;
 }
 
+/*
+ * Out of memory: the first request that finds no page at all says so on
+ * the console, with the figures, before whatever fails next (a process
+ * killed, an ENOMEM, or a panic of code that cannot do without). Once
+ * an eighth of memory is free again the next exhaustion is reported
+ * too. oom_reported is written under pmm_lock; the report is printed
+ * after dropping it.
+ */
+static bool oom_reported;
+
+static void oom_report(size_t n, size_t free_now)
+{
+	klog("oom: out of memory: no run of %zu free page%s (%zu KiB free of %zu KiB; "
+	     "%zu heap pages carved into small blocks)", n, n == 1 ? "" : "s",
+	     free_now * 4, ntotal * 4, heap_pages_carved());
+}
+
 /* n contiguous pages, their content left as it was; 0 if none. */
 static uint64_t take_pages(size_t n)
 {
@@ -114,9 +131,19 @@ static uint64_t take_pages(size_t n)
 	if (at == npages)
 		at = find_run(0, npages, n);
 	if (at == npages) {
+		/* A large run may fail for want of contiguity alone: only a
+		 * failed single page is exhaustion. */
+		bool report = n == 1 && !oom_reported;
+		size_t free_now = nfree;
+		if (report)
+			oom_reported = true;
 		spin_unlock_irqrestore(&pmm_lock, f);
+		if (report)
+			oom_report(n, free_now);
 		return 0;
 	}
+	if (oom_reported && nfree > ntotal / 8)
+		oom_reported = false;
 	claim_run(at, n);
 	hint = at + n;
 	spin_unlock_irqrestore(&pmm_lock, f);

@@ -393,6 +393,17 @@ bool signal_pending_current(void)
 	       self->pt.interrupt;
 }
 
+bool fatal_signal_pending(void)
+{
+	struct task *self = current;
+	if (!self || !self->sig)
+		return false;
+	/* Set by other CPUs under sig->lock; a plain read is enough here,
+	 * but never one the compiler may keep in a register across a loop. */
+	return (__atomic_load_n(&self->sigpending, __ATOMIC_RELAXED) & BIT(SIGKILL)) ||
+	       __atomic_load_n(&self->sig->group_exiting, __ATOMIC_RELAXED);
+}
+
 /* ---- delivery ---- */
 
 struct rt_sigframe {

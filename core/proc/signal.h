@@ -92,6 +92,12 @@ void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t dat
 void signal_force(int sig, int code, uint64_t addr);
 
 bool signal_pending_current(void);
+/* The current task is going to die: SIGKILL pending, or its thread group
+ * exiting (Linux's fatal_signal_pending). A kernel loop whose length a
+ * user chooses (long copies, page-by-page faults, pipe and socket
+ * transfers with a peer that keeps up) checks it and ends early: the
+ * task never sees the short count, and its SIGKILL acts at once. */
+bool fatal_signal_pending(void);
 /* Deliver what is pending to `self` via frame f (userret.c calls it). */
 void signal_deliver(struct trap_frame *f);
 /* The user's siginfo_t for a signal the kernel kept as k. */

@@ -146,6 +146,8 @@ struct task {
 				      * -1; lockless, see pmu/events/ctx_sched.c */
 	bool perf_ctx_in;            /* its events' context is on perf_cpu's
 				      * counters (under perf_lock) */
+	bool perf_exited;            /* perf_task_exit has run: no event may
+				      * attach to it any more (under perf_lock) */
 };
 
 /* Reasons for a task's return to user mode to take the full path

@@ -490,10 +490,18 @@ static struct perf_event *event_new(const struct perf_event_attr *attr,
 
 /* Put e into its context, or into its leader's group (arg), with the
  * context off the counters (perf_ctx_call). */
+/* Under perf_lock. An event opened on a task whose events have already
+ * gone (perf_task_exit ran after event_open looked it up) never joins
+ * its context: it is frozen at once, as the events the exit froze. */
 static void attach_fn(struct perf_event *e, void *leader_arg, uint64_t now)
 {
 	(void)now;
 	struct perf_event *leader = leader_arg;
+	if (e->task && e->task->perf_exited) {
+		e->state = EVENT_EXIT;
+		e->task_exited = true;
+		return;
+	}
 	e->tstamp = 0; /* times start when the context next updates it */
 	if (leader) {
 		e->leader = leader;
@@ -545,7 +553,8 @@ static bool attach_here(struct perf_event *e)
 		return false;
 	uint64_t now = time_since_boot_ns();
 	attach_fn(e, NULL, now);
-	perf_soft_group_on_here(e, now);
+	if (!e->task_exited)
+		perf_soft_group_on_here(e, now);
 	return true;
 }
 
@@ -554,12 +563,24 @@ void event_attach(struct perf_event *e, struct perf_event *leader)
 	perf_ctx_call(e, attach_fn, leader);
 }
 
+/* The task pid names, pinned (tasks.h) until event_open has published
+ * its event, or NULL: no such task, a zombie, a kernel thread, or one
+ * whose events are gone already (ESRCH, as Linux's dead context). */
 static struct task *target_task(int pid)
 {
+	struct task *t = pid == 0 ? current : task_find_pinned(pid);
 	if (pid == 0)
-		return current;
-	struct task *t = task_find(pid);
-	return t && t->mm ? t : NULL;
+		task_pin(t);
+	if (!t)
+		return NULL;
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool gone = !t->mm || t->perf_exited;
+	spin_unlock_irqrestore(&perf_lock, f);
+	if (gone) {
+		task_unpin(t);
+		return NULL;
+	}
+	return t;
 }
 
 static int read_size(uint64_t fmt, int members)
@@ -830,6 +851,8 @@ static int event_open(uint64_t uattr, int pid, int cpu, int group_fd, uint64_t f
 		goto err_group;
 	}
 	publish_event(e, g.leader);
+	if (task)
+		task_unpin(task);
 	if (g.file)
 		file_put(g.file);
 	return fd;
@@ -839,6 +862,8 @@ err_callchain:
 err_event:
 	free_unopened(e);
 err_group:
+	if (task)
+		task_unpin(task);
 	if (g.file)
 		file_put(g.file);
 	return r;

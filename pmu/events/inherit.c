@@ -62,14 +62,10 @@ static bool detach_here(struct perf_event *e)
 	return here;
 }
 
-/* Free e once nothing refers to it. Caller must not hold perf_lock. */
-void event_put(struct perf_event *e)
+/* e's last reference is gone (refs 0, dropped under perf_lock): out of
+ * its context and freed. Caller must not hold perf_lock. */
+static void event_release(struct perf_event *e)
 {
-	uint64_t f = spin_lock_irqsave(&perf_lock);
-	bool last = --e->refs == 0;
-	spin_unlock_irqrestore(&perf_lock, f);
-	if (!last)
-		return;
 	if (e->parent && e->task_exited) {
 		event_free(e); /* a copy its task's exit folded and detached */
 		return;
@@ -80,6 +76,27 @@ void event_put(struct perf_event *e)
 	if (e->rb)
 		rb_put(e->rb); /* its pages live on while mapped */
 	event_free(e);
+}
+
+/* Free e once nothing refers to it. Caller must not hold perf_lock. */
+void event_put(struct perf_event *e)
+{
+	uint64_t f = spin_lock_irqsave(&perf_lock);
+	bool last = --e->refs == 0;
+	spin_unlock_irqrestore(&perf_lock, f);
+	if (last)
+		event_release(e);
+}
+
+/* Release the events fold_into_parent dropped the last reference of,
+ * once perf_lock is dropped. */
+static void release_orphans(struct list *orphans)
+{
+	while (!list_empty(orphans)) {
+		struct perf_event *e = list_entry(orphans->next, struct perf_event, child_node);
+		list_remove(&e->child_node);
+		event_release(e);
+	}
 }
 
 /* A copy of p for child (in leader's group, or a leader), or NULL:
@@ -149,8 +166,16 @@ int perf_inherit(struct task *parent, struct task *child, bool thread)
 	return r;
 }
 
-/* Fold an inherited copy into its parent and free it. Under perf_lock. */
-static void fold_into_parent(struct perf_event *c, uint64_t now)
+/*
+ * Fold an inherited copy into its parent and free it. Under perf_lock.
+ * The copy's reference on the parent goes: when the parent's fd was
+ * closed first, that was the last one, and the parent joins `orphans`
+ * (through its child_node, unused in an original) for the caller to
+ * release after dropping perf_lock; else it would stay in its task's
+ * context for good, counting, and each round of open, fork, close and
+ * exit would leave one more there.
+ */
+static void fold_into_parent(struct perf_event *c, uint64_t now, struct list *orphans)
 {
 	struct perf_event *p = c->parent;
 	event_update(c, now);
@@ -160,16 +185,17 @@ static void fold_into_parent(struct perf_event *c, uint64_t now)
 	p->child_enabled_ns += c->enabled_ns + c->child_enabled_ns;
 	p->child_running_ns += c->running_ns + c->child_running_ns;
 	list_remove(&c->child_node);
-	p->refs--; /* the parent's fd still holds it */
+	if (--p->refs == 0)
+		list_add_tail(&p->child_node, orphans);
 }
 
 /* Detach one group of t; inherited groups are folded and freed. */
 /* One event of an exiting task's group: an inherited copy is folded into
  * its parent and freed, an event opened on the task freezes. */
-static void exit_one_event(struct perf_event *e, uint64_t now)
+static void exit_one_event(struct perf_event *e, uint64_t now, struct list *orphans)
 {
 	if (e->parent) {
-		fold_into_parent(e, now);
+		fold_into_parent(e, now, orphans);
 		e->state = EVENT_EXIT;
 		e->task_exited = true;
 		/* The task's reference goes; a walker of the parent's copies
@@ -186,7 +212,7 @@ static void exit_one_event(struct perf_event *e, uint64_t now)
 
 /* The siblings go first: an inherited sibling leaves the group through
  * its leader's list head, so the leader must still be there. */
-static void exit_group_events(struct perf_event *l, uint64_t now)
+static void exit_group_events(struct perf_event *l, uint64_t now, struct list *orphans)
 {
 	list_remove(&l->ctx_node);
 	list_init(&l->ctx_node);
@@ -194,9 +220,9 @@ static void exit_group_events(struct perf_event *l, uint64_t now)
 		struct perf_event *e = list_entry(s, struct perf_event, sibling_node);
 		if (e->parent)
 			list_remove(&e->sibling_node);
-		exit_one_event(e, now);
+		exit_one_event(e, now, orphans);
 	}
-	exit_one_event(l, now);
+	exit_one_event(l, now, orphans);
 }
 
 /* Is t's context on this CPU's counters? Under perf_lock. */
@@ -210,14 +236,16 @@ void perf_task_exit(struct task *t)
 {
 	if (t == current)
 		perf_record_task(t, t->leader->parent, false);
+	struct list orphans = LIST_INIT(orphans);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
+	t->perf_exited = true; /* an open by pid now fails or freezes (core.c) */
 	bool here = ctx_here(t);
 	if (here)
 		perf_cpu_sched_out(now);
 	while (!list_empty(&t->perf_events)) {
 		struct perf_event *l = list_entry(t->perf_events.next, struct perf_event, ctx_node);
-		exit_group_events(l, now);
+		exit_group_events(l, now, &orphans);
 	}
 	if (here)
 		perf_cpu_sched_in(now);
@@ -228,12 +256,13 @@ void perf_task_exit(struct task *t)
 		e->owner = NULL;
 	}
 	spin_unlock_irqrestore(&perf_lock, f);
+	release_orphans(&orphans);
 }
 
 /* Take e out of its group and context for good, at exec: a leader's
  * siblings become leaders of their own; an inherited copy is folded
  * into its parent and freed, others freeze as EVENT_EXIT. */
-static void remove_event(struct perf_event *e, uint64_t now)
+static void remove_event(struct perf_event *e, uint64_t now, struct list *orphans)
 {
 	detach_fn(e, NULL, now);
 	list_init(&e->ctx_node);
@@ -241,7 +270,7 @@ static void remove_event(struct perf_event *e, uint64_t now)
 	list_init(&e->siblings);
 	e->leader = e;
 	if (e->parent) {
-		fold_into_parent(e, now);
+		fold_into_parent(e, now, orphans);
 		e->state = EVENT_EXIT;
 		e->task_exited = true;
 		/* The task's reference goes; a walker of the parent's copies
@@ -293,6 +322,7 @@ void perf_task_exec(struct task *t)
 	if (list_empty(&t->perf_events))
 		return;
 	struct perf_event *gone[32];
+	struct list orphans = LIST_INIT(orphans);
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	uint64_t now = time_since_boot_ns();
 	bool here = ctx_here(t);
@@ -301,11 +331,12 @@ void perf_task_exec(struct task *t)
 	int n;
 	while ((n = collect_removed(t, gone, 32)) > 0)
 		for (int i = 0; i < n; i++)
-			remove_event(gone[i], now);
+			remove_event(gone[i], now, &orphans);
 	enable_on_exec(t, now);
 	if (here)
 		perf_cpu_sched_in(now);
 	spin_unlock_irqrestore(&perf_lock, f);
+	release_orphans(&orphans);
 }
 
 /* prctl: enable or disable every event t opened, wherever it counts.

@@ -30,5 +30,7 @@ expect_line '^status 0$' "exhaust exits 0"
 expect_line '^the session goes on$' "the session survives"
 expect_line 'oom: killed exhaust\[[0-9]+\]: no memory for a page at ' \
 	"a fault with no page to give kills the process with a log line"
+expect_line 'oom: out of memory: no run of 1 free page \([0-9]+ KiB free of [0-9]+ KiB; [0-9]+ heap pages' \
+	"the first exhaustion is reported on the console, with the figures"
 expect_no_line '^PANIC' "no panic"
 finish

@@ -75,6 +75,31 @@ expect_report 'vector 8 double fault \(#DF\)' fault_stack_recurse
 expect_line '^PANIC: kernel stack overflow: fault\[[0-9]+\] on cpu [01] ran into the guard page at 0xffff8[0-9a-f]+000 \(kernel stack of the running task\)$' \
 	"a task's overflow names /bin/fault and its guard page"
 
+# No silent stop (issue 32). A page fault whose frame cannot be pushed
+# (the stack pointer on an unmapped page) becomes a double fault, taken
+# on its own IST stack: a report with the broken rsp.
+guest doublefault --smp 1 --run true --cmdline fault=doublefault
+expect_report 'vector 8 double fault \(#DF\)' fault_double
+expect_line '^  rsp 0{12}1000 ' "the report shows the broken stack pointer"
+
+# No IDT: the CPU shuts down. The kernel's last word is the injection
+# line; run-qemu names the triple fault (QEMU's -d cpu_reset log).
+guest triplefault --smp 2 --run true --cmdline fault=triplefault
+expect_rc 125
+expect_err '^run-qemu: kernel crash: triple fault' "run-qemu reports the triple fault"
+expect_line "fault: injecting 'triplefault'" "the kernel's log line before it"
+
+# Each NMI sends the next: the interrupted code never runs, and the
+# storm detector (core/arch/nmi.c) panics with a report. Under --icount
+# (found after 11,453 NMIs): without it a loaded host stretches gaps
+# between NMIs, each of which halves the count (8.3 M NMIs at load 80).
+guest_timeout=${GUEST_TIMEOUT:-240}
+guest nmistorm --smp 2 --icount 4 --run true --cmdline fault=nmistorm
+guest_timeout=${GUEST_TIMEOUT:-90}
+expect_report '' 
+expect_line '^PANIC: NMI storm on cpu 0: 10000 NMIs too close together left the interrupted code [0-9]+ TSC cycles against [0-9]+ in their handlers' \
+	"the storm is named, with its figures"
+
 # /bin/fault panics the same way from a user program: the backtrace runs
 # through its write(2) to /proc/baremon/fault.
 guest user-fault --smp 2 --run 'fault ud'
