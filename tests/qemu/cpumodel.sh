@@ -24,7 +24,7 @@ adds=(--add-dyn "$pfmcount:/bin/pfmcount" --add-dyn /usr/bin/perf:/usr/bin/perf
 # mode family model "libpfm4 PMU" "libpfm4 event" "perf event" (- none)
 modes="
 intel 6 94 skl INSTRUCTION_RETIRED inst_retired.any_p
-intel-v2 6 23 core INSTRUCTIONS_RETIRED -
+intel-v2 6 23 core INSTRUCTION_RETIRED -
 intel-v5 6 143 spr INSTRUCTION_RETIRED inst_retired.any_p
 hybrid 6 151 - - inst_retired.any_p
 amd 25 17 amd64_fam19h_zen4 RETIRED_INSTRUCTIONS ex_ret_instr
