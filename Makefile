@@ -89,6 +89,7 @@ include tests/abi/abi.mk
 include tests/perf/perf.mk
 include tests/apps/apps-tests.mk
 include tests/dyn/dyn.mk
+include tests/cpumodel/cpumodel.mk
 
 # Unmodified musl programs for the process tests: build/musl/NAME.
 MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
@@ -384,10 +385,10 @@ run: esp
 unit: | $(DEPS_OK)
 	$(MAKE) -C tests/unit check
 
-qemu-test: esp selftest-esp host abi perf-tests musl-tests dyn-tests
+qemu-test: esp selftest-esp host abi perf-tests musl-tests dyn-tests cpumodel-tests
 	sh tests/qemu/run-all.sh
 
-test: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
+test: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests cpumodel-tests
 	sh tests/run-tests.sh
 
 # Debian's perf (the build machine's /usr/bin/perf) runs `perf test` in
@@ -410,7 +411,7 @@ perf-test-compare: esp
 
 # The same suite beside a CPU hog (a busy loop per core): it must pass on
 # a loaded machine too.
-test-loaded: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests
+test-loaded: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests cpumodel-tests
 	sh tests/run-loaded.sh
 
 # The debug kernel (DEBUG=1) in its own build directory: selftest.sh runs

@@ -28,6 +28,10 @@ libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 linux-perf:/usr/bin/perf
 clang:/usr/bin/clang
 gnuplot-nox:/usr/bin/gnuplot
+libpfm4-dev:/usr/include/perfmon/pfmlib.h
+libpapi-dev:/usr/include/papi.h
+papi-tools:/usr/bin/papi_avail
+likwid:/usr/bin/likwid-topology
 "
 
 missing=""

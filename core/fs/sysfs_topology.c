@@ -1,14 +1,16 @@
 /*
  * /sys/devices/system/cpu/cpuN/topology/: where each online CPU sits,
- * as Linux names it: physical_package_id, die_id, core_id, and the CPU
- * lists sharing its core (thread_siblings_list, core_cpus_list) and its
- * package (core_siblings_list, package_cpus_list; die_cpus_list too:
- * dies are not told apart), and cpu/smt/{active,control} (whether any
+ * as Linux names it: physical_package_id, die_id, core_id, and the CPUs
+ * sharing its core (thread_siblings, core_cpus) and its package
+ * (core_siblings, package_cpus; die_cpus too: dies are not told apart),
+ * each as a list ("0-3,8", the _list files) and as Linux's hex mask
+ * ("0f", hwloc reads these), and cpu/smt/{active,control} (whether any
  * core runs two threads). The positions come
  * from the APIC IDs (arch/topology.h). Registered once the CPUs are up;
  * the files are generated at open from the per-CPU areas.
  */
 #include <stdio.h>
+#include "core/arch/acpi.h"
 #include "core/arch/percpu.h"
 #include "core/arch/topology.h"
 #include "genfs.h"
@@ -47,6 +49,30 @@ static void sharing_list(struct seqbuf *out, unsigned me, int what)
 	sb_printf(out, "\n");
 }
 
+/* The same CPUs as Linux's bitmap ("%*pb" of nr_cpu_ids bits): hex,
+ * most significant first, in 32-bit words joined by commas; the first
+ * word has only the digits the remaining bits need ("3" for 2 CPUs,
+ * "00ff" for 16, "0,0000000f" for 36). */
+static void sharing_mask(struct seqbuf *out, unsigned me, int what)
+{
+	unsigned bits = acpi.ncpus ? acpi.ncpus : 1;
+	if (bits > MAX_CPUS)
+		bits = MAX_CPUS;
+	unsigned words = (bits + 31) / 32;
+	for (unsigned w = words; w-- > 0;) {
+		uint32_t v = 0;
+		for (unsigned b = 0; b < 32 && w * 32 + b < bits; b++) {
+			unsigned c = w * 32 + b;
+			if (percpu_area[c].online && shares(me, c, what))
+				v |= 1u << b;
+		}
+		unsigned in_word = bits - w * 32 < 32 ? bits - w * 32 : 32;
+		int digits = w == words - 1 ? (int)((in_word + 3) / 4) : 8;
+		sb_printf(out, "%s%0*x", w == words - 1 ? "" : ",", digits, v);
+	}
+	sb_printf(out, "\n");
+}
+
 #define CPU_OF(arg) ((unsigned)(uintptr_t)(arg))
 
 static int gen_package(struct seqbuf *out, void *arg)
@@ -80,6 +106,18 @@ static int gen_package_list(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+static int gen_core_mask(struct seqbuf *out, void *arg)
+{
+	sharing_mask(out, CPU_OF(arg), SAME_CORE);
+	return 0;
+}
+
+static int gen_package_mask(struct seqbuf *out, void *arg)
+{
+	sharing_mask(out, CPU_OF(arg), SAME_PACKAGE);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	gen_fn gen;
@@ -92,6 +130,11 @@ static const struct {
 	{ "core_siblings_list", gen_package_list },
 	{ "package_cpus_list", gen_package_list },
 	{ "die_cpus_list", gen_package_list },
+	{ "thread_siblings", gen_core_mask },
+	{ "core_cpus", gen_core_mask },
+	{ "core_siblings", gen_package_mask },
+	{ "package_cpus", gen_package_mask },
+	{ "die_cpus", gen_package_mask },
 };
 
 /* Does some online core have two online threads? */

@@ -8,7 +8,11 @@
  * cache directory (this Firecracker host does not) says so. Each CPU's
  * topology/ names the CPUs of its die (die_cpus_list, from which perf
  * counts #num_dies for its metrics) and of its package; with one die per
- * package, as die_id 0 says, the two lists are the same.
+ * package, as die_id 0 says, the two lists are the same. Each list has
+ * its mask file beside it (thread_siblings, core_cpus, core_siblings,
+ * package_cpus, die_cpus; hwloc reads these), the same CPUs in Linux's
+ * bitmap format: hex words of 32 bits, most significant first, joined
+ * by commas, as wide as the possible CPUs ("3" for 2 CPUs).
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -184,10 +188,69 @@ static void test_topology(void)
 	      "one die: die_cpus_list is package_cpus_list (%s)", first_line(path));
 }
 
+/* The CPUs of a list ("0-3,8") as a mask of up to 64 bits. */
+static unsigned long long list_mask(const char *list)
+{
+	unsigned long long m = 0;
+	for (const char *p = list; *p >= '0' && *p <= '9';) {
+		int lo = atoi(p), hi = lo;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '-') {
+			hi = atoi(++p);
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		for (int c = lo; c <= hi && c < 64; c++)
+			m |= 1ULL << c;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return m;
+}
+
+/* Linux's bitmap text for the mask m of `bits` bits. */
+static void bitmap_text(char *out, size_t size, unsigned long long m, unsigned bits)
+{
+	unsigned words = (bits + 31) / 32, top = bits - (words - 1) * 32;
+	size_t n = 0;
+	for (unsigned w = words; w-- > 0 && n < size;) {
+		unsigned v = w < 2 ? (unsigned)(m >> (32 * w)) : 0;
+		int digits = w == words - 1 ? (int)((top + 3) / 4) : 8;
+		n += (size_t)snprintf(out + n, size - n, "%s%0*x", w == words - 1 ? "" : ",",
+				      digits, v);
+	}
+}
+
+static void test_topology_masks(void)
+{
+	static const char *const names[] = { "thread_siblings", "core_cpus", "core_siblings",
+					     "package_cpus", "die_cpus" };
+	const char *possible = first_line("/sys/devices/system/cpu/possible");
+	const char *last = strrchr(possible, '-');
+	unsigned bits = (unsigned)atoi(last ? last + 1 : possible) + 1;
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[128], list[256], want[160];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/topology/%s_list",
+			 names[i]);
+		strcpy(list, first_line(path));
+		if (!list[0]) {
+			abi_note("no %s here: not comparing its mask", path);
+			continue;
+		}
+		bitmap_text(want, sizeof(want), list_mask(list), bits);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/topology/%s", names[i]);
+		CHECK(strcmp(first_line(path), want) == 0, "cpu0's %s is \"%s\" (its list %s, %u CPUs: \"%s\")",
+		      names[i], first_line(path), list, bits, want);
+	}
+}
+
 int main(void)
 {
 	test_pmu_paths();
 	test_topology();
+	test_topology_masks();
 	test_caches();
 	return abi_done("sysfs");
 }
