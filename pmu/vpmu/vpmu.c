@@ -301,8 +301,10 @@ static bool any_enabled(const struct vpmu_cpu *c)
  * instruction clock, user cycles: charge_user_stint gives the way out
  * to the kernel) alone must not be timed from the stamp, or its timer
  * would fire before the user ran at all - taken at the IRET, again and
- * again, a livelock once fewer events than the way out are left. The
- * longest way out seen so far,
+ * again, a livelock once fewer events than the way out are left. So
+ * must one that counts kernel mode too when the way out is the model's
+ * own (exit_own: the return from its wrap timer, a step, the PMI),
+ * which counts nowhere. The longest way out seen so far,
  * plus a margin; until one is seen, a generous guess. The PMI comes up
  * to that margin past the wrap (the skid under the instruction clock,
  * with the APIC timer's granularity). */
@@ -313,7 +315,7 @@ static uint64_t user_only_lead(const struct vpmu_cpu *c, int idx)
 	bool os = idx < PMC_IDX_FIXED
 		? c->r.evtsel[idx] & EVTSEL_OS
 		: c->r.fixed_ctrl >> FIXED_CTRL_SHIFT(idx - PMC_IDX_FIXED) & FIXED_CTRL_OS;
-	if (c->mode != VPMU_USER || os)
+	if (c->mode != VPMU_USER || (os && !c->exit_own))
 		return 0;
 	return (c->exit_path ? c->exit_path : WAY_OUT_GUESS) + WAY_OUT_MARGIN;
 }

@@ -9,7 +9,9 @@
  * finishes them with the TSC less what the model hid: the time the
  * task would have seen without the model. Per task, so it never goes
  * back for the task (time is only hidden while the task does not look)
- * but two tasks' readings do not compare.
+ * but two tasks' readings do not compare. The vDSO's own RDTSC/RDTSCP
+ * (clock_gettime, gettimeofday, time) read the real TSC: wall-clock
+ * time is the system's, which timers and task-clock count in.
  *
  * The emulated instruction counts as one retired user instruction, as
  * an emulated RDPMC does. In kernel mode CR4.TSD does nothing.
@@ -21,6 +23,7 @@
 #include "core/arch/trap.h"
 #include "core/arch/x86.h"
 #include "core/mm/uaccess.h"
+#include "core/mm/usermm.h"
 #include "core/proc/task.h"
 #include "pmu/vpmu/vpmu.h"
 
@@ -56,6 +59,15 @@ unsigned vpmu_tsc_insn(const struct trap_frame *f)
 	return b[2] == 0xf9 ? 3 : 0;
 }
 
+/* The vDSO's clock_gettime reads the TSC too: it gets the real one, so
+ * CLOCK_MONOTONIC stays the clock the kernel's timers, sleeps and
+ * task-clock run on, the same in every task. */
+static bool in_vdso(uint64_t ip)
+{
+	struct task *t = current;
+	return t && t->mm && mm_special_at(t->mm, ip);
+}
+
 static void gp_trap(struct trap_frame *f)
 {
 	unsigned len = vpmu_tsc_insn(f);
@@ -63,7 +75,7 @@ static void gp_trap(struct trap_frame *f)
 		next_gp_handler(f);
 		return;
 	}
-	uint64_t v = vpmu_tsc_user_now();
+	uint64_t v = in_vdso(f->rip) ? rdtsc() : vpmu_tsc_user_now();
 
 	f->rax = v & 0xffffffffULL;
 	f->rdx = v >> 32;
