@@ -229,6 +229,14 @@ static void wrapped(struct vpmu_cpu *c)
  * leaves them out from now on (vtsc.c). */
 static uint8_t steps_user[MAX_CPUS]; /* the CPU's user code is stepped */
 
+/* The next task on this CPU is not stepped until its own return to
+ * user mode says so: the last task's stepping must not make the model
+ * keep the newcomer's time (vtsc.c's sched-in, before the model's). */
+void vpmu_steps_sched_in(void)
+{
+	steps_user[this_cpu_id()] = 0;
+}
+
 /* Only a task the model steps (or one already on its own clock) gets
  * its time kept: the RDTSC of any other task stays the real, untrapped
  * instruction (a sampled task's wrap-timer time is left in its TSC). */

@@ -92,6 +92,7 @@ void vpmu_tsc_trap_set(bool on);
 void vpmu_tsc_sched_in(const struct task *next);
 unsigned vpmu_tsc_insn(const struct trap_frame *f);
 uint64_t vpmu_tsc_user_now(void);
+void vpmu_steps_sched_in(void);
 bool vpmu_step_retired(const struct trap_frame *f);
 
 /* RDPMC's #UD under TCG, emulated (rdpmc_ud.c); the emulated user

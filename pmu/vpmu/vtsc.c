@@ -41,6 +41,7 @@ void vpmu_tsc_trap_set(bool on)
 
 void vpmu_tsc_sched_in(const struct task *next)
 {
+	vpmu_steps_sched_in();
 	vpmu_tsc_trap_set(next && next->vpmu_tsc_hidden);
 }
 
