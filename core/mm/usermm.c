@@ -374,6 +374,15 @@ bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len)
 	return r;
 }
 
+bool mm_special_at(struct mm *mm, uint64_t addr)
+{
+	uint64_t f = mm_lock(mm);
+	const struct vma *v = find_vma(mm, addr);
+	bool r = v && (v->flags & VMA_SPECIAL);
+	mm_unlock(mm, f);
+	return r;
+}
+
 /* Remove [start, end) from the address space. Caller holds mm->lock. */
 static int unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 {

@@ -104,6 +104,8 @@ void *shm_kaddr(struct shared_anon *s, uint64_t i);
 int mm_map_shm(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	       unsigned flags, struct shared_anon *s, const struct vma_ops *ops,
 	       void *priv, const char *name);
+/* Is addr in the kernel's pages (VMA_SPECIAL: the vDSO, [vvar])? */
+bool mm_special_at(struct mm *mm, uint64_t addr);
 /* Does [start, start+len) touch a VMA_NOSPLIT area? (mremap refuses) */
 bool mm_range_nosplit(struct mm *mm, uint64_t start, uint64_t len);
 /* Move the whole VMA_NOSPLIT area at [old, old+len) to `to`: 0 or

@@ -97,7 +97,26 @@ SELFTEST(perf_rotation_order)
 	ST_CHECK(t, !perf_wants_tick(this_cpu_id()));
 }
 
-/* With ticks on, every event runs part of the time; the counts scale. */
+/* Has every event both run and waited (0 < running < enabled)? */
+static bool all_rotated(struct perf_event **ev, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t v, en, run;
+		uint64_t f = spin_lock_irqsave(&perf_lock);
+		event_totals(ev[i], &v, &en, &run);
+		spin_unlock_irqrestore(&perf_lock, f);
+		if (!run || run >= en)
+			return false;
+	}
+	return true;
+}
+
+/* With ticks on, every event runs part of the time; the counts scale.
+ * Ticks, not wall time, rotate: a loaded host may run the vCPU through
+ * 100 ms with no tick in it, so the wait is for the second rotation
+ * (every event has run and waited), within 30 s. Two counters for
+ * three events keep exactly two on at every instant, however
+ * irregular the ticks: running is 2/3 of enabled. */
 SELFTEST(perf_rotation_times)
 {
 	struct perf_event *ev[3];
@@ -105,7 +124,9 @@ SELFTEST(perf_rotation_times)
 		ev[i] = fake_event(&fake_pmu, false, false);
 		event_attach(ev[i], NULL);
 	}
-	udelay(100000); /* ten ticks: ten rotations */
+	udelay(100000); /* ten ticks: ten rotations, on an idle host */
+	for (int ms = 0; ms < 30000 && !all_rotated(ev, 3); ms += 10)
+		udelay(10000);
 	uint64_t sum_run = 0, sum_en = 0;
 	for (int i = 0; i < 3; i++) {
 		uint64_t v, en, run;

@@ -17,12 +17,22 @@
  *    cpu_core's, one setting behind both PMUs' files) 0 (root): index 0,
  *    cap_user_rdpmc 0, RDPMC faults with SIGSEGV; 1 again: it works,
  *    but not in a forked child, which maps no buffer (as on Linux);
+ *  - a task event bound to CPU 1 (pid 0, cpu 1) read from CPU 0: not
+ *    on a counter there, so index 0 and nothing counted (the self-read
+ *    needs no RDPMC and agrees with read()); from CPU 1 it reads through
+ *    RDPMC, as on Linux (perf_event_index is 0 for an inactive event);
+ *  - a CPU-wide group {cycles:u, instructions:u} on CPU 1 (pid -1, needs
+ *    perf_event_paranoid <= 0), read through RDPMC by a task on CPU 1
+ *    around a loop of 20,000 x 3 user instructions: the sibling's delta
+ *    is the loop's (at least 60,000, at most 10% more), as read() says;
  *  - what one self-monitoring read costs: its user instructions
  *    (instructions:u read around it), and under -icount (--icount
  *    SHIFT, where the TSC counts instructions) all it costs, the
  *    emulated RDPMC included.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -161,6 +171,124 @@ static void check_event(const char *name, uint64_t config, int fixed)
 	close(fd);
 }
 
+/* CPU 1 is online (sysfs: musl's sysconf counts the CPUs the task may
+ * run on, which pinning changes). */
+static int have_cpu1(void)
+{
+	static unsigned char online[1024];
+
+	return cpu_list("/sys/devices/system/cpu/online", online, 1024) > 1 && online[0] &&
+	       online[1];
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int open_on(uint64_t config, pid_t pid, int cpu, int group)
+{
+	struct perf_event_attr a;
+
+	perf_attr(&a, PERF_TYPE_HARDWARE, config);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return perf_open(&a, pid, cpu, group, 0);
+}
+
+/* 3 user instructions an iteration (dec, jnz and a nop), no memory. */
+static void user_loop(uint64_t n)
+{
+	__asm__ volatile("1: nop; dec %0; jnz 1b" : "+r"(n) : : "cc");
+}
+
+#define LOOP_N 20000
+#define LOOP_INSNS (3 * LOOP_N)
+
+/* A task event bound to CPU 1 is on no counter while the task runs on
+ * CPU 0: RDPMC is not for it there. */
+static void check_other_cpu(void)
+{
+	int fd, used = 1;
+	volatile struct perf_event_mmap_page *pc = NULL;
+
+	if (!have_cpu1() || pin(0) != 0) {
+		abi_note("one CPU: RDPMC of an event bound to another CPU not checked");
+		return;
+	}
+	fd = open_on(PERF_COUNT_HW_INSTRUCTIONS, 0, 1, -1);
+	if (!CHECK(fd >= 0 && (pc = map_page(fd)) != NULL,
+	           "instructions:u on this task, CPU 1 only: opens and maps"))
+		return;
+	user_loop(LOOP_N);
+	uint64_t a = self_read(pc, &used), b = perf_value(fd);
+	CHECK(pc->index == 0 && !used && a == b && b == 0,
+	      "bound to CPU 1, read on CPU 0: index 0, no RDPMC, nothing counted (index %u, "
+	      "self %llu, read() %llu)", pc->index, (unsigned long long)a, (unsigned long long)b);
+	if (CHECK(pin(1) == 0, "moves to CPU 1")) {
+		user_loop(LOOP_N);
+		a = self_read(pc, &used);
+		b = perf_value(fd);
+		CHECK(pc->index != 0 && used && a > 0 && a <= b,
+		      "on CPU 1: index %u, RDPMC %llu <= read() %llu", pc->index,
+		      (unsigned long long)a, (unsigned long long)b);
+	}
+	pin(0);
+	munmap((void *)pc, (size_t)sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+/* A CPU-wide group read through RDPMC on its CPU counts the loop. */
+static void check_cpu_group(void)
+{
+	int lead, sib, used = 0, used2 = 0;
+	volatile struct perf_event_mmap_page *pl = NULL, *ps = NULL;
+
+	if (!have_cpu1() || pin(1) != 0) {
+		abi_note("one CPU: the CPU-wide group on CPU 1 not checked");
+		return;
+	}
+	lead = open_on(PERF_COUNT_HW_CPU_CYCLES, -1, 1, -1);
+	if (lead < 0) {
+		abi_note("CPU-wide cycles:u on CPU 1: %s (perf_event_paranoid?): not checked",
+		         strerror(errno));
+		pin(0);
+		return;
+	}
+	sib = open_on(PERF_COUNT_HW_INSTRUCTIONS, -1, 1, lead);
+	if (!CHECK(sib >= 0 && (pl = map_page(lead)) != NULL && (ps = map_page(sib)) != NULL,
+	           "CPU-wide group {cycles:u, instructions:u} on CPU 1: opens and maps")) {
+		close(lead);
+		pin(0);
+		return;
+	}
+	uint64_t c0 = self_read(pl, &used), i0 = self_read(ps, &used2), r0 = perf_value(sib);
+	user_loop(LOOP_N);
+	uint64_t i1 = self_read(ps, &used2), c1 = self_read(pl, &used), r1 = perf_value(sib);
+	uint64_t d = i1 - i0;
+	abi_note("CPU-wide group: instructions:u %llu by RDPMC, %llu by read(), cycles:u %llu",
+	         (unsigned long long)d, (unsigned long long)(r1 - r0),
+	         (unsigned long long)(c1 - c0));
+	CHECK(used && used2 && pl->index != 0 && ps->index != 0,
+	      "CPU-wide group: both read through RDPMC (index %u, %u)", pl->index, ps->index);
+	CHECK(d >= LOOP_INSNS && d <= LOOP_INSNS + LOOP_INSNS / 10,
+	      "CPU-wide group: the sibling counts the loop's %d instructions by RDPMC (%llu)",
+	      LOOP_INSNS, (unsigned long long)d);
+	CHECK(r1 - r0 >= d, "CPU-wide group: read() agrees (%llu >= %llu)",
+	      (unsigned long long)(r1 - r0), (unsigned long long)d);
+	CHECK(c1 > c0, "CPU-wide group: the leader's cycles:u move (%llu)",
+	      (unsigned long long)(c1 - c0));
+	munmap((void *)pl, (size_t)sysconf(_SC_PAGESIZE));
+	munmap((void *)ps, (size_t)sysconf(_SC_PAGESIZE));
+	close(sib);
+	close(lead);
+	pin(0);
+}
+
 /* The core PMU's rdpmc file (cpu/, or a hybrid CPU's cpu_core/). */
 static const char *rdpmc_file(void)
 {
@@ -262,6 +390,8 @@ int main(int argc, char **argv)
 	check_event("cycles:u", PERF_COUNT_HW_CPU_CYCLES, -1); /* fixed 1 or GP */
 	check_event("instructions:u", PERF_COUNT_HW_INSTRUCTIONS, amd_cpu() ? 0 : 1);
 	CHECK(rdpmc_signal(1000) == SIGSEGV, "RDPMC of counter 1000: SIGSEGV (#GP)");
+	check_other_cpu();
+	check_cpu_group();
 	check_mode_zero();
 	report_cost(icount, icount ? (unsigned)atoi(argv[2]) : 0);
 	return abi_done("rdpmc");
