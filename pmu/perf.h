@@ -255,8 +255,10 @@ static inline void trace_irq_handler_entry(int irq, const char *name)
  * counter is enabled on the CPU.
  */
 
-/* Where the CPU is. VPMU_OWN: handling the model's own wrap-timer
- * interrupt, which real hardware does not have; it counts nowhere. */
+/* Where the CPU is. VPMU_OWN: handling the model's own traps (a step's
+ * #DB, the wrap-timer interrupt, the PMI taken from user mode), which
+ * real hardware does not have or takes with its counters frozen; it
+ * counts nowhere, until the return to user or a context switch. */
 enum vpmu_mode { VPMU_KERNEL, VPMU_USER, VPMU_HALT, VPMU_OWN };
 
 /* This CPU now runs in `mode`: counters catch up, then filter by it. */
@@ -299,10 +301,11 @@ static inline void vpmu_hook(enum vpmu_mode mode)
 /* A trap taken in kernel mode (from the idle loop's hlt, say). Not for
  * NMIs and machine checks: they may interrupt the model itself, which
  * only keeps ordinary interrupts out. */
+void vpmu_kernel_trap(void);
 static inline void vpmu_hook_kernel_trap(unsigned vector)
 {
-	if (vector != VEC_NMI && vector != VEC_MACHINE_CHECK)
-		vpmu_hook(VPMU_KERNEL);
+	if (vector != VEC_NMI && vector != VEC_MACHINE_CHECK && vpmu_counting[this_cpu_id()])
+		vpmu_kernel_trap();
 }
 
 #endif

@@ -133,7 +133,10 @@ int kmode_call(void (*fn)(void), struct bench_ctx *ctx, struct kbench_run *r)
 	r->nmsrs = nops;
 	if (ioctl(kfd, KBENCH_IOC_RUN, r) < 0) {
 		fprintf(stderr, "bench: /dev/kbench: %s%s\n", strerror(errno),
-			errno == EINVAL && nops ? " (a counter this PMU does not have?)" : "");
+			errno == EINVAL && nops ? " (a counter this PMU does not have?)" :
+			errno == EOPNOTSUPP ? " (an event this PMU cannot count in kernel mode: "
+			"the software model counts no kernel branches, and kernel instructions "
+			"only with --icount)" : "");
 		return -1;
 	}
 	return r->fault_vector == KBENCH_NO_FAULT ? 0 : 1;

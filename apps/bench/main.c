@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "bench.h"
+#include "config.h"
+#include "perftool.h"
 
 /* A whole file into memory, NUL-terminated; exits if unreadable. */
 static uint8_t *slurp(const char *path, size_t *len)
@@ -107,6 +109,25 @@ static void load_events(const struct bench_opts *o, struct bench_events *w)
 	}
 }
 
+/* On the software PMU model: a note when user-mode counters will be
+ * counted by single-stepping the snippet (perftool's model_notes). */
+static void model_note(const struct bench_opts *o, const struct bench_events *w)
+{
+	static struct perf_event_attr a[BENCH_MAX_EVENTS + 1];
+	int n = 0;
+	if (o->kernel)
+		return;
+	if (o->fixed_counters) {
+		a[n].type = PERF_TYPE_HARDWARE;
+		a[n++].config = PERF_COUNT_HW_INSTRUCTIONS;
+	}
+	for (int i = 0; i < w->nev; i++) {
+		a[n].type = PERF_TYPE_RAW;
+		a[n++].config = config_raw(&w->ev[i]);
+	}
+	model_notes("bench", a, sizeof a[0], n, false);
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench_opts o;
@@ -116,6 +137,7 @@ int main(int argc, char **argv)
 	};
 	struct bench_events w = { 0 };
 	load_events(&o, &w);
+	model_note(&o, &w);
 	pin(o.cpu);
 	return run_all(&o, &c, &w);
 }

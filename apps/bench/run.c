@@ -144,8 +144,11 @@ static void add_rows(const struct bench_counter *c, int first, int nc,
 		snprintf(row_names[nrows], sizeof row_names[0], "%s", c[k].name);
 		r->name = row_names[nrows];
 		r->value = (aggregate(raw[1][k], opts->agg) - aggregate(raw[0][k], opts->agg)) / norm;
-		r->min = (aggregate(raw[1][k], AGG_MIN) - aggregate(raw[0][k], AGG_MIN)) / norm;
-		r->max = (aggregate(raw[1][k], AGG_MAX) - aggregate(raw[0][k], AGG_MAX)) / norm;
+		/* The range of the difference itself: from the longer run's
+		 * least less the shorter's most to the other way round, so it
+		 * holds the value whatever the aggregate. */
+		r->min = (aggregate(raw[1][k], AGG_MIN) - aggregate(raw[0][k], AGG_MAX)) / norm;
+		r->max = (aggregate(raw[1][k], AGG_MAX) - aggregate(raw[0][k], AGG_MIN)) / norm;
 		for (int run = 0; run < 2; run++) {
 			int64_t *keep = malloc(n * sizeof *keep);
 			if (!keep) {

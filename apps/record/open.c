@@ -152,6 +152,7 @@ bool events_open(struct session *s, const struct config *cfg, pid_t pid)
 		return false;
 	}
 	attrs_setup(s, cfg);
+	model_notes("record", &s->ev[0].attr, sizeof s->ev[0], s->nev, false);
 	for (int k = 0; k < s->t.ncpus; k++) {
 		for (int i = 0; i < s->nev; i++) {
 			if (!open_one(s, i, k, pid, cfg->verbose)) {

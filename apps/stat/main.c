@@ -89,6 +89,8 @@ int main(int argc, char **argv)
 		return bad < 0 ? 0 : bad;
 	if (!parse_events(&cfg, c, &n) || !hybrid_expand(c, &n) || !target_setup(&cfg, &t))
 		return 2;
+	if (cfg.how == OUT_TEXT) /* CSV and JSON readers get the counts alone */
+		model_notes("stat", &c[0].attr, sizeof c[0], n, true);
 	if (!counters_alloc(c, n, &t)) {
 		fprintf(stderr, "stat: out of memory\n");
 		return 1;

@@ -124,6 +124,12 @@ struct task {
 	uint64_t acct_tsc;           /* when the current user/kernel span began
 				      * (0: not yet in user mode) */
 	uint64_t nvcsw, nivcsw;      /* voluntary / involuntary switches */
+	/* The vpmu's own time taken from this task, which its RDTSC leaves
+	 * out, and the TSC it reads at its latest kernel entry if the model
+	 * saw that entry (pmu/vpmu/vtsc.c; written on the task's CPU with
+	 * interrupts off). */
+	uint64_t vpmu_tsc_hidden, vpmu_tsc_entry;
+	bool vpmu_tsc_entry_valid;
 	uint64_t minflt, majflt;
 	/* Process sums and CPU-time interval timers (cputime.c says who
 	 * writes what under which lock). The leader's: */

@@ -508,6 +508,7 @@ void perf_sched_in(struct task *next)
 	next->perf_last_cpu = (int)cpu;
 	pc->task = next;
 	perf_rdpmc_sched_in(next); /* CR4.PCE */
+	vpmu_tsc_sched_in(next);   /* CR4.TSD: its RDTSC leaves the model out */
 	vpmu_hook(VPMU_KERNEL);    /* the model's own interrupt ends here */
 	__atomic_store_n(&next->perf_cpu, (int)cpu, __ATOMIC_SEQ_CST);
 	if (!list_empty(&next->perf_events) || pc->rotate_cpu) {

@@ -10,11 +10,13 @@
  *
  * PMU registers go through the PMU accessors (pmu/x86/msr.h: the vpmu's
  * under TCG); other MSRs through RDMSR/WRMSR, which raise #GP for an MSR
- * the CPU lacks: the caller runs apply under its fault recovery.
+ * the CPU lacks: the caller runs apply under its fault recovery. On the
+ * software model an event it cannot count is -EOPNOTSUPP.
  */
 #include <linux/errno.h>
 #include "kbench_msr.h"
 #include "pmu/x86/msr.h"
+#include "pmu/vpmu/vpmu.h"
 
 #define AMD_PERF_CTL0     0xc0010000u  /* legacy: 4 counters, CTL then CTR */
 #define AMD_PERF_CTR0     0xc0010004u
@@ -95,6 +97,11 @@ static int add_counter(struct kbench_msrs *m, unsigned op, const struct pmc_regs
 	uint32_t sel = r->evtsel0 + ctr;
 	uint32_t pmc = r->pmc0 + ctr;
 	uint64_t v = (evtsel & ~(EVTSEL_EN | EVTSEL_INT)) | EVTSEL_EN;
+	/* The model cannot count some events (kernel-mode branches, kernel
+	 * instructions without the instruction clock): refused, as at
+	 * perf_event_open, rather than read as 0. */
+	if (pmu_model_in_use() && vpmu_event_check(v))
+		return -EOPNOTSUPP;
 	int err = add_step(m, op, sel, STEP_WRITE, 0);
 	err = err ? err : add_step(m, op, pmc, STEP_WRITE, 0);
 	err = err ? err : add_step(m, op, sel, STEP_WRITE, v);

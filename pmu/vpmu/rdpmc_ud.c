@@ -37,6 +37,13 @@ static bool is_rdpmc(const struct trap_frame *f)
 	return b[0] == 0x0f && b[1] == 0x33;
 }
 
+/* Is the user entry at f an RDPMC's #UD, which the model finishes (its
+ * own trap: hardware has none)? */
+bool vpmu_rdpmc_trap(const struct trap_frame *f)
+{
+	return f->vector == VEC_INVALID_OP && (f->cs & 3) == 3 && is_rdpmc(f);
+}
+
 /* The MSR of the counter ECX selects, as the mode reads ECX; 0: none. */
 static uint32_t counter_msr(uint32_t ecx)
 {

@@ -8,7 +8,9 @@
  * signal frame or forked child ever sees it, and reports what retired:
  * the instruction at the remembered IP when the entry is that #DB (DR6.BS
  * set), or the SYSCALL that made the entry; nothing for an interrupt or a
- * fault (the faulting instruction retires when it runs again). The #DB
+ * fault (the faulting instruction retires when it runs again), nor for
+ * a #DB that ends one iteration of a REP string instruction (the IP has
+ * not moved: it retires once, after its last iteration, as on hardware). The #DB
  * itself is then swallowed by the handler below.
  *
  * A trap flag the frame already carries when the model arms its own
@@ -66,6 +68,24 @@ static unsigned fetch(uint64_t ip, uint8_t *bytes)
 	return 0;
 }
 
+/* Is this entry from user mode the model's own step trap (a #DB with
+ * DR6.BS that no tracer asked for)? Then the kernel work until the
+ * return is the model's and counts nowhere. Before vpmu_step_finish. */
+bool vpmu_step_trap_is_own(const struct trap_frame *f)
+{
+	unsigned cpu = this_cpu_id();
+	return vpmu_stepping[cpu] && f->vector == VEC_DEBUG && !steps[cpu].user_tf &&
+	       (read_dr6() & DR6_BS);
+}
+
+/* Will vpmu_step_finish say a user instruction retired? */
+bool vpmu_step_retired(const struct trap_frame *f)
+{
+	if (!vpmu_stepping[this_cpu_id()])
+		return false;
+	return f->vector == SYSCALL_VECTOR || (f->vector == VEC_DEBUG && (read_dr6() & DR6_BS));
+}
+
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 {
 	unsigned cpu = this_cpu_id();
@@ -81,6 +101,8 @@ int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 	s->swallow_db = !s->user_tf; /* someone else's step: their SIGTRAP */
 	uint8_t bytes[X86_MAX_INSN];
 	unsigned len = fetch(s->ip, bytes);
+	if (f->rip == s->ip && vpmu_decode_rep_string(bytes, len))
+		return 0; /* one iteration of a REP: the instruction retires at its end */
 	*branch = vpmu_decode_branch(bytes, len, s->ip, f->rip);
 	vpmu_lbr_user_branch(s->ip, f->rip, *branch);
 	return 1;

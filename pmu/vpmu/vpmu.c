@@ -52,6 +52,7 @@
 #include "core/cmdline.h"
 #include "core/kernel.h"
 #include "pmu/x86/msr.h"
+#include "core/proc/syscall.h"
 #include "core/proc/task.h"
 #include "pmu/vpmu/lbr_model.h"
 #include "mode.h"
@@ -73,6 +74,7 @@ struct vpmu_cpu {
 	struct trap_frame pmi_frame; /* the caller the NMI sent samples */
 	uint64_t exit_path;      /* instruction clock: most kernel instructions
 				  * seen from the exit hook's stamp to user mode */
+	bool exit_own;           /* the last return to user ended own time */
 	bool ready;
 };
 
@@ -223,12 +225,55 @@ static void wrapped(struct vpmu_cpu *c)
 	wrapped_in(c, c->mode);
 }
 
+/* The model took `ticks` of TSC time from the current task: its RDTSC
+ * leaves them out from now on (vtsc.c). */
+static uint8_t steps_user[MAX_CPUS]; /* the CPU's user code is stepped */
+
+/* Only a task the model steps (or one already on its own clock) gets
+ * its time kept: the RDTSC of any other task stays the real, untrapped
+ * instruction (a sampled task's wrap-timer time is left in its TSC). */
+static void hide(uint64_t ticks)
+{
+	struct task *t = current;
+	if (!ticks || !t || !t->mm || (!steps_user[this_cpu_id()] && !t->vpmu_tsc_hidden))
+		return;
+	if (!t->vpmu_tsc_hidden)
+		vpmu_tsc_trap_set(true);
+	t->vpmu_tsc_hidden += ticks;
+}
+
+/* The TSC the current task reads at this entry from user mode: `real`
+ * (the TSC at the user boundary) less what the model took from it. */
+static void note_entry_tsc(uint64_t real)
+{
+	struct task *t = current;
+	if (!t || !t->mm)
+		return;
+	t->vpmu_tsc_entry = real - t->vpmu_tsc_hidden;
+	t->vpmu_tsc_entry_valid = true;
+}
+
+/* Called by the trap that emulates a user RDTSC. When the model did not
+ * see this entry (nothing counts now), the entry's own time stamp
+ * stands in, and the trap's time so far is hidden with the rest. */
+uint64_t vpmu_tsc_user_now(void)
+{
+	struct task *t = current;
+	if (t->vpmu_tsc_entry_valid)
+		return t->vpmu_tsc_entry;
+	uint64_t at = t->acct_tsc, v = at - t->vpmu_tsc_hidden;
+	t->vpmu_tsc_hidden += rdtsc() - at;
+	return v;
+}
+
 /* Charge the time since last_tsc to the counters that count in the mode
  * the CPU was in: TSC ticks to cycles, and with the instruction clock
- * the instructions it says retired. */
+ * the instructions it says retired; the model's own time to nobody. */
 static void advance(struct vpmu_cpu *c)
 {
 	uint64_t now = rdtsc();
+	if (c->mode == VPMU_OWN)
+		hide(now - c->last_tsc);
 	uint64_t insns = vpmu_icount_on() ? vpmu_icount_between(c->last_tsc, now) : 0;
 	bool pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc);
 	pmi |= charge(c, VPMU_SRC_INSNS, 0, insns);
@@ -343,7 +388,9 @@ uint64_t vpmu_wrap_due(void)
 static void leave(struct vpmu_cpu *c, uint64_t flags)
 {
 	uint64_t left = wrap_left(c);
-	c->last_tsc = rdtsc();
+	uint64_t now = rdtsc();
+	hide(now - c->last_tsc); /* the task's RDTSC leaves the model out too */
+	c->last_tsc = now;
 	arm_wrap_timer(c, left);
 	c->inside = false;
 	if (c->pmi_due)
@@ -398,6 +445,20 @@ void vpmu_set_mode(enum vpmu_mode mode)
 	leave(c, f);
 }
 
+/* A trap taken in kernel mode ends a hlt; one that lands in the model's
+ * own time (a tick during a step's #DB) is part of it and counts
+ * nowhere, as that time does: on hardware it would not have come
+ * there. */
+void vpmu_kernel_trap(void)
+{
+	uint64_t f;
+	struct vpmu_cpu *c = ENTER(f);
+	advance(c);
+	if (c->mode != VPMU_OWN)
+		c->mode = VPMU_KERNEL;
+	leave(c, f);
+}
+
 /* Does a live counter need the user code stepped: branches, or
  * instructions without the instruction clock, in user mode? */
 static bool wants_steps(struct vpmu_cpu *c)
@@ -418,12 +479,15 @@ static bool wants_steps(struct vpmu_cpu *c)
  * With the instruction clock, the user stint that just ended is split
  * at the stubs' TSC stamps: the instructions between them, less the
  * stubs' own, are the user's; the rest since the last update are the
- * kernel's (its way out after the model's exit hook, the stubs, its way
- * in). Cycles split the same way, the TSC being the instruction clock.
- * False when the stamps do not bracket a stint the model saw begin (then
- * advance() charges it all to user mode).
+ * kernel's: its way out after the model's exit hook (up to the exit
+ * stamp, and the exit stub) and its way in (the entry stub, then up to
+ * now). The way out of one of the model's own traps (c->exit_own) and
+ * the way into one (own_in: a step's #DB, the wrap timer, the PMI) are
+ * the model's and count nowhere. Cycles split the same way, the TSC
+ * being the instruction clock. False when the stamps do not bracket a
+ * stint the model saw begin (then the caller charges it).
  */
-static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
+static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bool own_in)
 {
 	const struct percpu *p = this_cpu();
 	uint64_t out = p->user_exit_tsc, in = p->user_entry_tsc, now = rdtsc();
@@ -435,13 +499,24 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 		c->exit_path = way_out;
 	uint64_t span = vpmu_icount_between(out, in), stub = vpmu_icount_stub(f->vector);
 	uint64_t user = span > stub ? span - stub : 0;
-	uint64_t kernel = vpmu_icount_between(c->last_tsc, now) - user;
-	uint64_t user_ticks = user << vpmu_icount_shift();
+	uint64_t total = vpmu_icount_between(c->last_tsc, now);
+	uint64_t way_in = total - user > way_out ? total - user - way_out : 0;
+	unsigned shift = vpmu_icount_shift();
+	uint64_t user_ticks = user << shift, out_ticks = way_out << shift;
+	uint64_t rest = now - c->last_tsc - user_ticks;
+	uint64_t in_ticks = rest > out_ticks ? rest - out_ticks : 0;
 	bool user_pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
 	user_pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
+	if (c->exit_own)
+		hide(rest - in_ticks);
+	note_entry_tsc(now - in_ticks);
+	if (own_in)
+		hide(in_ticks);
 	c->mode = VPMU_KERNEL;
-	bool kernel_pmi = charge(c, VPMU_SRC_CYCLES, 0, now - c->last_tsc - user_ticks);
-	kernel_pmi |= charge(c, VPMU_SRC_INSNS, 0, kernel);
+	bool kernel_pmi = charge(c, VPMU_SRC_CYCLES, 0, (c->exit_own ? 0 : rest - in_ticks) +
+				 (own_in ? 0 : in_ticks));
+	kernel_pmi |= charge(c, VPMU_SRC_INSNS, 0, (c->exit_own ? 0 : way_out) +
+			     (own_in ? 0 : way_in));
 	c->mode = VPMU_USER;
 	c->last_tsc = now;
 	/* Only now, the time charged: a PMI taken at once (an NMI that
@@ -453,6 +528,32 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
 	return true;
 }
 
+/*
+ * Without the instruction clock, a user stint the model stepped is
+ * mostly the model's own time (the trap's way in and out around one
+ * instruction), which no stamp separates from the instruction's: the
+ * stint's cycles are not taken from the TSC but are one per
+ * instruction the step retired (vpmu_user_entry charges them), and the
+ * rest of the TSC time since the exit hook counts nowhere, and the
+ * task's RDTSC leaves it out. Any other stint is charged from the TSC
+ * to user mode.
+ */
+static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped, bool retired)
+{
+	uint64_t now = rdtsc();
+	if (!stepped || vpmu_icount_on()) {
+		advance(c);
+		note_entry_tsc(now);
+		return;
+	}
+	uint64_t span = now - c->last_tsc, one = retired && span ? 1 : 0;
+	const struct task *t = current;
+	if (t && t->mm)
+		note_entry_tsc(c->last_tsc + one);
+	hide(span - one);
+	c->last_tsc = now;
+}
+
 /* Is this entry the wrap timer's interrupt, due now, or the PMI? Then
  * the kernel time until the return (or the next trap) is the model's,
  * not the measured code's: on hardware the wrap timer does not exist
@@ -461,33 +562,49 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f)
  * them would put the profiler's own cost into a profile of a user
  * loop. (A scheduler tick that happens to share the timer interrupt
  * goes uncounted with it.) */
-static bool own_interrupt(struct vpmu_cpu *c, const struct trap_frame *f)
+static bool own_interrupt(const struct vpmu_cpu *c, const struct trap_frame *f, uint64_t now)
 {
 	if (f->vector == VEC_PMI)
 		return true;
 	return f->vector == VEC_TIMER && hrtimer_queued(&c->wrap_timer) &&
-	       c->wrap_timer.expires <= c->last_tsc;
+	       c->wrap_timer.expires <= now;
+}
+
+/* An interrupt taken from stepped user code arrives at the boundary
+ * right after the model's return (IRET lets in what the way out held
+ * off; the step's #DB outranks one that comes later): it came in the
+ * model's own time, which on hardware would not have passed. */
+static bool held_in_own_time(const struct vpmu_cpu *c, const struct trap_frame *f, bool stepped)
+{
+	return stepped && c->exit_own && f->vector >= VEC_IRQ_BASE && f->vector != SYSCALL_VECTOR;
 }
 
 /* Entry from user mode: user time is charged, then what the stepped
  * instruction (if one retired) counts, still as user mode - a counter
  * it wraps owes its PMI to the return, which takes it with the
- * registers after that instruction: exactly where it overflowed. */
+ * registers after that instruction: exactly where it overflowed. The
+ * model's own trap (a step's #DB, the wrap timer, the PMI) is followed
+ * by own time until the return. */
 void vpmu_user_entry(struct trap_frame *f)
 {
 	uint64_t fl;
 	struct vpmu_cpu *c = ENTER(fl);
-	if (!charge_user_stint(c, f))
-		advance(c);
+	bool stepped = vpmu_stepping[this_cpu_id()];
+	bool own = vpmu_step_trap_is_own(f) || own_interrupt(c, f, rdtsc()) ||
+		   held_in_own_time(c, f, stepped) || vpmu_tsc_insn(f) || vpmu_rdpmc_trap(f);
+	if (!charge_user_stint(c, f, own))
+		charge_untimed_stint(c, stepped, vpmu_step_retired(f));
 	c->mode = VPMU_USER;
-	unsigned branch;
-	if (vpmu_stepping[this_cpu_id()] && vpmu_step_finish(f, &branch)) {
-		bool pmi = charge(c, VPMU_SRC_INSNS, 0, vpmu_icount_on() ? 0 : 1);
-		pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
-		if (pmi)
-			wrapped(c);
-	}
-	c->mode = own_interrupt(c, f) ? VPMU_OWN : VPMU_KERNEL;
+	unsigned branch = 0;
+	bool step = stepped && vpmu_step_retired(f); /* a step (a REP's iteration too) */
+	bool retired = stepped && vpmu_step_finish(f, &branch);
+	bool untimed = !vpmu_icount_on();
+	bool pmi = charge(c, VPMU_SRC_INSNS, 0, untimed && retired ? 1 : 0);
+	pmi |= charge(c, VPMU_SRC_CYCLES, 0, untimed && step ? 1 : 0);
+	pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
+	if (pmi)
+		wrapped(c);
+	c->mode = own ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
 }
 
@@ -502,10 +619,11 @@ void vpmu_emulated_user_insn(void)
 	uint64_t fl;
 	struct vpmu_cpu *c = ENTER(fl);
 	advance(c);
+	enum vpmu_mode was = c->mode; /* own: the entry hook saw the trap */
 	c->mode = VPMU_USER;
 	if (charge(c, VPMU_SRC_INSNS, 0, 1))
 		wrapped(c);
-	c->mode = VPMU_KERNEL;
+	c->mode = was == VPMU_OWN ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
 }
 
@@ -517,8 +635,12 @@ void vpmu_user_exit(struct trap_frame *f)
 	uint64_t fl;
 	struct vpmu_cpu *c = ENTER(fl);
 	advance(c);
+	c->exit_own = c->mode == VPMU_OWN;
 	c->mode = VPMU_USER;
-	if (wants_steps(c))
+	if (current)
+		current->vpmu_tsc_entry_valid = false;
+	steps_user[this_cpu_id()] = wants_steps(c);
+	if (steps_user[this_cpu_id()])
 		vpmu_step_arm(f);
 	vpmu_icount_stamp_here();
 	leave(c, fl);
@@ -578,6 +700,8 @@ int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 	if (!err && !vpmu_lbr_wrmsr(msr, value))
 		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c) || vpmu_lbr_wants_steps();
+	if (!vpmu_counting[this_cpu_id()] && current)
+		current->vpmu_tsc_entry_valid = false; /* no more entries seen */
 	leave(c, f);
 	return err;
 }
@@ -654,6 +778,7 @@ void vpmu_init(void)
 	vpmu_icount_init();
 	vpmu_step_init();
 	vpmu_rdpmc_init();
+	vpmu_tsc_init();
 }
 
 bool vpmu_pmi_user_mark(void)

@@ -72,6 +72,7 @@ void vpmu_icount_stamp_here(void);
  * `next_ip`: 0 when it is not a branch, else one VPMU_BR_* kind. */
 unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 			    uint64_t next_ip);
+bool vpmu_decode_rep_string(const uint8_t *bytes, unsigned len);
 
 /* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
@@ -79,11 +80,24 @@ unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
  * branch it was (*branch, VPMU_BR_* or 0). */
 void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
+bool vpmu_step_trap_is_own(const struct trap_frame *f);
 void vpmu_step_init(void);
+
+/* The TSC a task the model has taken time from reads (vtsc.c): its
+ * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
+ * vpmu_tsc_user_now (vpmu.c): that TSC at the current kernel entry. */
+struct task;
+void vpmu_tsc_init(void);
+void vpmu_tsc_trap_set(bool on);
+void vpmu_tsc_sched_in(const struct task *next);
+unsigned vpmu_tsc_insn(const struct trap_frame *f);
+uint64_t vpmu_tsc_user_now(void);
+bool vpmu_step_retired(const struct trap_frame *f);
 
 /* RDPMC's #UD under TCG, emulated (rdpmc_ud.c); the emulated user
  * instruction counts as one retired. */
 void vpmu_rdpmc_init(void);
+bool vpmu_rdpmc_trap(const struct trap_frame *f);
 void vpmu_emulated_user_insn(void);
 
 /* The registers a PMI taken with frame f samples: the user's frame of

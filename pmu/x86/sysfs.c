@@ -3,6 +3,8 @@
  */
 #include <stdio.h>
 #include "core/kernel.h"
+#include "pmu/x86/msr.h"
+#include "pmu/vpmu/vpmu.h"
 #include "pmu/x86/sysfs.h"
 
 void x86_sysfs_add(struct pmu_sysfs_entry *dir, const char *name, const char *value)
@@ -50,6 +52,17 @@ void x86_sysfs_branches(struct x86_sysfs *s, unsigned depth)
 		return;
 	snprintf(s->branches, sizeof(s->branches), "%u", depth);
 	x86_sysfs_add(s->caps, "branches", s->branches);
+}
+
+void x86_sysfs_model(struct x86_sysfs *s)
+{
+	if (!pmu_model_in_use())
+		return;
+	if (vpmu_icount_on())
+		snprintf(s->model_clock, sizeof(s->model_clock), "icount %u", vpmu_icount_shift());
+	else
+		snprintf(s->model_clock, sizeof(s->model_clock), "tsc");
+	x86_sysfs_add(s->caps, "model_clock", s->model_clock);
 }
 
 void x86_sysfs_attach(struct pmu *pmu, struct x86_sysfs *s)

@@ -22,6 +22,7 @@ struct x86_sysfs {
 	struct pmu_sysfs_entry caps[X86_SYSFS_CAPS + 1];
 	char text[X86_SYSFS_EVENTS][32];   /* events/ values */
 	char branches[12];                 /* caps/branches' value */
+	char model_clock[24];              /* caps/model_clock's value */
 };
 
 /* Append name = value to a directory (value must outlive it). */
@@ -37,5 +38,12 @@ void x86_sysfs_events(struct x86_sysfs *s, const uint64_t event_map[PERF_COUNT_H
 void x86_sysfs_branches(struct x86_sysfs *s, unsigned depth);
 /* Point pmu's format/, events/ and caps/ at s. */
 void x86_sysfs_attach(struct pmu *pmu, struct x86_sysfs *s);
+/* caps/model_clock, on the software model only (Linux has no such file):
+ * what its cycles are and whether instructions come from a clock -
+ * "icount N" (QEMU's instruction clock, 2^N TSC ticks an instruction;
+ * instructions exact and not stepped) or "tsc" (instructions and
+ * branches are counted by single-stepping the user code). The tools
+ * read it for their notes (apps/lib/perftool/modelnote.c). */
+void x86_sysfs_model(struct x86_sysfs *s);
 
 #endif

@@ -29,6 +29,10 @@ asm add2 'add rax, rbx; add rbx, rax'
 asm cr0 'mov rax, cr0'
 asm gp 'mov rax, 0x8000000000000000; mov rbx, [rax]'
 asm null 'nop; mov rax, [0]'
+asm jmp 'jmp .next; .next:'
+asm mix 'add rax, rbx; jmp .next; .next: imul rax, rbx'
+printf 'C4.00 BR_INST_RETIRED.ALL_BRANCHES\n' > "$logs/br.cfg"
+adds+=(--add "$logs/br.cfg:/bench/br.cfg")
 printf 'C0.00 INST_RETIRED.ANY_P\n3C.00.BOGUS CYCLES\n' > "$logs/bad.cfg"
 adds+=(--add "$logs/bad.cfg:/bench/bad.cfg")
 printf 'C0.00.CTR=3 INST_ON_3\n3C.00 CYCLES\n' > "$logs/ctr.cfg"
@@ -130,6 +134,63 @@ n=$(awk -F': ' '/^rdpmc self-monitoring read, user instructions per read/ { prin
 check "a self-monitoring RDPMC read: ${n:-no} user instructions (at most 30)" \
 	test "${n:-999}" -le 30
 expect_no_line '^PANIC' "no panic"
+
+# --- no impossible values -------------------------------------------------------
+# Stepped events (instructions without -icount, branches always) beside
+# the harness's RDTSC: the model's traps are in neither (docs/pmu.md), so
+# each per-copy value is exact, never below zero, and -range holds it.
+# Kernel-mode branches, which the model cannot count, are refused with a
+# message rather than read as 0. The same sweep under -icount.
+values_session() { # SUFFIX: the session file
+	local f=$logs/values$1.session
+	: > "$f"
+	for snip in add jmp mix; do
+		echo "echo '== $snip fixed'" >> "$f"
+		echo "bench -code /bench/$snip.bin -cpu 1 -fixed_counters -range -n_measurements 5" >> "$f"
+		echo "echo '== $snip config'" >> "$f"
+		echo "bench -code /bench/$snip.bin -cpu 1 -config /bench/br.cfg -range -n_measurements 5" >> "$f"
+	done
+	echo "echo '== kernel'" >> "$f"
+	echo "bench -code /bench/jmp.bin -cpu 1 -kernel -config /bench/br.cfg" >> "$f"
+	echo 'echo "status kernel-branches $?"' >> "$f"
+	echo "$f"
+}
+# per_copy SNIP KIND ROW: the value of ROW after "== SNIP KIND"
+per_copy() {
+	awk -v h="== $1 $2" -v r="$3: " '$0 == h { on = 1; next } on && /^== / { exit }
+		on && index($0, r) == 1 { split(substr($0, length(r) + 1), f, " "); print f[1]; exit }' "$log"
+}
+check_values() { # SHIFT: RDTSC ticks per instruction are 2^SHIFT
+	local t=$((1 << $1))
+	# every "NAME: V [LO;HI]" row: LO <= V <= HI and V >= 0
+	bad=$(grep -aE '^[A-Za-z_. ]+: -?[0-9]+\.[0-9]{2} \[' "$log" | awk '{
+		v = $(NF - 1); gsub(/[\[\]]/, "", $NF); split($NF, r, ";")
+		if (v < 0 || r[1] > v || v > r[2]) print }')
+	check "no per-copy value below 0 or outside its -range (${bad:-none})" test -z "$bad"
+	for snip in add:1:0 jmp:1:1 mix:3:1; do
+		IFS=: read -r n insns br <<< "$snip"
+		check "$n, fixed counters: RDTSC $((insns * t)).00 per copy (the model's traps left out)" \
+			test "$(per_copy "$n" fixed RDTSC)" = "$((insns * t)).00"
+		check "$n, fixed counters: $insns.00 instructions per copy" \
+			test "$(per_copy "$n" fixed 'Instructions retired')" = "$insns.00"
+		check "$n, user -config with a branch event: RDTSC $((insns * t)).00 per copy" \
+			test "$(per_copy "$n" config RDTSC)" = "$((insns * t)).00"
+		check "$n, user -config: $br.00 branches per copy" \
+			test "$(per_copy "$n" config BR_INST_RETIRED.ALL_BRANCHES)" = "$br.00"
+	done
+	expect_line 'cannot count in kernel mode' "kernel-mode branches: refused with a message"
+	expect_line '^status kernel-branches [1-9]' "kernel-mode branches: bench fails, reads no 0"
+	expect_no_line '^BR_INST_RETIRED.ALL_BRANCHES: 0\.00$' "no branch count read as 0.00"
+}
+guest values --smp 2 --cmdline isolcpus=1 --session "$(values_session '')" "${adds[@]}"
+expect_rc 0
+check_values 0
+saved_timeout=$guest_timeout
+guest_timeout=$((guest_timeout * 4))
+guest values-icount --icount 4 --smp 2 --cmdline isolcpus=1 --session "$(values_session -icount)" "${adds[@]}"
+guest_timeout=$saved_timeout
+expect_rc 0
+check_values 4
 
 # --- kernel mode, faults, errors ------------------------------------------------
 session=$logs/modes.session

@@ -33,6 +33,7 @@ session=$logs/pmu.session
 	echo "cat $dev/caps/pmu_name"
 	echo "cat $dev/caps/max_precise"
 	echo "cat $dev/caps/branches"
+	echo "cat $dev/caps/model_clock"
 	echo 'pmu_cycles'
 	echo 'echo "status $?"'
 	echo 'stat -e cycles,instructions -- pmu_cycles'
@@ -73,6 +74,10 @@ expect_line '^ +<not supported> +instructions( |$)' \
 	"stat: kernel-mode instructions not supported without the instruction clock"
 expect_line '^ +[1-9][0-9]* +instructions:u( |$)' "stat: instructions:u counted (single-step)"
 expect_line '^ +[1-9][0-9]* +branches:u( |$)' "stat: branches:u counted (single-step)"
+check "caps/model_clock is tsc (no instruction clock)" [ "$(after "cat $dev/caps/model_clock" 1)" = tsc ]
+expect_line '^stat: note: the software PMU model counts user instructions and user branches by single-stepping' \
+	"stat: a note names what is stepped"
+expect_line '^stat: note: cycles on the software PMU model are the TSC' "stat: a note says what cycles are"
 # (perf.sh runs lbr on this mode in full; here its hw_idx alone)
 expect_line '^# cond, hw_index: hw_idx in \[[0-9]+, [1-9][0-9]*\]$' \
 	"legacy LBR: hw_idx is the top of stack, which moves (Linux's)"
@@ -91,16 +96,22 @@ expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's
 # Stepping branches:u costs ~2,000 kernel instructions each: room for it.
 guest_timeout=$((${GUEST_TIMEOUT:-90} * 2))
 printf '%s\n' 'stat -e cycles,instructions -- exact --icount 4' 'rdpmc --icount 4' \
-	> "$logs/icount-insns.session"
+	'exactmix --icount 4' 'stat -e instructions:u,branches:u -- true' > "$logs/icount-insns.session"
 guest icount-insns --icount 4 --add "$build/perf/musl/exact" --add "$build/perf/musl/rdpmc" \
-	--session "$logs/icount-insns.session"
+	--add "$build/perf/musl/exactmix" --session "$logs/icount-insns.session"
 guest_timeout=${GUEST_TIMEOUT:-90}
 expect_rc 0
 expect_line '^\[ *[0-9.]+\] pmu: vpmu: instruction clock: TSC = 2\^4 x instructions' \
 	"the kernel checked icount=4 and uses the instruction clock"
 expect_line '^ +[1-9][0-9]* +instructions( |$)' "stat counts instructions (user and kernel) under -icount"
 expect_line '^exact: [0-9]+ passed, 0 failed$' "exact passes under -icount"
+expect_line '^stat: note: the software PMU model counts user branches by single-stepping' \
+	"stat under -icount: the note names branches alone as stepped (instructions from the clock)"
+expect_line "^stat: note: cycles on the software PMU model are QEMU's instruction clock \\(-icount shift=4\\): 16 per instruction" \
+	"stat under -icount: cycles are the instruction clock, 16 an instruction"
 expect_line '^rdpmc: [0-9]+ passed, 0 failed$' "rdpmc (self-monitoring, RDPMC emulated) passes under -icount"
+expect_line '^exactmix: [0-9]+ passed, 0 failed$' \
+	"exactmix: exact and stepped events together, the model's traps in none, under -icount"
 
 # Throttling on an isolated CPU, whose tick stops while one task runs
 # there: a throttled event asks for it back, or it stays throttled.

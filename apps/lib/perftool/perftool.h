@@ -8,6 +8,7 @@
  *   opts.c      options as perf spells them (-r3, --repeat=3, ...)
  *   attrdump.c  -v: perf's dump of each perf_event_attr opened
  *   workload.c  the measured program: fork, hold, start, wait
+ *   modelnote.c notes when the counts come from the software PMU model
  * Errors that come back to the caller are written into an err buffer
  * without the tool's name; the caller prints "TOOL: err".
  */
@@ -103,5 +104,11 @@ void workload_abort(struct workload *w);
 bool workload_wait(struct workload *w, int timeout_ms);
 /* The exit status as a shell gives it (128 + signal). */
 int workload_exit_status(const struct workload *w);
+
+/* modelnote.c: on the software PMU model, say on stderr which of the n
+ * attrs (first, then every stride bytes) it counts by single-stepping
+ * and, with say_cycles, what its cycles are; elsewhere nothing. */
+void model_notes(const char *tool, const struct perf_event_attr *first, size_t stride, int n,
+		 bool say_cycles);
 
 #endif

@@ -243,6 +243,7 @@ void amd_pmu_init(void)
 	amd_lbr_init();
 	x86_sysfs_branches(&sysfs, amd_lbr_depth()); /* Linux's group_caps_amd_branches */
 	x86_sysfs_add(sysfs.caps, "max_precise", "0");
+	x86_sysfs_model(&sysfs);
 	x86_sysfs_attach(&amd_pmu, &sysfs);
 	perf_pmu_register(&amd_pmu, PERF_TYPE_RAW);
 	amd_caps.registered = true;

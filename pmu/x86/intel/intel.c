@@ -140,6 +140,7 @@ static void sysfs_caps(struct x86_sysfs *s)
 	x86_sysfs_branches(s, intel_lbr_depth());
 	x86_sysfs_add(s->caps, "max_precise", "0");
 	x86_sysfs_add(s->caps, "pmu_name", intel_pmu_name(&intel_caps));
+	x86_sysfs_model(s);
 }
 
 void intel_sysfs_build(struct x86_sysfs *s, const struct intel_caps *c)
