@@ -82,6 +82,33 @@ void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 bool vpmu_step_trap_is_own(const struct trap_frame *f);
 void vpmu_step_init(void);
+#define VPMU_MAX_INSN 15
+/* The bytes of the user instruction at ip (up to 15, fewer at the end
+ * of a readable page): how many were read. */
+unsigned vpmu_step_fetch(uint64_t ip, uint8_t *bytes);
+bool vpmu_step_is_lean(uint64_t *ip);
+void vpmu_step_moved(uint64_t ip);
+
+/* The lean step path (step_fast.c). The exit hook arms it with how many
+ * more events of each stepped source the live counters take before the
+ * first wraps (~0: none counts it); the full entry takes what it
+ * tallied meanwhile (true when it tallied anything) and charges it. */
+struct vpmu_fast_budget {
+	uint64_t insns;     /* instructions (stepped: no instruction clock) */
+	uint64_t branches;  /* branches of any kind */
+	uint64_t cycles;    /* stepped cycles: one per step, no clock */
+};
+struct vpmu_fast_tally {
+	uint64_t steps;           /* lean steps taken (a REP iteration too) */
+	uint64_t insns;           /* instructions they retired */
+	uint64_t branches;
+	uint64_t by_kind[5];      /* branches by VPMU_BR_* bit index */
+	uint64_t user_icount;     /* clock: user instructions of their stints */
+	uint64_t first_exit_tsc;  /* clock: the exit stamp the run began at */
+};
+void vpmu_fast_arm(const struct vpmu_fast_budget *b);
+void vpmu_fast_disarm(void);
+bool vpmu_fast_take(struct vpmu_fast_tally *t);
 
 /* The TSC a task the model has taken time from reads (vtsc.c): its
  * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.

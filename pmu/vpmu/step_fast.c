@@ -1,0 +1,142 @@
+/*
+ * The lean path of the model's single step (step.c): a #DB from user
+ * mode that is the model's own step, and whose instruction wraps no
+ * counter, is handled straight from trap_dispatch - the instruction's
+ * counts go into this CPU's `pending` tally, TF stays in the frame, and
+ * the trap returns to user mode without the model's entry and exit
+ * hooks, the time accounting or return_to_user's checks. The next
+ * entry that is not such a step (a system call, an interrupt, a fault,
+ * a step that would wrap a counter) goes the full way, and the model's
+ * entry hook takes the tally first (vpmu_fast_take), charging it as
+ * the steps one by one would have.
+ *
+ * When it may be taken: the model's exit hook arms it (vpmu_fast_arm)
+ * for the user stint it begins, with the budget of each source - how
+ * many more events its live counters take before one wraps; a step
+ * whose tally would reach a budget goes the full way, so an overflow
+ * still comes at exactly its Nth event, with the registers after that
+ * instruction. Any write to the model's registers disarms it
+ * (vpmu_fast_disarm), so does the full entry. A tracer's trap flag
+ * (steps[].user_tf), a breakpoint or other #DB condition, and work the
+ * return to user must do (a signal, a reschedule, a perf wake-up) all
+ * take the full way too.
+ *
+ * Under the instruction clock the stubs' TSC stamps still bracket each
+ * stint (stamp_user stays set): each lean step adds the user
+ * instructions of the stint it ends, and the tally keeps the first
+ * stint's exit stamp, so the full entry can split the whole run into
+ * the user's instructions, the kernel's way out and in, and the
+ * model's own lean traps, which count nowhere (vpmu.c,
+ * charge_user_stint).
+ *
+ * Locking: fast[c] belongs to CPU c, touched there with interrupts off
+ * (the #DB is an interrupt gate; the hooks run with interrupts off).
+ */
+#include "core/arch/percpu.h"
+#include "core/arch/percpu_table.h"
+#include "core/mm/uaccess.h"
+#include "core/proc/sched.h"
+#include "core/proc/signal.h"
+#include "core/proc/task.h"
+#include "pmu/bp/debugreg.h"
+#include "pmu/vpmu/lbr_model.h"
+#include "vpmu.h"
+
+struct fast_cpu {
+	bool armed;
+	struct vpmu_fast_budget budget;
+	struct vpmu_fast_tally pending;
+};
+
+PERCPU_TABLE(struct fast_cpu, fast);
+
+void vpmu_fast_arm(const struct vpmu_fast_budget *b)
+{
+	struct fast_cpu *fc = &fast[this_cpu_id()];
+	fc->budget = *b;
+	fc->armed = b->insns > 1 && b->branches > 1 && b->cycles > 1;
+}
+
+void vpmu_fast_disarm(void)
+{
+	fast[this_cpu_id()].armed = false;
+}
+
+bool vpmu_fast_take(struct vpmu_fast_tally *t)
+{
+	struct fast_cpu *fc = &fast[this_cpu_id()];
+	fc->armed = false;
+	*t = fc->pending;
+	fc->pending = (struct vpmu_fast_tally){ 0 };
+	return t->steps != 0;
+}
+
+/* Work return_to_user would do before this return (interrupts are off,
+ * so nothing new becomes pending before the IRETQ). */
+static bool return_work(void)
+{
+	const struct task *t = current;
+	return !t || t->work || sched_need_resched() || perf_wakeup_owed() ||
+	       signal_pending_current();
+}
+
+/* The branch kind's slot in the tally: the index of its VPMU_BR_ bit. */
+static unsigned kind_slot(unsigned kind)
+{
+	return (unsigned)__builtin_ctz(kind & VPMU_BR_ALL);
+}
+
+/* Does one more step (`insn` instructions retired, 0 or 1, `branch` a
+ * VPMU_BR_* kind or 0) keep every live counter short of its wrap? */
+static bool within_budget(const struct fast_cpu *fc, unsigned insn, unsigned branch)
+{
+	const struct vpmu_fast_tally *p = &fc->pending;
+	return p->insns + insn < fc->budget.insns &&
+	       p->branches + (branch ? 1 : 0) < fc->budget.branches &&
+	       p->steps + 1 < fc->budget.cycles;
+}
+
+/* Under the instruction clock: the user instructions of the stint this
+ * step ends, from the stubs' stamps. */
+static void tally_stint(struct vpmu_fast_tally *p)
+{
+	const struct percpu *c = this_cpu();
+	if (!vpmu_icount_on())
+		return;
+	if (!p->steps)
+		p->first_exit_tsc = c->user_exit_tsc;
+	uint64_t span = vpmu_icount_between(c->user_exit_tsc, c->user_entry_tsc);
+	uint64_t stub = vpmu_icount_stub(VEC_DEBUG);
+	p->user_icount += span > stub ? span - stub : 0;
+}
+
+bool vpmu_step_fast(struct trap_frame *f)
+{
+	struct fast_cpu *fc = &fast[this_cpu_id()];
+	uint64_t ip;
+	if (!fc->armed || !vpmu_step_is_lean(&ip))
+		return false;
+	uint64_t dr6 = read_dr6();
+	if ((dr6 & (DR6_TRAP_BITS | DR6_BD | DR6_BS | DR6_BT)) != DR6_BS || return_work())
+		return false;
+	uint8_t bytes[VPMU_MAX_INSN];
+	unsigned len = vpmu_step_fetch(ip, bytes);
+	unsigned branch = 0, insn = 1;
+	if (f->rip == ip && vpmu_decode_rep_string(bytes, len))
+		insn = 0; /* one iteration of a REP: it retires at its end */
+	else
+		branch = vpmu_decode_branch(bytes, len, ip, f->rip);
+	if (!within_budget(fc, insn, branch))
+		return false;
+	struct vpmu_fast_tally *p = &fc->pending;
+	tally_stint(p);
+	p->steps++;
+	p->insns += insn;
+	if (branch) {
+		p->branches++;
+		p->by_kind[kind_slot(branch)]++;
+	}
+	vpmu_step_moved(f->rip);
+	write_dr6(dr6 & ~DR6_BS);
+	return true;
+}
