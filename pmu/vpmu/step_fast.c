@@ -17,9 +17,23 @@
  * still comes at exactly its Nth event, with the registers after that
  * instruction. Any write to the model's registers disarms it
  * (vpmu_fast_disarm), so does the full entry. A tracer's trap flag
- * (steps[].user_tf), a breakpoint or other #DB condition, and work the
- * return to user must do (a signal, a reschedule, a perf wake-up) all
- * take the full way too.
+ * (steps[].user_tf), a breakpoint or other #DB condition, and a perf
+ * wake-up or signal an NMI left owed take the full way too. Nothing
+ * else can become pending without an interrupt on this CPU (another
+ * CPU's signal or reschedule sends one), and an interrupt takes the
+ * full way, with return_to_user.
+ *
+ * Decoded instructions: each CPU keeps the class of the instructions it
+ * stepped (decode.c's vpmu_decode_class: a branch kind, or a
+ * conditional's length, and whether it is a REP string instruction) in
+ * a small direct-mapped cache, so a loop is fetched and decoded once.
+ * The cache is emptied (its generation moves) at every arming, so it
+ * lives only through one run of lean steps with no other kernel entry
+ * on this CPU: any exec, mmap, munmap, mprotect, fault or TLB
+ * shootdown that could change the code is such an entry. Code the task
+ * rewrites itself within a run (self-modifying, with no system call or
+ * interrupt between the write and its execution) is decoded as it was
+ * (the timer tick ends a run).
  *
  * Under the instruction clock the stubs' TSC stamps still bracket each
  * stint (stamp_user stays set): each lean step adds the user
@@ -35,17 +49,26 @@
 #include "core/arch/percpu.h"
 #include "core/arch/percpu_table.h"
 #include "core/mm/uaccess.h"
-#include "core/proc/sched.h"
-#include "core/proc/signal.h"
-#include "core/proc/task.h"
 #include "pmu/bp/debugreg.h"
 #include "pmu/vpmu/lbr_model.h"
 #include "vpmu.h"
 
+#define DECODED 64   /* cache slots per CPU, a power of two */
+
+struct decoded {
+	uint64_t ip, gen;             /* valid while gen is the CPU's */
+	struct vpmu_insn_class cls;
+	bool rep;                     /* a REP string instruction */
+};
+
 struct fast_cpu {
 	bool armed;
+	bool clock;                   /* the instruction clock is on */
+	uint64_t stub;                /* clock: a #DB stint's stub instructions */
+	uint64_t gen;                 /* the cache's generation, >= 1 */
 	struct vpmu_fast_budget budget;
 	struct vpmu_fast_tally pending;
+	struct decoded cache[DECODED];
 };
 
 PERCPU_TABLE(struct fast_cpu, fast);
@@ -54,6 +77,9 @@ void vpmu_fast_arm(const struct vpmu_fast_budget *b)
 {
 	struct fast_cpu *fc = &fast[this_cpu_id()];
 	fc->budget = *b;
+	fc->clock = vpmu_icount_on();
+	fc->stub = vpmu_icount_stub(VEC_DEBUG);
+	fc->gen++; /* a new run: the code may have changed since the last */
 	fc->armed = b->insns > 1 && b->branches > 1 && b->cycles > 1;
 }
 
@@ -71,13 +97,19 @@ bool vpmu_fast_take(struct vpmu_fast_tally *t)
 	return t->steps != 0;
 }
 
-/* Work return_to_user would do before this return (interrupts are off,
- * so nothing new becomes pending before the IRETQ). */
-static bool return_work(void)
+/* The instruction at user address ip, decoded, from the cache or now. */
+static const struct decoded *decoded_at(struct fast_cpu *fc, uint64_t ip)
 {
-	const struct task *t = current;
-	return !t || t->work || sched_need_resched() || perf_wakeup_owed() ||
-	       signal_pending_current();
+	struct decoded *d = &fc->cache[(ip ^ ip >> 6) & (DECODED - 1)];
+	if (d->ip == ip && d->gen == fc->gen)
+		return d;
+	uint8_t bytes[VPMU_MAX_INSN];
+	unsigned len = vpmu_step_fetch(ip, bytes);
+	d->ip = ip;
+	d->gen = fc->gen;
+	d->cls = vpmu_decode_class(bytes, len);
+	d->rep = vpmu_decode_rep_string(bytes, len);
+	return d;
 }
 
 /* The branch kind's slot in the tally: the index of its VPMU_BR_ bit. */
@@ -98,16 +130,15 @@ static bool within_budget(const struct fast_cpu *fc, unsigned insn, unsigned bra
 
 /* Under the instruction clock: the user instructions of the stint this
  * step ends, from the stubs' stamps. */
-static void tally_stint(struct vpmu_fast_tally *p)
+static void tally_stint(const struct fast_cpu *fc, struct vpmu_fast_tally *p)
 {
 	const struct percpu *c = this_cpu();
-	if (!vpmu_icount_on())
+	if (!fc->clock)
 		return;
 	if (!p->steps)
 		p->first_exit_tsc = c->user_exit_tsc;
 	uint64_t span = vpmu_icount_between(c->user_exit_tsc, c->user_entry_tsc);
-	uint64_t stub = vpmu_icount_stub(VEC_DEBUG);
-	p->user_icount += span > stub ? span - stub : 0;
+	p->user_icount += span > fc->stub ? span - fc->stub : 0;
 }
 
 bool vpmu_step_fast(struct trap_frame *f)
@@ -117,19 +148,18 @@ bool vpmu_step_fast(struct trap_frame *f)
 	if (!fc->armed || !vpmu_step_is_lean(&ip))
 		return false;
 	uint64_t dr6 = read_dr6();
-	if ((dr6 & (DR6_TRAP_BITS | DR6_BD | DR6_BS | DR6_BT)) != DR6_BS || return_work())
+	if ((dr6 & (DR6_TRAP_BITS | DR6_BD | DR6_BS | DR6_BT)) != DR6_BS || perf_wakeup_owed())
 		return false;
-	uint8_t bytes[VPMU_MAX_INSN];
-	unsigned len = vpmu_step_fetch(ip, bytes);
+	const struct decoded *d = decoded_at(fc, ip);
 	unsigned branch = 0, insn = 1;
-	if (f->rip == ip && vpmu_decode_rep_string(bytes, len))
+	if (f->rip == ip && d->rep)
 		insn = 0; /* one iteration of a REP: it retires at its end */
 	else
-		branch = vpmu_decode_branch(bytes, len, ip, f->rip);
+		branch = vpmu_class_branch(d->cls, ip, f->rip);
 	if (!within_budget(fc, insn, branch))
 		return false;
 	struct vpmu_fast_tally *p = &fc->pending;
-	tally_stint(p);
+	tally_stint(fc, p);
 	p->steps++;
 	p->insns += insn;
 	if (branch) {

@@ -73,6 +73,16 @@ void vpmu_icount_stamp_here(void);
 unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 			    uint64_t next_ip);
 bool vpmu_decode_rep_string(const uint8_t *bytes, unsigned len);
+/* The same decoding in two halves, for a cache of decoded instructions
+ * (step_fast.c): what the instruction is whatever its outcome (a
+ * branch kind, or a conditional branch's length), then which kind it
+ * was once the next IP is known. */
+struct vpmu_insn_class {
+	uint8_t kind;      /* VPMU_BR_* (INDIRECT too) or 0, unless conditional */
+	uint8_t cond_len;  /* a conditional branch: its length in bytes; else 0 */
+};
+struct vpmu_insn_class vpmu_decode_class(const uint8_t *bytes, unsigned len);
+unsigned vpmu_class_branch(struct vpmu_insn_class c, uint64_t ip, uint64_t next_ip);
 
 /* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
