@@ -286,13 +286,11 @@ static inline void vpmu_hook_user_entry(struct trap_frame *f)
 		vpmu_user_entry(f);
 }
 
-/* A #DB from user mode: the model's own step, handled the lean way
- * (pmu/vpmu/step_fast.c)? Then the trap returns to user at once. */
+/* A #DB from user mode (called by the entry stub, core/arch/isr.asm,
+ * before trap_dispatch): the model's own step, handled the lean way
+ * (pmu/vpmu/step_fast.c)? Then the trap returns to user at once, and
+ * is not counted in the trap statistics. */
 bool vpmu_step_fast(struct trap_frame *f);
-static inline bool vpmu_hook_step_fast(struct trap_frame *f)
-{
-	return vpmu_stepping[this_cpu_id()] && vpmu_step_fast(f);
-}
 
 static inline void vpmu_hook_user_exit(struct trap_frame *f)
 {

@@ -165,8 +165,6 @@ void trap_dispatch(struct trap_frame *f)
 	unsigned cpu = this_cpu_id();
 	if (cpu < count_rows)
 		counts[cpu][v]++;
-	if (user && v == VEC_DEBUG && vpmu_hook_step_fast(f))
-		return; /* the model's step, done: straight back to user mode */
 	if (user) {
 		current->frame = f;
 		account_user_to_kernel(current);

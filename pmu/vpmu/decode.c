@@ -69,15 +69,6 @@ struct vpmu_insn_class vpmu_decode_class(const uint8_t *b, unsigned len)
 	return always(0);
 }
 
-/* A conditional branch is taken unless the CPU went on to the next
- * instruction in memory. */
-unsigned vpmu_class_branch(struct vpmu_insn_class c, uint64_t ip, uint64_t next_ip)
-{
-	if (!c.cond_len)
-		return c.kind;
-	return next_ip == ip + c.cond_len ? VPMU_BR_COND_NOT_TAKEN : VPMU_BR_COND_TAKEN;
-}
-
 unsigned vpmu_decode_branch(const uint8_t *b, unsigned len, uint64_t ip, uint64_t next_ip)
 {
 	return vpmu_class_branch(vpmu_decode_class(b, len), ip, next_ip);

@@ -67,18 +67,12 @@ unsigned vpmu_step_fetch(uint64_t ip, uint8_t *bytes)
 	return 0;
 }
 
-/* For the lean path (step_fast.c): is the model stepping this CPU's
- * user code with a trap flag of its own (no tracer's)? Then *ip is the
- * instruction the step was armed at. */
-bool vpmu_step_is_lean(uint64_t *ip)
+bool vpmu_step_own_tf(void)
 {
 	unsigned cpu = this_cpu_id();
-	*ip = steps[cpu].ip;
 	return vpmu_stepping[cpu] && !steps[cpu].user_tf;
 }
 
-/* The lean path handled a step: the CPU is about to run `ip`, still
- * stepped. */
 void vpmu_step_moved(uint64_t ip)
 {
 	steps[this_cpu_id()].ip = ip;

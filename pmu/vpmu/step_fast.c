@@ -43,6 +43,11 @@
  * model's own lean traps, which count nowhere (vpmu.c,
  * charge_user_stint).
  *
+ * It is called by the entry stub (core/arch/isr.asm) for every #DB from
+ * user mode, before trap_dispatch: armed means the model steps this
+ * CPU's user code with its own trap flag (vpmu.c arms it only then, and
+ * the full entry, which ends the stepping, disarms it).
+ *
  * Locking: fast[c] belongs to CPU c, touched there with interrupts off
  * (the #DB is an interrupt gate; the hooks run with interrupts off).
  */
@@ -64,7 +69,9 @@ struct decoded {
 struct fast_cpu {
 	bool armed;
 	bool clock;                   /* the instruction clock is on */
+	unsigned shift;               /* clock: its shift */
 	uint64_t stub;                /* clock: a #DB stint's stub instructions */
+	uint64_t ip;                  /* the user instruction about to run */
 	uint64_t gen;                 /* the cache's generation, >= 1 */
 	struct vpmu_fast_budget budget;
 	struct vpmu_fast_tally pending;
@@ -73,11 +80,13 @@ struct fast_cpu {
 
 PERCPU_TABLE(struct fast_cpu, fast);
 
-void vpmu_fast_arm(const struct vpmu_fast_budget *b)
+void vpmu_fast_arm(const struct vpmu_fast_budget *b, uint64_t ip)
 {
 	struct fast_cpu *fc = &fast[this_cpu_id()];
 	fc->budget = *b;
+	fc->ip = ip;
 	fc->clock = vpmu_icount_on();
+	fc->shift = vpmu_icount_shift();
 	fc->stub = vpmu_icount_stub(VEC_DEBUG);
 	fc->gen++; /* a new run: the code may have changed since the last */
 	fc->armed = b->insns > 1 && b->branches > 1 && b->cycles > 1;
@@ -94,7 +103,10 @@ bool vpmu_fast_take(struct vpmu_fast_tally *t)
 	fc->armed = false;
 	*t = fc->pending;
 	fc->pending = (struct vpmu_fast_tally){ 0 };
-	return t->steps != 0;
+	if (!t->steps)
+		return false;
+	vpmu_step_moved(fc->ip); /* the full path's step begins there */
+	return true;
 }
 
 /* The instruction at user address ip, decoded, from the cache or now. */
@@ -137,15 +149,15 @@ static void tally_stint(const struct fast_cpu *fc, struct vpmu_fast_tally *p)
 		return;
 	if (!p->steps)
 		p->first_exit_tsc = c->user_exit_tsc;
-	uint64_t span = vpmu_icount_between(c->user_exit_tsc, c->user_entry_tsc);
+	uint64_t span = (c->user_entry_tsc >> fc->shift) - (c->user_exit_tsc >> fc->shift);
 	p->user_icount += span > fc->stub ? span - fc->stub : 0;
 }
 
 bool vpmu_step_fast(struct trap_frame *f)
 {
 	struct fast_cpu *fc = &fast[this_cpu_id()];
-	uint64_t ip;
-	if (!fc->armed || !vpmu_step_is_lean(&ip))
+	uint64_t ip = fc->ip;
+	if (!fc->armed)
 		return false;
 	uint64_t dr6 = read_dr6();
 	if ((dr6 & (DR6_TRAP_BITS | DR6_BD | DR6_BS | DR6_BT)) != DR6_BS || perf_wakeup_owed())
@@ -166,7 +178,7 @@ bool vpmu_step_fast(struct trap_frame *f)
 		p->branches++;
 		p->by_kind[kind_slot(branch)]++;
 	}
-	vpmu_step_moved(f->rip);
+	fc->ip = f->rip;
 	write_dr6(dr6 & ~DR6_BS);
 	return true;
 }

@@ -661,7 +661,7 @@ void vpmu_emulated_user_insn(void)
 /* The lean step path's budget for the user stint about to begin (the
  * CPU in user mode): per stepped source, the events the live counter
  * nearest its wrap takes before it wraps (step_fast.c). */
-static void arm_lean_steps(struct vpmu_cpu *c)
+static void arm_lean_steps(struct vpmu_cpu *c, uint64_t ip)
 {
 	struct vpmu_fast_budget b = { ~0ULL, ~0ULL, ~0ULL };
 	bool clock = vpmu_icount_on(), pmi;
@@ -679,7 +679,7 @@ static void arm_lean_steps(struct vpmu_cpu *c)
 		if (to && left < *to)
 			*to = left;
 	}
-	vpmu_fast_arm(&b);
+	vpmu_fast_arm(&b, ip);
 }
 
 /* The return to user through f: counters switch to user mode, an owed
@@ -697,8 +697,8 @@ void vpmu_user_exit(struct trap_frame *f)
 	steps_user[this_cpu_id()] = wants_steps(c);
 	if (steps_user[this_cpu_id()])
 		vpmu_step_arm(f);
-	if (steps_user[this_cpu_id()] && !vpmu_lbr_wants_steps())
-		arm_lean_steps(c);
+	if (steps_user[this_cpu_id()] && !vpmu_lbr_wants_steps() && vpmu_step_own_tf())
+		arm_lean_steps(c, f->rip);
 	vpmu_icount_stamp_here();
 	leave(c, fl);
 }

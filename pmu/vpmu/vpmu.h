@@ -82,7 +82,15 @@ struct vpmu_insn_class {
 	uint8_t cond_len;  /* a conditional branch: its length in bytes; else 0 */
 };
 struct vpmu_insn_class vpmu_decode_class(const uint8_t *bytes, unsigned len);
-unsigned vpmu_class_branch(struct vpmu_insn_class c, uint64_t ip, uint64_t next_ip);
+/* A conditional branch is taken unless the CPU went on to the next
+ * instruction in memory. */
+static inline unsigned vpmu_class_branch(struct vpmu_insn_class c, uint64_t ip,
+					 uint64_t next_ip)
+{
+	if (!c.cond_len)
+		return c.kind;
+	return next_ip == ip + c.cond_len ? VPMU_BR_COND_NOT_TAKEN : VPMU_BR_COND_TAKEN;
+}
 
 /* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
@@ -96,7 +104,8 @@ void vpmu_step_init(void);
 /* The bytes of the user instruction at ip (up to 15, fewer at the end
  * of a readable page): how many were read. */
 unsigned vpmu_step_fetch(uint64_t ip, uint8_t *bytes);
-bool vpmu_step_is_lean(uint64_t *ip);
+/* The lean path's steps end at ip: the full path's next step begins
+ * there (step_fast.c hands it back when its run ends). */
 void vpmu_step_moved(uint64_t ip);
 
 /* The lean step path (step_fast.c). The exit hook arms it with how many
@@ -116,9 +125,13 @@ struct vpmu_fast_tally {
 	uint64_t user_icount;     /* clock: user instructions of their stints */
 	uint64_t first_exit_tsc;  /* clock: the exit stamp the run began at */
 };
-void vpmu_fast_arm(const struct vpmu_fast_budget *b);
+/* Arming, for the stint about to begin at user address ip, stepped
+ * with the model's own trap flag (no tracer's: the exit hook checks). */
+void vpmu_fast_arm(const struct vpmu_fast_budget *b, uint64_t ip);
 void vpmu_fast_disarm(void);
 bool vpmu_fast_take(struct vpmu_fast_tally *t);
+/* Is the trap flag in the frame the model's alone (step.c)? */
+bool vpmu_step_own_tf(void);
 
 /* The TSC a task the model has taken time from reads (vtsc.c): its
  * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
