@@ -240,6 +240,8 @@ static void hide(uint64_t ticks)
 	if (!t->vpmu_tsc_hidden)
 		vpmu_tsc_trap_set(true);
 	t->vpmu_tsc_hidden += ticks;
+	if (steps_user[this_cpu_id()])
+		vpmu_cap_spent(ticks); /* the stepping's cost (step_cap.c) */
 }
 
 /* The TSC the current task reads at this entry from user mode: `real`
@@ -460,15 +462,17 @@ void vpmu_kernel_trap(void)
 }
 
 /* Does a live counter need the user code stepped: branches, or
- * instructions without the instruction clock, in user mode? */
+ * instructions without the instruction clock, in user mode? Not one of
+ * a CPU-wide event while the CPU's stepping budget is spent. */
 static bool wants_steps(struct vpmu_cpu *c)
 {
 	enum vpmu_mode m = c->mode;
 	struct vpmu_event ev;
 	bool pmi, want = false;
+	uint64_t capped = vpmu_cap_skipped();
 	c->mode = VPMU_USER;
 	for_each_counter(idx)
-		if (live(c, idx, &ev, &pmi) &&
+		if (live(c, idx, &ev, &pmi) && !(capped >> idx & 1) &&
 		    (ev.src == VPMU_SRC_BRANCHES || (ev.src == VPMU_SRC_INSNS && !vpmu_icount_on())))
 			want = true;
 	c->mode = m;

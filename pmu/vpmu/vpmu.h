@@ -133,6 +133,15 @@ bool vpmu_fast_take(struct vpmu_fast_tally *t);
 /* Is the trap flag in the frame the model's alone (step.c)? */
 bool vpmu_step_own_tf(void);
 
+/* The cap on stepping for CPU-wide events (step_cap.c): the driver
+ * says which counters hold CPU events; vpmu.c adds the model's stepping
+ * time and asks, at each return to user, which counters may not make
+ * the CPU step now (a mask of GLOBAL indices). */
+void vpmu_cap_counter_owner(int idx, bool cpu_wide);
+void vpmu_cap_spent(uint64_t ticks);
+uint64_t vpmu_cap_skipped(void);
+uint64_t vpmu_cap_windows_out(unsigned cpu);
+
 /* The TSC a task the model has taken time from reads (vtsc.c): its
  * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
  * vpmu_tsc_user_now (vpmu.c): that TSC at the current kernel entry. */
