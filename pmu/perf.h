@@ -286,6 +286,12 @@ static inline void vpmu_hook_user_entry(struct trap_frame *f)
 		vpmu_user_entry(f);
 }
 
+/* A #DB from user mode (called by the entry stub, core/arch/isr.asm,
+ * before trap_dispatch): the model's own step, handled the lean way
+ * (pmu/vpmu/step_fast.c)? Then the trap returns to user at once, and
+ * is not counted in the trap statistics. */
+bool vpmu_step_fast(struct trap_frame *f);
+
 static inline void vpmu_hook_user_exit(struct trap_frame *f)
 {
 	if (vpmu_counting[this_cpu_id()])

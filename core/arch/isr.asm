@@ -2,12 +2,14 @@
 ; Each stub makes the stack look the same (an error code, real or 0, then
 ; the vector number), saves the general registers into a struct trap_frame
 ; (core/arch/trap.h) and calls trap_dispatch(frame). Entries from user mode
-; swap GS so the kernel's per-CPU base is active.
+; swap GS so the kernel's per-CPU base is active. A #DB from user mode
+; may be the software PMU model's own single step: vpmu_step_fast
+; (pmu/vpmu/step_fast.c) handles that one and it returns at once.
 
 bits 64
 %include "frame.inc"
 section .text
-extern trap_dispatch
+extern trap_dispatch, vpmu_step_fast
 
 ; Vectors where the CPU pushes an error code itself.
 %define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -35,6 +37,15 @@ isr_common:
 	swapgs
 	PUSH_GPRS
 	STAMP_TSC PERCPU_USER_ENTRY_TSC
+	cmp qword [rsp + 15 * 8], 1 ; #DB (after the stamp: the stub counts hold)
+	je .debug_user
+	jmp .saved
+.debug_user:
+	mov rdi, rsp
+	cld
+	call vpmu_step_fast
+	test al, al
+	jnz trap_return
 	jmp .saved
 .kernel_entry:
 	PUSH_GPRS

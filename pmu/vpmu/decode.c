@@ -21,13 +21,6 @@ static bool is_legacy_prefix(uint8_t b)
 	return false;
 }
 
-/* A conditional branch `len` bytes long from `ip`: taken unless the
- * CPU went on to the next instruction in memory. */
-static unsigned conditional(uint64_t ip, unsigned len, uint64_t next_ip)
-{
-	return next_ip == ip + len ? VPMU_BR_COND_NOT_TAKEN : VPMU_BR_COND_TAKEN;
-}
-
 /* FF /2 and /3 are calls, /4 and /5 jumps (near when /2, /4). */
 static unsigned group5(uint8_t modrm)
 {
@@ -38,7 +31,18 @@ static unsigned group5(uint8_t modrm)
 	return 0;
 }
 
-unsigned vpmu_decode_branch(const uint8_t *b, unsigned len, uint64_t ip, uint64_t next_ip)
+/* A conditional branch of `len` bytes: its kind waits for the outcome. */
+static struct vpmu_insn_class conditional(unsigned len)
+{
+	return (struct vpmu_insn_class){ .cond_len = (uint8_t)len };
+}
+
+static struct vpmu_insn_class always(unsigned kind)
+{
+	return (struct vpmu_insn_class){ .kind = (uint8_t)kind };
+}
+
+struct vpmu_insn_class vpmu_decode_class(const uint8_t *b, unsigned len)
 {
 	unsigned i = 0;
 	while (i < len && is_legacy_prefix(b[i]))
@@ -46,23 +50,45 @@ unsigned vpmu_decode_branch(const uint8_t *b, unsigned len, uint64_t ip, uint64_
 	if (i < len && (b[i] & 0xf0) == 0x40)
 		i++; /* REX */
 	if (i >= len)
-		return 0;
+		return always(0);
 	uint8_t op = b[i];
 	if (op >= 0x70 && op <= 0x7f)           /* Jcc rel8 */
-		return conditional(ip, i + 2, next_ip);
+		return conditional(i + 2);
 	if (op >= 0xe0 && op <= 0xe3)           /* LOOPNE, LOOPE, LOOP, JrCXZ rel8 */
-		return conditional(ip, i + 2, next_ip);
+		return conditional(i + 2);
 	switch (op) {
-	case 0xe8: return VPMU_BR_CALL;         /* CALL rel32 */
-	case 0xe9: case 0xeb: return VPMU_BR_JMP; /* JMP rel32, rel8 */
-	case 0xc2: case 0xc3: return VPMU_BR_RET; /* RET imm16, RET */
-	case 0xff: return i + 1 < len ? group5(b[i + 1]) : 0;
+	case 0xe8: return always(VPMU_BR_CALL);         /* CALL rel32 */
+	case 0xe9: case 0xeb: return always(VPMU_BR_JMP); /* JMP rel32, rel8 */
+	case 0xc2: case 0xc3: return always(VPMU_BR_RET); /* RET imm16, RET */
+	case 0xff: return always(i + 1 < len ? group5(b[i + 1]) : 0);
 	case 0x0f:
 		if (i + 1 < len && b[i + 1] >= 0x80 && b[i + 1] <= 0x8f) /* Jcc rel32 */
-			return conditional(ip, i + 6, next_ip);
-		return 0;
+			return conditional(i + 6);
+		return always(0);
 	}
-	return 0;
+	return always(0);
+}
+
+unsigned vpmu_decode_branch(const uint8_t *b, unsigned len, uint64_t ip, uint64_t next_ip)
+{
+	return vpmu_class_branch(vpmu_decode_class(b, len), ip, next_ip);
+}
+
+/* Is b a REP/REPE/REPNE string instruction (MOVS, CMPS, STOS, LODS,
+ * SCAS, INS, OUTS with an F2 or F3 prefix)? The CPU single-steps each
+ * of its iterations, but retires it once, as the last ends. */
+bool vpmu_decode_rep_string(const uint8_t *b, unsigned len)
+{
+	unsigned i = 0;
+	bool rep = false;
+	while (i < len && is_legacy_prefix(b[i]))
+		rep |= b[i] == 0xf2 || b[i] == 0xf3, i++;
+	if (i < len && (b[i] & 0xf0) == 0x40)
+		i++; /* REX */
+	if (!rep || i >= len)
+		return false;
+	uint8_t op = b[i];
+	return (op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) || (op >= 0x6c && op <= 0x6f);
 }
 
 /* Is b a REP/REPE/REPNE string instruction (MOVS, CMPS, STOS, LODS,

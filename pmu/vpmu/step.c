@@ -34,7 +34,6 @@
 #include "core/arch/percpu_table.h"
 
 #define RFLAGS_TF (1ULL << 8)
-#define X86_MAX_INSN 15
 #define PAGE_BYTES 4096ULL
 
 struct step_cpu {
@@ -58,14 +57,25 @@ void vpmu_step_arm(struct trap_frame *f)
 
 /* The instruction bytes at a user address the CPU has just executed:
  * as many as can be read, up to 15, never past a page that cannot be. */
-static unsigned fetch(uint64_t ip, uint8_t *bytes)
+unsigned vpmu_step_fetch(uint64_t ip, uint8_t *bytes)
 {
-	if (copy_from_user(bytes, (const void *)ip, X86_MAX_INSN) == 0)
-		return X86_MAX_INSN;
+	if (copy_from_user(bytes, (const void *)ip, VPMU_MAX_INSN) == 0)
+		return VPMU_MAX_INSN;
 	unsigned in_page = (unsigned)(PAGE_BYTES - (ip & (PAGE_BYTES - 1)));
-	if (in_page < X86_MAX_INSN && copy_from_user(bytes, (const void *)ip, in_page) == 0)
+	if (in_page < VPMU_MAX_INSN && copy_from_user(bytes, (const void *)ip, in_page) == 0)
 		return in_page;
 	return 0;
+}
+
+bool vpmu_step_own_tf(void)
+{
+	unsigned cpu = this_cpu_id();
+	return vpmu_stepping[cpu] && !steps[cpu].user_tf;
+}
+
+void vpmu_step_moved(uint64_t ip)
+{
+	steps[this_cpu_id()].ip = ip;
 }
 
 /* Is this entry from user mode the model's own step trap (a #DB with
@@ -99,8 +109,8 @@ int vpmu_step_finish(struct trap_frame *f, unsigned *branch)
 	if (f->vector != VEC_DEBUG || !(read_dr6() & DR6_BS))
 		return 0;
 	s->swallow_db = !s->user_tf; /* someone else's step: their SIGTRAP */
-	uint8_t bytes[X86_MAX_INSN];
-	unsigned len = fetch(s->ip, bytes);
+	uint8_t bytes[VPMU_MAX_INSN];
+	unsigned len = vpmu_step_fetch(s->ip, bytes);
 	if (f->rip == s->ip && vpmu_decode_rep_string(bytes, len))
 		return 0; /* one iteration of a REP: the instruction retires at its end */
 	*branch = vpmu_decode_branch(bytes, len, s->ip, f->rip);

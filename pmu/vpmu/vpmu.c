@@ -248,6 +248,8 @@ static void hide(uint64_t ticks)
 	if (!t->vpmu_tsc_hidden)
 		vpmu_tsc_trap_set(true);
 	t->vpmu_tsc_hidden += ticks;
+	if (steps_user[this_cpu_id()])
+		vpmu_cap_spent(ticks); /* the stepping's cost (step_cap.c) */
 }
 
 /* The TSC the current task reads at this entry from user mode: `real`
@@ -470,15 +472,17 @@ void vpmu_kernel_trap(void)
 }
 
 /* Does a live counter need the user code stepped: branches, or
- * instructions without the instruction clock, in user mode? */
+ * instructions without the instruction clock, in user mode? Not one of
+ * a CPU-wide event while the CPU's stepping budget is spent. */
 static bool wants_steps(struct vpmu_cpu *c)
 {
 	enum vpmu_mode m = c->mode;
 	struct vpmu_event ev;
 	bool pmi, want = false;
+	uint64_t capped = vpmu_cap_skipped();
 	c->mode = VPMU_USER;
 	for_each_counter(idx)
-		if (live(c, idx, &ev, &pmi) &&
+		if (live(c, idx, &ev, &pmi) && !(capped >> idx & 1) &&
 		    (ev.src == VPMU_SRC_BRANCHES || (ev.src == VPMU_SRC_INSNS && !vpmu_icount_on())))
 			want = true;
 	c->mode = m;
@@ -497,26 +501,35 @@ static bool wants_steps(struct vpmu_cpu *c)
  * being the instruction clock. False when the stamps do not bracket a
  * stint the model saw begin (then the caller charges it).
  */
-static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bool own_in)
+static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bool own_in,
+			      const struct vpmu_fast_tally *lean)
 {
 	const struct percpu *p = this_cpu();
 	uint64_t out = p->user_exit_tsc, in = p->user_entry_tsc, now = rdtsc();
+	uint64_t first_out = lean->steps ? lean->first_exit_tsc : out;
 	if (!vpmu_icount_on() || !p->stamp_user || c->mode != VPMU_USER ||
-	    !(c->last_tsc <= out && out <= in && in <= now))
+	    !(c->last_tsc <= first_out && first_out <= out && out <= in && in <= now))
 		return false;
-	uint64_t way_out = vpmu_icount_between(c->last_tsc, out) + vpmu_icount_exit_stub();
+	uint64_t way_out = vpmu_icount_between(c->last_tsc, first_out) + vpmu_icount_exit_stub();
 	if (way_out > c->exit_path)
 		c->exit_path = way_out;
 	uint64_t span = vpmu_icount_between(out, in), stub = vpmu_icount_stub(f->vector);
-	uint64_t user = span > stub ? span - stub : 0;
-	uint64_t total = vpmu_icount_between(c->last_tsc, now);
-	uint64_t way_in = total - user > way_out ? total - user - way_out : 0;
+	uint64_t user = (span > stub ? span - stub : 0) + lean->user_icount;
 	unsigned shift = vpmu_icount_shift();
+	/* The lean steps' own kernel time: all of first_out..out but the
+	 * user instructions of the stints they ended. */
+	uint64_t lean_ticks = out - first_out, lean_user = lean->user_icount << shift;
+	lean_ticks = lean_ticks > lean_user ? lean_ticks - lean_user : 0;
+	uint64_t lean_own = lean_ticks >> shift;
+	uint64_t total = vpmu_icount_between(c->last_tsc, now);
+	uint64_t spent = user + way_out + lean_own;
+	uint64_t way_in = total > spent ? total - spent : 0;
 	uint64_t user_ticks = user << shift, out_ticks = way_out << shift;
-	uint64_t rest = now - c->last_tsc - user_ticks;
+	uint64_t rest = now - c->last_tsc - user_ticks - lean_ticks;
 	uint64_t in_ticks = rest > out_ticks ? rest - out_ticks : 0;
 	bool user_pmi = charge(c, VPMU_SRC_CYCLES, 0, user_ticks);
 	user_pmi |= charge(c, VPMU_SRC_INSNS, 0, user);
+	hide(lean_ticks);
 	if (c->exit_own)
 		hide(rest - in_ticks);
 	note_entry_tsc(now - in_ticks);
@@ -546,9 +559,11 @@ static bool charge_user_stint(struct vpmu_cpu *c, const struct trap_frame *f, bo
  * instruction the step retired (vpmu_user_entry charges them), and the
  * rest of the TSC time since the exit hook counts nowhere, and the
  * task's RDTSC leaves it out. Any other stint is charged from the TSC
- * to user mode.
+ * to user mode. The lean steps taken since the last update (`lean`)
+ * are a cycle each, as the one just retired.
  */
-static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped, bool retired)
+static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped, bool retired,
+				 const struct vpmu_fast_tally *lean)
 {
 	uint64_t now = rdtsc();
 	if (!stepped || vpmu_icount_on()) {
@@ -556,12 +571,26 @@ static void charge_untimed_stint(struct vpmu_cpu *c, bool stepped, bool retired)
 		note_entry_tsc(now);
 		return;
 	}
-	uint64_t span = now - c->last_tsc, one = retired && span ? 1 : 0;
+	uint64_t span = now - c->last_tsc, user = lean->steps + (retired ? 1 : 0);
+	if (user > span)
+		user = span;
 	const struct task *t = current;
 	if (t && t->mm)
-		note_entry_tsc(c->last_tsc + one);
-	hide(span - one);
+		note_entry_tsc(c->last_tsc + user);
+	hide(span - user);
 	c->last_tsc = now;
+}
+
+/* What the lean steps since the last update counted (step_fast.c), in
+ * user mode: none of it wraps a counter (their budget stopped short). */
+static bool charge_lean(struct vpmu_cpu *c, const struct vpmu_fast_tally *lean)
+{
+	bool untimed = !vpmu_icount_on(), pmi;
+	pmi = charge(c, VPMU_SRC_INSNS, 0, untimed ? lean->insns : 0);
+	pmi |= charge(c, VPMU_SRC_CYCLES, 0, untimed ? lean->steps : 0);
+	for (unsigned k = 0; k < ARRAY_SIZE(lean->by_kind); k++)
+		pmi |= charge(c, VPMU_SRC_BRANCHES, 1u << k, lean->by_kind[k]);
+	return pmi;
 }
 
 /* Is this entry the wrap timer's interrupt, due now, or the PMI? Then
@@ -584,9 +613,11 @@ static bool own_interrupt(const struct vpmu_cpu *c, const struct trap_frame *f, 
  * right after the model's return (IRET lets in what the way out held
  * off; the step's #DB outranks one that comes later): it came in the
  * model's own time, which on hardware would not have passed. */
-static bool held_in_own_time(const struct vpmu_cpu *c, const struct trap_frame *f, bool stepped)
+static bool held_in_own_time(const struct vpmu_cpu *c, const struct trap_frame *f, bool stepped,
+			     bool leaned)
 {
-	return stepped && c->exit_own && f->vector >= VEC_IRQ_BASE && f->vector != SYSCALL_VECTOR;
+	return stepped && (c->exit_own || leaned) && f->vector >= VEC_IRQ_BASE &&
+	       f->vector != SYSCALL_VECTOR;
 }
 
 /* Entry from user mode: user time is charged, then what the stepped
@@ -599,12 +630,16 @@ void vpmu_user_entry(struct trap_frame *f)
 {
 	uint64_t fl;
 	struct vpmu_cpu *c = ENTER(fl);
+	struct vpmu_fast_tally lean;
+	bool leaned = vpmu_fast_take(&lean);
 	bool stepped = vpmu_stepping[this_cpu_id()];
 	bool own = vpmu_step_trap_is_own(f) || own_interrupt(c, f, rdtsc()) ||
-		   held_in_own_time(c, f, stepped) || vpmu_tsc_insn(f) || vpmu_rdpmc_trap(f);
-	if (!charge_user_stint(c, f, own))
-		charge_untimed_stint(c, stepped, vpmu_step_retired(f));
+		   held_in_own_time(c, f, stepped, leaned) || vpmu_tsc_insn(f) ||
+		   vpmu_rdpmc_trap(f);
+	if (!charge_user_stint(c, f, own, &lean))
+		charge_untimed_stint(c, stepped, vpmu_step_retired(f), &lean);
 	c->mode = VPMU_USER;
+	bool lean_pmi = leaned && charge_lean(c, &lean);
 	unsigned branch = 0;
 	bool step = stepped && vpmu_step_retired(f); /* a step (a REP's iteration too) */
 	bool retired = stepped && vpmu_step_finish(f, &branch);
@@ -612,7 +647,7 @@ void vpmu_user_entry(struct trap_frame *f)
 	bool pmi = charge(c, VPMU_SRC_INSNS, 0, untimed && retired ? 1 : 0);
 	pmi |= charge(c, VPMU_SRC_CYCLES, 0, untimed && step ? 1 : 0);
 	pmi |= charge(c, VPMU_SRC_BRANCHES, branch, branch ? 1 : 0);
-	if (pmi)
+	if (pmi || lean_pmi)
 		wrapped(c);
 	c->mode = own ? VPMU_OWN : VPMU_KERNEL;
 	leave(c, fl);
@@ -637,6 +672,30 @@ void vpmu_emulated_user_insn(void)
 	leave(c, fl);
 }
 
+/* The lean step path's budget for the user stint about to begin (the
+ * CPU in user mode): per stepped source, the events the live counter
+ * nearest its wrap takes before it wraps (step_fast.c). */
+static void arm_lean_steps(struct vpmu_cpu *c, uint64_t ip)
+{
+	struct vpmu_fast_budget b = { ~0ULL, ~0ULL, ~0ULL };
+	bool clock = vpmu_icount_on(), pmi;
+	struct vpmu_event ev;
+	for_each_counter(idx) {
+		if (!live(c, idx, &ev, &pmi))
+			continue;
+		uint64_t left = c->width_mask + 1 - *counter(c, idx), *to = NULL;
+		if (ev.src == VPMU_SRC_BRANCHES)
+			to = &b.branches;
+		else if (ev.src == VPMU_SRC_INSNS && !clock)
+			to = &b.insns;
+		else if (ev.src == VPMU_SRC_CYCLES && !clock)
+			to = &b.cycles;
+		if (to && left < *to)
+			*to = left;
+	}
+	vpmu_fast_arm(&b, ip);
+}
+
 /* The return to user through f: counters switch to user mode, an owed
  * PMI is raised (taken right after IRET), and the user code is stepped
  * if a counter needs it. */
@@ -652,6 +711,8 @@ void vpmu_user_exit(struct trap_frame *f)
 	steps_user[this_cpu_id()] = wants_steps(c);
 	if (steps_user[this_cpu_id()])
 		vpmu_step_arm(f);
+	if (steps_user[this_cpu_id()] && !vpmu_lbr_wants_steps() && vpmu_step_own_tf())
+		arm_lean_steps(c, f->rip);
 	vpmu_icount_stamp_here();
 	leave(c, fl);
 }
@@ -707,6 +768,7 @@ int vpmu_wrmsr_safe(uint32_t msr, uint64_t value)
 	uint64_t f;
 	struct vpmu_cpu *c = sync_model(ENTER(f));
 	int err = vpmu_write_faults(&c->shape, msr, value) ? -EIO : 0;
+	vpmu_fast_disarm(); /* its budget may no longer hold */
 	if (!err && !vpmu_lbr_wrmsr(msr, value))
 		vpmu_mode->wrmsr(&c->r, &c->shape, msr, value);
 	vpmu_counting[this_cpu_id()] = any_enabled(c) || vpmu_lbr_wants_steps();

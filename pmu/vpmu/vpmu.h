@@ -73,6 +73,24 @@ void vpmu_icount_stamp_here(void);
 unsigned vpmu_decode_branch(const uint8_t *bytes, unsigned len, uint64_t ip,
 			    uint64_t next_ip);
 bool vpmu_decode_rep_string(const uint8_t *bytes, unsigned len);
+/* The same decoding in two halves, for a cache of decoded instructions
+ * (step_fast.c): what the instruction is whatever its outcome (a
+ * branch kind, or a conditional branch's length), then which kind it
+ * was once the next IP is known. */
+struct vpmu_insn_class {
+	uint8_t kind;      /* VPMU_BR_* (INDIRECT too) or 0, unless conditional */
+	uint8_t cond_len;  /* a conditional branch: its length in bytes; else 0 */
+};
+struct vpmu_insn_class vpmu_decode_class(const uint8_t *bytes, unsigned len);
+/* A conditional branch is taken unless the CPU went on to the next
+ * instruction in memory. */
+static inline unsigned vpmu_class_branch(struct vpmu_insn_class c, uint64_t ip,
+					 uint64_t next_ip)
+{
+	if (!c.cond_len)
+		return c.kind;
+	return next_ip == ip + c.cond_len ? VPMU_BR_COND_NOT_TAKEN : VPMU_BR_COND_TAKEN;
+}
 
 /* Single-stepping user code (step.c), for vpmu.c: arm the trap
  * flag in the frame user mode is entered through; at the next entry,
@@ -82,6 +100,58 @@ void vpmu_step_arm(struct trap_frame *f);
 int vpmu_step_finish(struct trap_frame *f, unsigned *branch);
 bool vpmu_step_trap_is_own(const struct trap_frame *f);
 void vpmu_step_init(void);
+#define VPMU_MAX_INSN 15
+/* The bytes of the user instruction at ip (up to 15, fewer at the end
+ * of a readable page): how many were read. */
+unsigned vpmu_step_fetch(uint64_t ip, uint8_t *bytes);
+/* The lean path's steps end at ip: the full path's next step begins
+ * there (step_fast.c hands it back when its run ends). */
+void vpmu_step_moved(uint64_t ip);
+
+/* The lean step path (step_fast.c). The exit hook arms it with how many
+ * more events of each stepped source the live counters take before the
+ * first wraps (~0: none counts it); the full entry takes what it
+ * tallied meanwhile (true when it tallied anything) and charges it. */
+struct vpmu_fast_budget {
+	uint64_t insns;     /* instructions (stepped: no instruction clock) */
+	uint64_t branches;  /* branches of any kind */
+	uint64_t cycles;    /* stepped cycles: one per step, no clock */
+};
+struct vpmu_fast_tally {
+	uint64_t steps;           /* lean steps taken (a REP iteration too) */
+	uint64_t insns;           /* instructions they retired */
+	uint64_t branches;
+	uint64_t by_kind[5];      /* branches by VPMU_BR_* bit index */
+	uint64_t user_icount;     /* clock: user instructions of their stints */
+	uint64_t first_exit_tsc;  /* clock: the exit stamp the run began at */
+};
+/* Arming, for the stint about to begin at user address ip, stepped
+ * with the model's own trap flag (no tracer's: the exit hook checks). */
+void vpmu_fast_arm(const struct vpmu_fast_budget *b, uint64_t ip);
+void vpmu_fast_disarm(void);
+bool vpmu_fast_take(struct vpmu_fast_tally *t);
+/* Is the trap flag in the frame the model's alone (step.c)? */
+bool vpmu_step_own_tf(void);
+
+/* The cap on stepping for CPU-wide events (step_cap.c): the driver
+ * says which counters hold CPU events; vpmu.c adds the model's stepping
+ * time and asks, at each return to user, which counters may not make
+ * the CPU step now (a mask of GLOBAL indices). */
+void vpmu_cap_counter_owner(int idx, bool cpu_wide);
+void vpmu_cap_spent(uint64_t ticks);
+uint64_t vpmu_cap_skipped(void);
+uint64_t vpmu_cap_windows_out(unsigned cpu);
+
+/* The TSC a task the model has taken time from reads (vtsc.c): its
+ * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
+ * vpmu_tsc_user_now (vpmu.c): that TSC at the current kernel entry. */
+struct task;
+void vpmu_tsc_init(void);
+void vpmu_tsc_trap_set(bool on);
+void vpmu_tsc_sched_in(const struct task *next);
+unsigned vpmu_tsc_insn(const struct trap_frame *f);
+uint64_t vpmu_tsc_user_now(void);
+bool vpmu_step_retired(const struct trap_frame *f);
 
 /* The TSC a task the model has taken time from reads (vtsc.c): its
  * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.

@@ -19,6 +19,7 @@
 #include "core/arch/percpu_table.h"
 #include "pmu/x86/claim.h"
 #include "pmu/x86/core.h"
+#include "pmu/x86/msr.h"
 #include "pmu/x86/pmi.h"
 
 struct cpu_counters {
@@ -101,6 +102,7 @@ int x86_pmu_add(struct perf_event *e, uint64_t now)
 	if (idx < 0)
 		return -EAGAIN;
 	x86_claim(k, e, idx);
+	pmu_model_counter_owner(idx, e->task == NULL);
 	set_period(e);
 	x86_pmu->lbr_add(e);
 	enable(k, e);

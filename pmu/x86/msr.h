@@ -87,6 +87,9 @@ const char *pmu_model_name(void);
 int pmu_model_event_check(uint64_t evtsel);
 bool pmu_model_event_known(uint64_t evtsel);
 bool pmu_model_insns_by_clock(void);
+/* Counter idx (a GLOBAL index) now holds a CPU-wide event or a task's:
+ * the model caps its stepping for the former (pmu/vpmu/step_cap.c). */
+void pmu_model_counter_owner(int idx, bool cpu_wide);
 /* The model's LBR face ("arch", "legacy", "amd", "none"); NULL without
  * the model. For the self-tests. */
 const char *pmu_model_lbr_face(void);

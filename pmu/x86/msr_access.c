@@ -90,6 +90,12 @@ bool pmu_model_event_known(uint64_t evtsel)
 	return !model || vpmu_event_known(evtsel);
 }
 
+void pmu_model_counter_owner(int idx, bool cpu_wide)
+{
+	if (model)
+		vpmu_cap_counter_owner(idx, cpu_wide);
+}
+
 bool pmu_model_insns_by_clock(void)
 {
 	return model && vpmu_icount_on();

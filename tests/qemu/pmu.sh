@@ -4,7 +4,10 @@
 # as Linux lays it out, tests/musl/pmu_cycles (cycles in all modes and
 # user-only around real work, Linux's errnos) on 1 and 2 CPUs, stat
 # counting cycles, instructions:u and branches:u (single-step), and under
-# -icount an exact user-mode cycle count and instructions in both modes.
+# -icount an exact user-mode cycle count and instructions in both modes,
+# and what a stepped instruction costs the model (exact's cost line);
+# the cap on stepping for CPU-wide events (stepcap) and a long stepped
+# loop counted exactly (steploop).
 # Then every other vpmu mode (intel-v2, intel-v5, hybrid, amd: docs/pmu.md)
 # boots once (hybrid on one CPU, then on two for its two PMUs): its conformance and mode self-tests, a core subset of
 # tests/perf that does not depend on the host's speed (on hybrid exact
@@ -93,7 +96,7 @@ expect_rc 0
 expect_line '^ok - user-only cycles = the loop' "user-only cycles are the loop's instructions, exactly"
 
 # The instruction clock: instructions in both modes, exact in user mode.
-# Stepping branches:u costs ~2,000 kernel instructions each: room for it.
+# Stepping branches:u costs ~200 kernel instructions each: room for it.
 guest_timeout=$((${GUEST_TIMEOUT:-90} * 2))
 printf '%s\n' 'stat -e cycles,instructions -- exact --icount 4' 'rdpmc --icount 4' \
 	'exactmix --icount 4' 'stat -e instructions:u,branches:u -- true' > "$logs/icount-insns.session"
@@ -112,6 +115,28 @@ expect_line "^stat: note: cycles on the software PMU model are QEMU's instructio
 expect_line '^rdpmc: [0-9]+ passed, 0 failed$' "rdpmc (self-monitoring, RDPMC emulated) passes under -icount"
 expect_line '^exactmix: [0-9]+ passed, 0 failed$' \
 	"exactmix: exact and stepped events together, the model's traps in none, under -icount"
+# The lean step path (pmu/vpmu/step_fast.c), in instructions, not time:
+# exact's cost line under -icount must stay 10x under the 2,446 kernel
+# instructions per stepped instruction of the full trap path (186 now).
+per_step=$(sed -n 's/^# cost: .* stepped: \([0-9]*\) kernel instructions per stepped instruction.*/\1/p' "$log" | head -n 1)
+check "stepping costs ${per_step:-?} kernel instructions per stepped instruction (< 245)" \
+	[ "${per_step:-99999}" -lt 245 ]
+
+# The cap on stepping for CPU-wide events (perf_cpu_time_max_percent:
+# tests/perf/stepcap.c), its log line once, and a long stepped loop
+# counted exactly (steploop prints its wall time, which is not checked).
+guest_timeout=$((${GUEST_TIMEOUT:-90} * 2))
+printf '%s\n' 'stepcap' 'steploop 100000' > "$logs/stepcap.session"
+guest stepcap --add "$build/perf/musl/stepcap" --add "$build/perf/musl/steploop" \
+	--session "$logs/stepcap.session"
+guest_timeout=${GUEST_TIMEOUT:-90}
+expect_rc 0
+expect_line '^stepcap: [1-9][0-9]* passed, 0 failed$' \
+	"stepcap: the cap throttles stepping for a CPU-wide event, 0 lifts it"
+check "the cap's log line comes once" \
+	[ "$(grep -c 'pmu: vpmu: single-stepping for CPU-wide events took over' "$log")" = 1 ]
+expect_line '^steploop: 1 passed, 0 failed$' \
+	"steploop: 200,000 and 400,000 stepped instructions counted exactly"
 
 # Throttling on an isolated CPU, whose tick stops while one task runs
 # there: a throttled event asks for it back, or it stays throttled.

@@ -105,8 +105,8 @@ void model_notes(const char *tool, const struct perf_event_attr *first, size_t s
 	what(step, list, sizeof list);
 	if (step)
 		fprintf(stderr, "%s: note: the software PMU model counts %s by single-stepping the "
-			"user code: ~2,000 kernel instructions per user instruction, the program "
-			"~2,000x slower (the model's own time is in no count); %s\n", tool, list,
+			"user code: ~200 kernel instructions per user instruction, the program "
+			"hundreds of times slower (the model's own time is in no count); %s\n", tool, list,
 			icount ? "instructions alone come from the instruction clock, at full speed" :
 				 "--icount N counts instructions exactly at full speed");
 	if (say_cycles && any_cycles) {
