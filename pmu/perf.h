@@ -176,6 +176,12 @@ enum tp_index {
 	TP_NR
 };
 #define TP_ID_BASE 300
+/* The syscalls:sys_enter_<call> and sys_exit_<call> tracepoints, one
+ * pair per system call baremon implements (pmu/trace/tp_syscalls.c):
+ * ids TP_SC_ID_BASE + 2 * nr, + 1 for the exit. They share the
+ * raw_syscalls hooks: an active one counts in tp_active[TP_SYS_ENTER]
+ * (or TP_SYS_EXIT) as well, which keeps a call off the lean paths. */
+#define TP_SC_ID_BASE 1000
 
 /* Events of each tracepoint on some CPU's counters now (atomic; changed
  * by the PMU's add/del under perf_lock, read without it). */
