@@ -92,6 +92,13 @@ void signal_send_perf(struct task *t, uint64_t addr, uint32_t type, uint64_t dat
 void signal_force(int sig, int code, uint64_t addr);
 
 bool signal_pending_current(void);
+/* signalfd (core/fs/signalfd.c), on the current thread's own pending
+ * signals: take the lowest one in set (its number, 0 if none); whether
+ * one is pending; sleep until one is (0) or another signal interrupts
+ * (-ERESTARTSYS). */
+int signal_dequeue_set(uint64_t set, struct ksiginfo *info);
+bool signal_pending_in(uint64_t set);
+long signal_wait_set(uint64_t set);
 /* Deliver what is pending to `self` via frame f (userret.c calls it). */
 void signal_deliver(struct trap_frame *f);
 /* The user's siginfo_t for a signal the kernel kept as k. */
