@@ -3,8 +3,9 @@
  * go where the target's ld.so looks for them, once per target, by
  * content. A QEMU the tool starts gets them in its initrd (no transfer
  * at all); on any target each file, the program's too, is asked for
- * first (FRAME_SUM: size and CRC-32C) and pushed only when it is
- * missing or differs, so a second run pushes nothing.
+ * first (FRAME_SUM: size, CRC-32C and mode) and pushed only when it is
+ * missing or differs (a push sets the mode too), so a second run pushes
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,47 +48,59 @@ void dyn_prepare(struct target *t, int argc, char **argv)
 	}
 }
 
-/* Size and CRC-32C of a local file; false if unreadable. */
-static bool local_sum(const char *path, uint64_t *size, uint32_t *crc)
+/* What the target's copy of a file must match. */
+struct file_sum {
+	uint64_t size;
+	uint32_t crc;
+	uint32_t mode; /* st_mode & 07777 */
+};
+
+/* Size, CRC-32C and mode of a local file; false if unreadable. */
+static bool local_sum(const char *path, struct file_sum *sum)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
+	sum->mode = st.st_mode & 07777;
+	sum->size = 0;
+	sum->crc = 0;
 	uint8_t b[65536];
 	ssize_t n;
-	*size = 0;
-	*crc = 0;
 	while ((n = read(fd, b, sizeof(b))) > 0) {
-		*crc = crc32c(*crc, b, (size_t)n);
-		*size += (uint64_t)n;
+		sum->crc = crc32c(sum->crc, b, (size_t)n);
+		sum->size += (uint64_t)n;
 	}
 	close(fd);
 	return n == 0;
 }
 
-/* Does the target hold path with this size and CRC? (An agent without
- * FRAME_SUM answers EINVAL: no.) */
-static bool target_has(struct conn *c, const char *path, uint64_t size, uint32_t crc)
+/* Does the target hold path with this size, CRC and mode? (An agent
+ * without FRAME_SUM answers EINVAL, one whose answer has no mode is
+ * 16 bytes: no.) */
+static bool target_has(struct conn *c, const char *path, const struct file_sum *sum)
 {
 	conn_send(c, FRAME_SUM, CHAN_CONTROL, path, strlen(path) + 1);
 	struct frame f;
 	do
 		conn_next(c, &f);
 	while (f.type != FRAME_RESULT);
-	return f.len >= 16 && get_le32(f.payload) == 0 && get_le64(f.payload + 4) == size &&
-	       get_le32(f.payload + 8 + 4) == crc;
+	return f.len >= 20 && get_le32(f.payload) == 0 && get_le64(f.payload + 4) == sum->size &&
+	       get_le32(f.payload + 12) == sum->crc && get_le32(f.payload + 16) == sum->mode;
 }
 
 int push_cached(struct conn *c, const char *local, const char *guest, bool *pushed)
 {
-	uint64_t size;
-	uint32_t crc;
+	struct file_sum sum;
 	*pushed = false;
-	if (!local_sum(local, &size, &crc)) {
+	if (!local_sum(local, &sum)) {
 		fprintf(stderr, "baremon: cannot read %s\n", local);
 		return EXIT_NOINPUT;
 	}
-	if (target_has(c, guest, size, crc))
+	if (target_has(c, guest, &sum))
 		return 0;
 	*pushed = true;
 	return cmd_push(c, local, guest, true);

@@ -113,11 +113,23 @@ void perf_task_enable_owned(struct task *t, bool enable);
  * in bytes; name "" for anonymous). */
 void perf_record_comm(struct task *t, bool exec);
 void perf_record_task(struct task *t, struct task *parent, bool fork);
+/* What MMAP/MMAP2 records say of a mapping besides where it is: its
+ * name as /proc/<pid>/maps shows it ("" for anonymous memory: "//anon"),
+ * the file's device and inode (0 without one), shared or private, and
+ * the file's build id when exec found one (build_id_size 0: none). */
+struct perf_mmap_file {
+	const char *name;
+	uint32_t maj, min;
+	uint64_t ino;
+	bool shared;
+	const uint8_t *build_id;
+	unsigned build_id_size;
+};
 void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
-		      const char *name);
-/* An MMAP/MMAP2 of a file whose build id exec found (elf_build_id). */
-void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
-			   const char *name, const uint8_t *build_id, unsigned build_id_size);
+		      const struct perf_mmap_file *mf);
+/* Might a side-band record of the current task reach an event (it or
+ * this CPU has events)? false: making one can be skipped. */
+bool perf_sideband_possible(void);
 /* records/buildid.c: the NT_GNU_BUILD_ID of a checked ELF image into
  * out (zero-filled to BUILD_ID_MAX); its length, 0 if it has none. */
 #define BUILD_ID_MAX 20
@@ -164,6 +176,12 @@ enum tp_index {
 	TP_NR
 };
 #define TP_ID_BASE 300
+/* The syscalls:sys_enter_<call> and sys_exit_<call> tracepoints, one
+ * pair per system call baremon implements (pmu/trace/tp_syscalls.c):
+ * ids TP_SC_ID_BASE + 2 * nr, + 1 for the exit. They share the
+ * raw_syscalls hooks: an active one counts in tp_active[TP_SYS_ENTER]
+ * (or TP_SYS_EXIT) as well, which keeps a call off the lean paths. */
+#define TP_SC_ID_BASE 1000
 
 /* Events of each tracepoint on some CPU's counters now (atomic; changed
  * by the PMU's add/del under perf_lock, read without it). */

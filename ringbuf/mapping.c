@@ -30,7 +30,7 @@ static const struct vma_ops rb_vma_ops = { .close = vma_close };
 int rb_map(struct ring_buffer *rb, struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
 	int r = mm_map_shm(mm, addr, len, prot, VMA_DONTCOPY | VMA_NOSPLIT | VMA_NOEXEC, rb->shm,
-			   &rb_vma_ops, rb, "");
+			   &rb_vma_ops, rb, "anon_inode:[perf_event]"); /* Linux's name */
 	if (r)
 		vma_close(mm, rb); /* undo this mapping's count */
 	return r;

@@ -51,7 +51,8 @@ enum frame_type {
 	FRAME_POWEROFF   = 0x19, /* none: the agent powers the machine off */
 	FRAME_SUM        = 0x1a, /* path: answered by a RESULT of i32 0 or
 				  * -errno, then u64 size, u32 CRC-32C of the
-				  * regular file's bytes (the host's push cache) */
+				  * regular file's bytes, u32 its mode & 07777
+				  * (the host's push cache) */
 	/* The kernel's exporter (export/exporter.c): datagrams outside the
 	 * link, channel = stream, seq = frame number within the stream. */
 	FRAME_EXPORT_DATA = 0x20, /* u64 ring position, then ring bytes */

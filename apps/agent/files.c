@@ -196,7 +196,8 @@ void sum_file(const uint8_t *p, size_t n)
 	put_le32(buf, (uint32_t)-err);
 	put_le64(buf + 4, size);
 	put_le32(buf + 12, crc);
-	out_send(FRAME_RESULT, CHAN_CONTROL, buf, 16);
+	put_le32(buf + 16, err ? 0 : st.st_mode & 07777);
+	out_send(FRAME_RESULT, CHAN_CONTROL, buf, 20);
 }
 
 void files_abort(void)

@@ -146,9 +146,11 @@ static long zero_read(struct file *f, struct uio *u, uint64_t *pos)
 
 /*
  * mmap of /dev/zero: anonymous memory, as on Linux. A private mapping is
- * ordinary private anonymous memory; a shared one is shared anonymous
- * memory (pages both sides of a fork see), named as Linux shows it in
- * /proc/<pid>/maps. A shared writable mapping needs the file open for
+ * ordinary private anonymous memory that still names the device file
+ * (Linux's mmap_zero keeps vm_file: maps shows /dev/zero, its device,
+ * inode and the offset); a shared one is shared anonymous memory (pages
+ * both sides of a fork see), named as Linux shows it in /proc/<pid>/maps
+ * (shmem_zero_setup's unnamed file). A shared writable mapping needs the file open for
  * writing (EACCES), every mapping needs it open for reading.
  */
 static int zero_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
@@ -159,8 +161,17 @@ static int zero_mmap(struct file *f, struct mm *mm, uint64_t addr, uint64_t len,
 		return -EACCES;
 	if (shared && (prot & PROT_WRITE) && !(f->fmode & FMODE_WRITE))
 		return -EACCES;
-	if (!shared)
-		return mm_map_anon(mm, addr, len, prot, 0, "");
+	if (!shared) {
+		int r = mm_map_anon(mm, addr, len, prot, 0, "/dev/zero");
+		if (!r) {
+			mm_set_file_off(mm, addr, off);
+			uint32_t dev;
+			uint64_t ino;
+			file_ident(f, &dev, &ino);
+			mm_set_file_ident(mm, addr, dev, ino);
+		}
+		return r;
+	}
 	return mm_map_anon(mm, addr, len, prot, VMA_SHARED, "/dev/zero (deleted)");
 }
 

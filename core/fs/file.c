@@ -30,7 +30,72 @@ struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags)
 	f->priv = NULL;
 	f->owner_type = f->owner_pid = f->owner_sig = 0;
 	f->owner_uid = f->owner_euid = 0;
+	f->leaf_dir = (struct path){ 0 };
+	f->leaf = NULL;
+	f->pathname = NULL;
 	return f;
+}
+
+void file_set_leaf(struct file *f, struct path_leaf *leaf)
+{
+	if (!leaf->dir.inode || !S_ISREG(f->path.inode->mode))
+		return;
+	size_t n = strlen(leaf->name) + 1;
+	if (!(f->leaf = kmalloc(n)))
+		return; /* the path stays unknown */
+	memcpy(f->leaf, leaf->name, n);
+	f->leaf_dir = leaf->dir;
+	leaf->dir = (struct path){ 0 }; /* the file holds it now */
+}
+
+/* The path of the directory f was found in, "/", f's name; kmalloc'd to
+ * its length, NULL when not known. */
+static char *build_path_name(struct file *f)
+{
+	size_t leaf_len = strlen(f->leaf);
+	char *buf = kmalloc(PATH_MAX);
+	if (!buf)
+		return NULL;
+	long n = vfs_dir_path(NULL, &f->leaf_dir, buf, PATH_MAX);
+	size_t dir_len = n > 0 ? (size_t)n - 1 : 0;
+	bool slash = dir_len > 0 && buf[dir_len - 1] != '/';
+	size_t len = dir_len + slash + leaf_len;
+	char *name = n > 0 && len < PATH_MAX ? kmalloc(len + 1) : NULL;
+	if (name) {
+		memcpy(name, buf, dir_len);
+		name[dir_len] = '/';
+		memcpy(name + dir_len + slash, f->leaf, leaf_len + 1);
+	}
+	kfree(buf);
+	return name;
+}
+
+const char *file_path_name(struct file *f)
+{
+	char *known = __atomic_load_n(&f->pathname, __ATOMIC_ACQUIRE);
+	if (known || !f->leaf)
+		return known;
+	char *built = build_path_name(f);
+	if (!built)
+		return NULL;
+	char *expected = NULL;
+	if (!__atomic_compare_exchange_n(&f->pathname, &expected, built, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kfree(built); /* another caller built it first */
+		return expected;
+	}
+	return built;
+}
+
+void file_ident(const struct file *f, uint32_t *dev, uint64_t *ino)
+{
+	*dev = f->path.inode->sb ? f->path.inode->sb->dev : 0;
+	*ino = f->path.inode->ino;
+}
+
+bool file_unlinked(const struct file *f)
+{
+	return f->path.inode->nlink == 0;
 }
 
 void file_get(struct file *f)
@@ -51,6 +116,10 @@ void file_put(struct file *f)
 	if (f->ops && f->ops->release && !(f->fmode & FMODE_PATH))
 		f->ops->release(f);
 	path_put(&f->path);
+	if (f->leaf_dir.inode)
+		path_put(&f->leaf_dir);
+	kfree(f->leaf);
+	kfree(f->pathname);
 	heap_cache_free(&file_cache, f);
 }
 

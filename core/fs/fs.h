@@ -171,6 +171,22 @@ int path_walk(struct fs_context *fs, const struct path *start,
 	      const char *path, unsigned flags, struct path *out);
 
 /*
+ * Where a walk found its result: the directory that holds the entry and
+ * the entry's name there, symlinks followed (a file opened as
+ * /lib64/ld.so is found in the directory its link names). dir.inode is
+ * NULL when the walk ended on "." or "..", or failed. A reference to dir
+ * is held: path_leaf_put.
+ */
+struct path_leaf {
+	struct path dir;
+	char name[NAME_MAX + 1];
+};
+int path_walk_leaf(struct fs_context *fs, const struct path *start,
+		   const char *path, unsigned flags, struct path *out,
+		   struct path_leaf *leaf);
+void path_leaf_put(struct path_leaf *leaf);
+
+/*
  * Resolve all but the last component. *parent gets a reference; *last
  * points into path (not NUL-terminated: *lastlen) and may be ".", ".."
  * or empty (for "/"); *slash tells whether the path ended in '/'.
@@ -212,6 +228,9 @@ int vfs_openat(struct fs_context *fs, const struct path *start,
 	       const char *path, int flags, int mode, struct file **out);
 /* A new file for an inode (reference taken); no permission checks. */
 struct file *file_alloc(const struct path *p, unsigned fmode, unsigned flags);
+/* A regular file f was found where leaf says: f keeps that (takes the
+ * reference leaf holds) for file_path_name. */
+void file_set_leaf(struct file *f, struct path_leaf *leaf);
 
 /* ---- directory operations (dirops.c) ------------------------------------ */
 

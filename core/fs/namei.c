@@ -22,6 +22,7 @@ struct walk {
 	struct path root;   /* the process root; reference held */
 	int links;          /* symlinks followed */
 	int nested;         /* symlinks being followed right now */
+	struct path_leaf *leaf; /* NULL, or where to note the last entry */
 };
 
 static int walk_path(struct walk *w, struct path *cur, const char *p,
@@ -122,10 +123,24 @@ static int follow_link(struct walk *w, const struct path *dir,
 	return 0;
 }
 
+/* The walk's result is the entry name in dir: note it in w->leaf (the
+ * last such note of a walk is the one that found its result). */
+static void note_leaf(struct walk *w, const struct path *dir, const char *name,
+		      size_t len)
+{
+	struct path_leaf *l = w->leaf;
+	if (l->dir.inode)
+		path_put(&l->dir);
+	l->dir = *dir;
+	path_get(&l->dir);
+	memcpy(l->name, name, len);
+	l->name[len] = 0;
+}
+
 /* Move *cur (a directory) to its child name, following a symlink if
- * follow is set. */
+ * follow is set; last: name ends the walk (its entry may be the result). */
 static int step(struct walk *w, struct path *cur, const char *name,
-		size_t len, bool follow)
+		size_t len, bool follow, bool last)
 {
 	if (!inode_is_dir(cur->inode))
 		return -ENOTDIR;
@@ -146,6 +161,8 @@ static int step(struct walk *w, struct path *cur, const char *name,
 			path_put(&next);
 			return r;
 		}
+	} else if (last && w->leaf) {
+		note_leaf(w, cur, name, len);
 	}
 	path_put(cur);
 	*cur = next;
@@ -170,7 +187,7 @@ static int walk_path(struct walk *w, struct path *cur, const char *p,
 		bool last = rest == end;
 		bool slash = p < end;
 		bool follow = !last || slash || (flags & WALK_FOLLOW);
-		int r = step(w, cur, name, (size_t)(p - name), follow);
+		int r = step(w, cur, name, (size_t)(p - name), follow, last);
 		if (r)
 			return r;
 		if (last) {
@@ -196,6 +213,7 @@ static int walk_begin(struct walk *w, struct fs_context *fs,
 	struct path cwd;
 	w->fs = fs;
 	w->links = w->nested = 0;
+	w->leaf = NULL;
 	fs_paths(fs, &w->root, &cwd);
 	if (path[0] == '/') {
 		*cur = w->root;
@@ -211,13 +229,17 @@ static int walk_begin(struct walk *w, struct fs_context *fs,
 	return 0;
 }
 
-int path_walk(struct fs_context *fs, const struct path *start,
-	      const char *path, unsigned flags, struct path *out)
+int path_walk_leaf(struct fs_context *fs, const struct path *start,
+		   const char *path, unsigned flags, struct path *out,
+		   struct path_leaf *leaf)
 {
 	struct walk w;
+	if (leaf)
+		leaf->dir = (struct path){ 0 };
 	int r = walk_begin(&w, fs, start, path, out);
 	if (r)
 		return r;
+	w.leaf = leaf;
 	if (path[0] != '/' && !inode_is_dir(out->inode))
 		r = -ENOTDIR;
 	else
@@ -227,9 +249,24 @@ int path_walk(struct fs_context *fs, const struct path *start,
 	path_put(&w.root);
 	if (r)
 		path_put(out);
+	if (r && leaf)
+		path_leaf_put(leaf);
 	if (r == -ENOENT)
 		missing_path(path);
 	return r;
+}
+
+int path_walk(struct fs_context *fs, const struct path *start,
+	      const char *path, unsigned flags, struct path *out)
+{
+	return path_walk_leaf(fs, start, path, flags, out, NULL);
+}
+
+void path_leaf_put(struct path_leaf *leaf)
+{
+	if (leaf->dir.inode)
+		path_put(&leaf->dir);
+	leaf->dir = (struct path){ 0 };
 }
 
 /* Split path into the part before the last component and that component. */

@@ -41,10 +41,21 @@ static int create_in(struct path *dir, const struct lastname *last,
 	return 0;
 }
 
+/* Note last (in dir) as where a file opened is found. */
+static void leaf_of(struct path_leaf *leaf, struct path *dir,
+		    const struct lastname *last)
+{
+	leaf->dir = *dir;
+	path_get(&leaf->dir);
+	memcpy(leaf->name, last->name, last->len);
+	leaf->name[last->len] = 0;
+}
+
 static int open_create(struct fs_context *fs, const struct path *start,
 		       const char *path, int flags, int mode, struct path *out,
-		       bool *created)
+		       bool *created, struct path_leaf *leaf)
 {
+	leaf->dir = (struct path){ 0 };
 	struct path dir;
 	struct lastname last;
 	int r = path_walk_parent(fs, start, path, &dir, &last);
@@ -59,13 +70,17 @@ static int open_create(struct fs_context *fs, const struct path *start,
 		if (flags & O_EXCL)
 			r = -EEXIST;
 		else if (S_ISLNK(out->inode->mode) && !(flags & O_NOFOLLOW))
-			r = path_follow_link(fs, &dir, out, WALK_FOLLOW);
+			r = path_follow_link(fs, &dir, out, WALK_FOLLOW); /* leaf unknown */
+		else
+			leaf_of(leaf, &dir, &last);
 		if (r)
 			path_put(out);
 	} else if (r == -ENOENT) {
 		uint32_t m = (uint32_t)mode & 07777 & ~current_umask(fs);
 		r = create_in(&dir, &last, m, out);
 		*created = r == 0;
+		if (*created)
+			leaf_of(leaf, &dir, &last);
 	}
 	path_put(&dir);
 	return r;
@@ -115,7 +130,7 @@ static int open_path_only(struct path *p, int flags, struct file **out)
 }
 
 static int open_inode(struct path *p, int flags, bool created,
-		      struct file **out)
+		      struct path_leaf *leaf, struct file **out)
 {
 	struct inode *ino = p->inode;
 	if (flags & O_PATH)
@@ -145,6 +160,7 @@ static int open_inode(struct path *p, int flags, bool created,
 		file_put(f);
 		return r;
 	}
+	file_set_leaf(f, leaf);
 	*out = f;
 	return 0;
 }
@@ -157,17 +173,19 @@ int vfs_openat(struct fs_context *fs, const struct path *start,
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	struct path p;
+	struct path_leaf leaf;
 	bool created = false;
 	int r;
 	if (flags & O_CREAT)
-		r = open_create(fs, start, path, flags, mode, &p, &created);
+		r = open_create(fs, start, path, flags, mode, &p, &created, &leaf);
 	else
-		r = path_walk(fs, start, path,
-			      (flags & O_NOFOLLOW) ? 0 : WALK_FOLLOW, &p);
+		r = path_walk_leaf(fs, start, path,
+				   (flags & O_NOFOLLOW) ? 0 : WALK_FOLLOW, &p, &leaf);
 	if (r)
 		return r;
-	r = open_inode(&p, flags, created, out);
+	r = open_inode(&p, flags, created, &leaf, out);
 	path_put(&p);
+	path_leaf_put(&leaf);
 	return r;
 }
 

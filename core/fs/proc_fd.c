@@ -42,11 +42,17 @@ bool proc_fd_open(int pid, int fd)
 }
 
 /* Linux names a descriptor's file by its path; baremon knows the path of
- * a directory (from the tree) but not yet of other files, which read as
- * Linux shows a file without one: "anon_inode:[...]" or, in the tree,
- * "KIND:[inode]" as for pipes and sockets. */
+ * a directory (from the tree) and of a regular file opened by path
+ * (file_path_name), not of other files, which read as Linux shows a file
+ * without one: "anon_inode:[...]" or, in the tree, "KIND:[inode]" as for
+ * pipes and sockets. */
 static int file_link_text(struct file *f, char *buf, size_t max)
 {
+	const char *name = file_path_name(f);
+	if (name) {
+		int n = snprintf(buf, max, "%s%s", name, file_unlinked(f) ? " (deleted)" : "");
+		return n < (int)max ? n : (int)max;
+	}
 	if (f->path.mnt && inode_is_dir(f->path.inode)) {
 		long n = vfs_dir_path(NULL, &f->path, buf, max);
 		if (n > 0)

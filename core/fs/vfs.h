@@ -156,6 +156,13 @@ struct file {
 	 * written under fasync_lock */
 	int owner_type, owner_pid, owner_sig;
 	uint32_t owner_uid, owner_euid;
+	/* A regular file opened by path: the directory it was found in
+	 * (held) and its name there, from which file_path_name builds its
+	 * path once (then kept in pathname, set once, atomically). Not
+	 * known (leaf NULL) for other files. */
+	struct path leaf_dir;
+	char *leaf;
+	char *pathname;
 };
 
 /*
@@ -184,6 +191,20 @@ long vfs_write(struct file *f, struct uio *u, const uint64_t *at);
 
 /* Read n bytes at off (f->pos is not used or moved): for exec. */
 long kernel_read(struct file *f, void *buf, size_t n, uint64_t off);
+/*
+ * The path of f as Linux's d_path gives it (/proc/<pid>/maps, perf's
+ * MMAP records): absolute, symlinks resolved, from where it was opened
+ * (a later rename is not seen). NULL when not known: not a regular file
+ * opened by path, its directory removed, or out of memory. The string
+ * lives as long as f.
+ */
+const char *file_path_name(struct file *f);
+/* Whether f's inode has lost its last name: Linux then shows its path
+ * with " (deleted)". */
+bool file_unlinked(const struct file *f);
+/* The device and inode numbers stat shows for f. */
+void file_ident(const struct file *f, uint32_t *dev, uint64_t *ino);
+
 /* Write at the file position (or the end, O_APPEND), as write(2) does. */
 long kernel_write(struct file *f, const void *buf, size_t n);
 int file_size(struct file *f, uint64_t *size);

@@ -71,6 +71,24 @@ static int populate(struct mm *mm, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+/* Tell perf of the mapping just made at addr, named as maps names it;
+ * pgoff as Linux's vm_pgoff in bytes. */
+static void record_mmap(struct mm *mm, uint64_t addr, uint64_t len, uint64_t pgoff,
+			int prot)
+{
+	if (!perf_sideband_possible())
+		return;
+	struct mm_ident *id = kmalloc(sizeof(*id));
+	if (!id || mm_ident_at(mm, addr, id)) {
+		kfree(id);
+		return;
+	}
+	struct perf_mmap_file mf = { .name = id->name, .maj = id->maj, .min = id->min,
+				     .ino = id->ino, .shared = id->shared };
+	perf_record_mmap(addr, len, pgoff, prot, &mf);
+	kfree(id);
+}
+
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, flags,
 		int, fd, unsigned long, off)
 {
@@ -102,7 +120,10 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, f
 	}
 	long r;
 	if (flags & MAP_ANONYMOUS)
-		r = mm_map_anon(mm, addr, len, prot, type == MAP_PRIVATE ? 0 : VMA_SHARED, "");
+		/* Linux backs shared anonymous memory with a file of
+		 * /dev/zero's that has no name: maps shows it so. */
+		r = mm_map_anon(mm, addr, len, prot, type == MAP_PRIVATE ? 0 : VMA_SHARED,
+				type == MAP_PRIVATE ? "" : "/dev/zero (deleted)");
 	else
 		r = map_file(mm, addr, len, prot, flags, fd, off);
 	if (!r && (flags & MAP_POPULATE) && populate(mm, addr, len) == -ENOMEM)
@@ -110,8 +131,8 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, int, prot, int, f
 	if (!r)
 		/* pgoff as Linux's vm_pgoff: a private anonymous area's is
 		 * its own address, a shared one's 0. */
-		perf_record_mmap(addr, len, !(flags & MAP_ANONYMOUS) ? off :
-				 type == MAP_PRIVATE ? addr : 0, prot, "");
+		record_mmap(mm, addr, len, !(flags & MAP_ANONYMOUS) ? off :
+			    type == MAP_PRIVATE ? addr : 0, prot);
 	return r ? r : (long)addr;
 }
 

@@ -679,9 +679,11 @@ int mm_map_file(struct mm *mm, uint64_t start, uint64_t len, int prot,
 	if (!v)
 		return -ENOMEM;
 	file_get(file);
+	file_path_name(file); /* built now: maps reads it under mm->lock */
 	v->file = file;
 	v->file_off = off;
 	v->file_end = end;
+	file_ident(file, &v->dev, &v->ino);
 	uint64_t f = mm_lock(mm);
 	int r = unmap_locked(mm, start, start + len);
 	if (r == 0)
@@ -698,6 +700,17 @@ void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off)
 	struct vma *v = find_vma(mm, start);
 	if (v && v->start == start)
 		v->file_off = off;
+	mm_unlock(mm, f);
+}
+
+void mm_set_file_ident(struct mm *mm, uint64_t start, uint32_t dev, uint64_t ino)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, start);
+	if (v && v->start == start) {
+		v->dev = dev;
+		v->ino = ino;
+	}
 	mm_unlock(mm, f);
 }
 
@@ -1148,32 +1161,72 @@ struct mm *mm_clone(struct mm *src)
 
 /* ---- /proc/<pid>/maps ---- */
 
+/* Linux's MAJOR()/MINOR() of a device number as stat shows it. */
+static unsigned dev_major(uint32_t dev) { return (dev >> 8) & 0xfff; }
+static unsigned dev_minor(uint32_t dev) { return (dev & 0xff) | ((dev >> 12) & 0xfff00); }
+
+/* How maps names v (under mm->lock): a special name, the path of its
+ * file (built at mm_map_file), or its own; *deleted: add " (deleted)". */
+static const char *vma_name(const struct vma *v, bool *deleted)
+{
+	*deleted = false;
+	if (v->flags & VMA_STACK)
+		return "[stack]";
+	if (v->flags & VMA_HEAP)
+		return "[heap]";
+	const char *path = v->file ? __atomic_load_n(&v->file->pathname, __ATOMIC_ACQUIRE)
+				   : NULL;
+	if (!path)
+		return v->name;
+	*deleted = file_unlinked(v->file);
+	return path;
+}
+
+int mm_ident_at(struct mm *mm, uint64_t addr, struct mm_ident *id)
+{
+	uint64_t f = mm_lock(mm);
+	struct vma *v = find_vma(mm, addr);
+	if (!v) {
+		mm_unlock(mm, f);
+		return -ENOENT;
+	}
+	bool deleted;
+	const char *name = vma_name(v, &deleted);
+	snprintf(id->name, sizeof(id->name), "%s%s", name, deleted ? " (deleted)" : "");
+	id->maj = dev_major(v->dev);
+	id->min = dev_minor(v->dev);
+	id->ino = v->ino;
+	id->pgoff = v->file_off + (addr - v->start);
+	id->shared = (v->flags & (VMA_SHARED | VMA_SPECIAL)) == VMA_SHARED;
+	mm_unlock(mm, f);
+	return 0;
+}
+
 int mm_format_maps(struct mm *mm, char *buf, size_t max)
 {
 	size_t n = 0;
 	uint64_t f = mm_lock(mm);
 	list_for_each(node, &mm->vmas) {
 		struct vma *v = vma_of(node);
-		const char *name = v->name;
-		if (v->flags & VMA_STACK)
-			name = "[stack]";
-		else if (v->flags & VMA_HEAP)
-			name = "[heap]";
+		bool deleted;
+		const char *name = vma_name(v, &deleted);
 		/* Linux's show_map_vma: a name starts after padding to 72
 		 * columns and one blank; a line without one ends "0 ". */
 		int w = snprintf(buf + n, n < max ? max - n : 0,
-				 "%08llx-%08llx %c%c%c%c %08llx 00:00 0 ",
+				 "%08llx-%08llx %c%c%c%c %08llx %02x:%02x %llu ",
 				 (unsigned long long)v->start, (unsigned long long)v->end,
 				 v->prot & PROT_READ ? 'r' : '-',
 				 v->prot & PROT_WRITE ? 'w' : '-',
 				 v->prot & PROT_EXEC ? 'x' : '-',
 				 (v->flags & (VMA_SHARED | VMA_SPECIAL)) == VMA_SHARED ? 's' : 'p',
-				 (unsigned long long)v->file_off);
+				 (unsigned long long)v->file_off, dev_major(v->dev),
+				 dev_minor(v->dev), (unsigned long long)v->ino);
 		int pad = w < 72 ? 72 - w : 0;
 		if (w > 0)
 			n += (size_t)w;
 		if (*name)
-			w = snprintf(buf + n, n < max ? max - n : 0, "%*s %s\n", pad, "", name);
+			w = snprintf(buf + n, n < max ? max - n : 0, "%*s %s%s\n", pad, "",
+				     name, deleted ? " (deleted)" : "");
 		else
 			w = snprintf(buf + n, n < max ? max - n : 0, "\n");
 		if (w > 0)

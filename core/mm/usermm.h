@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/limits.h>
 #include "core/cpumask.h"
 #include "core/list.h"
 #include "core/spinlock.h"
@@ -65,6 +66,10 @@ struct vma {
 	 * (mm->dead). */
 	struct file *file;
 	uint64_t file_end;
+	/* The device and inode maps shows (the file's, or /dev/zero's for
+	 * a private mapping of it); 0 for anonymous memory. */
+	uint32_t dev;
+	uint64_t ino;
 };
 
 struct mm {
@@ -142,6 +147,25 @@ int mm_map_file(struct mm *mm, uint64_t start, uint64_t len, int prot,
 /* The mapping starting at start holds the file's bytes from offset off
  * (exec's segments); shown in /proc/<pid>/maps. */
 void mm_set_file_off(struct mm *mm, uint64_t start, uint64_t off);
+/* The mapping starting at start shows device dev, inode ino in maps
+ * (a device's mapping that Linux names by the device file). */
+void mm_set_file_ident(struct mm *mm, uint64_t start, uint32_t dev, uint64_t ino);
+
+/*
+ * What /proc/<pid>/maps and perf's MMAP2 records say of the mapping
+ * that holds addr: its name (a file mapping's path, a special
+ * name, the vma's own name; "" for anonymous memory), with " (deleted)"
+ * after a file's path when the file has lost its last name, as Linux's
+ * d_path; device, inode, the file offset at addr, shared or private.
+ * -ENOENT when nothing is mapped there.
+ */
+struct mm_ident {
+	char name[PATH_MAX];
+	uint32_t maj, min;
+	uint64_t ino, pgoff;
+	bool shared;
+};
+int mm_ident_at(struct mm *mm, uint64_t addr, struct mm_ident *id);
 /* An unused, page aligned range of len bytes, or 0. */
 uint64_t mm_find_free(struct mm *mm, uint64_t len);
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t len);

@@ -404,12 +404,26 @@ static void drop_other_threads(struct task *self)
  * unwinds what the ones before it made. Only then the point of no
  * return: the old mm and everything else of the old program goes.
  */
-/* Tell perf about an image's executable mappings (MMAP2 records). */
-static void record_image_mmaps(const struct elf_image *im, const char *name)
+/* Tell perf about an image's executable mappings (MMAP2 records),
+ * named, with device and inode, as /proc/<pid>/maps shows them (name
+ * when maps has none there). */
+static void record_image_mmaps(struct mm *mm, const struct elf_image *im, const char *name)
 {
-	for (unsigned i = 0; i < im->nseg; i++)
-		perf_record_mmap_file(im->seg[i].start, im->seg[i].len, im->seg[i].pgoff,
-				      im->seg[i].prot, name, im->build_id, im->build_id_size);
+	if (!perf_sideband_possible())
+		return;
+	struct mm_ident *id = kmalloc(sizeof(*id));
+	for (unsigned i = 0; i < im->nseg; i++) {
+		struct perf_mmap_file mf = { .name = name, .build_id = im->build_id,
+					     .build_id_size = im->build_id_size };
+		if (id && !mm_ident_at(mm, im->seg[i].start, id)) {
+			mf = (struct perf_mmap_file){ .name = *id->name ? id->name : name,
+				.maj = id->maj, .min = id->min, .ino = id->ino,
+				.build_id = im->build_id, .build_id_size = im->build_id_size };
+		}
+		perf_record_mmap(im->seg[i].start, im->seg[i].len, im->seg[i].pgoff,
+				 im->seg[i].prot, &mf);
+	}
+	kfree(id);
 }
 
 static long do_exec(const char *path, struct exec_args *a)
@@ -460,9 +474,9 @@ static long do_exec(const char *path, struct exec_args *a)
 	fpu_restore(self);
 	perf_task_exec(self);
 	perf_record_comm(self, true);
-	record_image_mmaps(&ld->prog, mm->exe);
+	record_image_mmaps(mm, &ld->prog, mm->exe);
 	if (ld->interp_path[0])
-		record_image_mmaps(&ld->interp, ld->interp_name);
+		record_image_mmaps(mm, &ld->interp, ld->interp_name);
 	trace_sched_process_exec(self, path, self->tid); /* after enable_on_exec */
 
 	struct trap_frame *f = self->frame;

@@ -44,6 +44,11 @@ SYSCALL_DEFINE2(pidfd_open, pid_t, pid, unsigned int, flags)
 	task_unpin(t);
 	if (thread)
 		return -EINVAL; /* a thread, not a process */
+	return pidfd_create(pid, flags);
+}
+
+int pidfd_create(int pid, unsigned flags)
+{
 	struct file *f = file_new_anon(&pidfd_ops, (void *)(long)pid,
 				       O_RDWR | (int)flags, 0600);
 	if (!f)

@@ -66,6 +66,8 @@ static int check_clone_flags(uint64_t flags)
 
 static int share_resources(struct task *t, struct task *p, uint64_t flags)
 {
+	if (flags & CLONE_CLEAR_SIGHAND) /* never with CLONE_SIGHAND: clone3 refuses */
+		flags &= ~CLONE_SIGHAND;
 	if (flags & CLONE_VM) {
 		mm_get(p->mm);
 		t->mm = p->mm;
@@ -90,6 +92,8 @@ static int share_resources(struct task *t, struct task *p, uint64_t flags)
 	} else if (!(t->sig = signal_state_copy(p->sig))) {
 		return -ENOMEM;
 	}
+	if (flags & CLONE_CLEAR_SIGHAND)
+		signal_reset_for_exec(t->sig); /* handlers to SIG_DFL, SIG_IGN stays */
 	return 0;
 }
 
@@ -216,16 +220,22 @@ static void copy_task_state(struct task *t, struct task *p, uint64_t flags,
 }
 
 /*
- * clone, fork and vfork. Each step that can fail unwinds, through the
- * labels at the end in reverse order, exactly what the steps before it
- * built (Linux's copy_process does the same).
+ * clone, clone3, fork and vfork. Each step that can fail unwinds,
+ * through the labels at the end in reverse order, exactly what the steps
+ * before it built (Linux's copy_process does the same). CLONE_PIDFD:
+ * the pidfd goes to upidfd, which is checked writable first (EFAULT
+ * before anything is made).
  */
-static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
-		     uint64_t ctid, uint64_t tls)
+long process_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
+		   uint64_t ctid, uint64_t tls, uint64_t upidfd)
 {
 	int r = check_clone_flags(flags);
 	if (r)
 		return r;
+	if ((flags & CLONE_PIDFD) && (flags & (CLONE_DETACHED | CLONE_THREAD)))
+		return -EINVAL;
+	if ((flags & CLONE_PIDFD) && put_user(0, (int __user *)upidfd))
+		return -EFAULT;
 	struct task *p = current;
 	struct task *t = task_alloc(p->comm);
 	if (!t)
@@ -247,6 +257,12 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
 	trace_sched_process_fork(p, t);
 
 	int tid = t->tid;
+	if (flags & CLONE_PIDFD) {
+		/* the pidfd names the child from its first instruction:
+		 * made before it runs (an EMFILE then fails only this) */
+		int pidfd = pidfd_create(tid, 0);
+		put_user(pidfd, (int __user *)upidfd);
+	}
 	if (flags & CLONE_PARENT_SETTID)
 		put_user(tid, (int *)ptid);
 	if (flags & CLONE_CHILD_SETTID)
@@ -280,17 +296,23 @@ free_task:
 SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, uint64_t, uptid,
 		uint64_t, uctid, unsigned long, tls)
 {
-	return do_clone(flags, newsp, uptid, uctid, tls);
+	/* The old call puts the pidfd where the parent's tid would go:
+	 * both at once is EINVAL, as Linux; clone3's new flags are not
+	 * clone's (its CSIGNAL byte is the exit signal). */
+	if ((flags & CLONE_PIDFD) && (flags & CLONE_PARENT_SETTID))
+		return -EINVAL;
+	flags &= 0xffffffffUL; /* Linux: clone's flags are an int's */
+	return process_clone(flags, newsp, uptid, uctid, tls, uptid);
 }
 
 SYSCALL_DEFINE0(fork)
 {
-	return do_clone(SIGCHLD, 0, 0, 0, 0);
+	return process_clone(SIGCHLD, 0, 0, 0, 0, 0);
 }
 
 SYSCALL_DEFINE0(vfork)
 {
-	return do_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+	return process_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0, 0);
 }
 
 void process_release_vfork(struct task *t)

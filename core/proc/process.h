@@ -15,6 +15,14 @@ int process_spawn_init(const char *path, char *const argv[]);
 void process_for_each_thread(struct task *leader,
 			     void (*fn)(struct task *t, void *ctx), void *ctx);
 /* End this thread (exit) or the whole process (exit_group), never return. */
+/* clone's work (clone, clone3, fork, vfork): flags with the exit signal
+ * in the low byte; the child's tid or -errno. upidfd: where
+ * CLONE_PIDFD's descriptor goes. */
+long process_clone(uint64_t flags, uint64_t newsp, uint64_t ptid,
+		   uint64_t ctid, uint64_t tls, uint64_t upidfd);
+/* A pidfd for process pid in the current descriptor table (pidfd.c):
+ * the descriptor, or -errno. */
+int pidfd_create(int pid, unsigned flags);
 void process_exit_thread(int code) __attribute__((noreturn));
 void process_exit_group_now(int code) __attribute__((noreturn));
 /* Default action of a fatal signal: report and terminate the process. */

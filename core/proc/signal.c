@@ -17,6 +17,8 @@
 #include "task.h"
 #include "tasks.h"
 #include "core/mm/uaccess.h"
+#include "core/fs/vfs.h"
+#include "waitq.h"
 
 #define BIT(sig) (1ULL << ((sig) - 1))
 #define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
@@ -179,6 +181,17 @@ static void kick(struct task *t, int sig)
 	}
 }
 
+/* Readers of signalfds (core/fs/signalfd.c) sleep here; every signal
+ * queued wakes them and the pollers, who look at their own pending set. */
+static struct waitq signalfd_wq = WAITQ_INIT(signalfd_wq);
+
+static void notify_signalfds(void)
+{
+	if (!list_empty(&signalfd_wq.waiters))
+		waitq_wake_all(&signalfd_wq);
+	poll_wake_all();
+}
+
 /* t is the caller's own, or pinned (tasks.h). */
 int signal_send_thread(struct task *t, const struct ksiginfo *info)
 {
@@ -195,6 +208,7 @@ int signal_send_thread(struct task *t, const struct ksiginfo *info)
 	if (!live)
 		return -ESRCH;
 	kick(t, info->signo);
+	notify_signalfds();
 	return 0;
 }
 
@@ -553,10 +567,10 @@ static void fix_restart(struct trap_frame *f, const struct sigaction *a, bool ha
 	}
 }
 
-/* Next deliverable signal of self, dequeued, or 0. SIGKILL first. */
-static int dequeue(struct task *self, struct ksiginfo *info)
+/* The lowest pending signal of self in ready (SIGKILL first), dequeued,
+ * or 0. Under self->sig->lock. */
+static int dequeue_from(struct task *self, uint64_t ready, struct ksiginfo *info)
 {
-	uint64_t ready = self->sigpending & ~(self->sigmask & ~UNBLOCKABLE);
 	if (!ready)
 		return 0;
 	int sig = (ready & BIT(SIGKILL)) ? SIGKILL : __builtin_ctzll(ready) + 1;
@@ -570,6 +584,31 @@ static int dequeue(struct task *self, struct ksiginfo *info)
 		self->sigpending &= ~BIT(sig);
 	}
 	return sig;
+}
+
+/* Next deliverable signal of self, dequeued, or 0. */
+static int dequeue(struct task *self, struct ksiginfo *info)
+{
+	return dequeue_from(self, self->sigpending & ~(self->sigmask & ~UNBLOCKABLE), info);
+}
+
+int signal_dequeue_set(uint64_t set, struct ksiginfo *info)
+{
+	struct task *self = current;
+	uint64_t f = spin_lock_irqsave(&self->sig->lock);
+	int sig = dequeue_from(self, self->sigpending & set, info);
+	spin_unlock_irqrestore(&self->sig->lock, f);
+	return sig;
+}
+
+bool signal_pending_in(uint64_t set)
+{
+	return __atomic_load_n(&current->sigpending, __ATOMIC_ACQUIRE) & set;
+}
+
+long signal_wait_set(uint64_t set)
+{
+	return wait_event_interruptible(signalfd_wq, signal_pending_in(set));
 }
 
 /* A sibling's execve sent this SIGKILL: only this thread goes. */

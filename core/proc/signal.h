@@ -98,6 +98,14 @@ bool signal_pending_current(void);
  * transfers with a peer that keeps up) checks it and ends early: the
  * task never sees the short count, and its SIGKILL acts at once. */
 bool fatal_signal_pending(void);
+
+/* signalfd (core/fs/signalfd.c), on the current thread's own pending
+ * signals: take the lowest one in set (its number, 0 if none); whether
+ * one is pending; sleep until one is (0) or another signal interrupts
+ * (-ERESTARTSYS). */
+int signal_dequeue_set(uint64_t set, struct ksiginfo *info);
+bool signal_pending_in(uint64_t set);
+long signal_wait_set(uint64_t set);
 /* Deliver what is pending to `self` via frame f (userret.c calls it). */
 void signal_deliver(struct trap_frame *f);
 /* The user's siginfo_t for a signal the kernel kept as k. */

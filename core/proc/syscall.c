@@ -91,6 +91,11 @@ void syscall_init_cpu(void)
 	vdso_init_cpu(); /* what the vDSO's getcpu reads */
 }
 
+const struct syscall_entry *syscall_lookup(uint64_t nr)
+{
+	return nr < MAX_SYSCALL ? table[nr] : NULL;
+}
+
 const char *syscall_name(unsigned nr)
 {
 	return nr < MAX_SYSCALL && table[nr] ? table[nr]->name : "?";

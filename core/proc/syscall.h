@@ -42,7 +42,14 @@ struct syscall_entry {
 	const char *name;
 	syscall_fn fn;
 	syscall_fast_fn fast; /* the typed handler of a fast call, or NULL */
+	unsigned nargs;
+	/* The parameters as written: "type1, name1, type2, name2, ..."
+	 * (the syscalls:sys_enter_<name> tracepoints' fields) */
+	const char *params;
 };
+
+/* The entry of call nr, or NULL when baremon has none. */
+const struct syscall_entry *syscall_lookup(uint64_t nr);
 
 /* Marks a user-space pointer in a handler's parameters. */
 #ifndef __user
@@ -86,7 +93,8 @@ struct syscall_entry {
 	}                                                                    \
 	static const struct syscall_entry syscall_entry_##name               \
 		__attribute__((section(".syscalls"), used, aligned(8))) =     \
-			{ __NR_##name, #name, sys_##name##_regs, fast };     \
+			{ __NR_##name, #name, sys_##name##_regs, fast, n,    \
+			  #__VA_ARGS__ };                                      \
 	static long sys_##name(SC_DECL##n(__VA_ARGS__))
 
 #define SYSCALL_DEFINE0(name) SYSCALL_DEFINEx(0, name)

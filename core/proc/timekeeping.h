@@ -19,6 +19,8 @@
 #define CLOCK_REALTIME_COARSE_ID 5
 #define CLOCK_MONOTONIC_COARSE_ID 6
 #define CLOCK_BOOTTIME_ID 7
+#define CLOCK_REALTIME_ALARM_ID 8
+#define CLOCK_BOOTTIME_ALARM_ID 9
 #define CLOCK_TAI_ID 11
 
 void timekeeping_init(void);           /* read the RTC */

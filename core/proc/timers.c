@@ -15,7 +15,9 @@
  * all hang off one hrtimer on the boot CPU, armed for the earliest
  * deadline. itimer_lock (irqsave) protects the list of armed processes
  * and their itimer fields; whoever changes the list on another CPU asks
- * the boot CPU to re-arm with VEC_IPI_TIMERS.
+ * the boot CPU to re-arm with VEC_IPI_TIMERS. Kernel timers (struct
+ * ktimer: timerfd) work the same way under ktimer_lock, on a second
+ * boot-CPU hrtimer.
  */
 #include <asm/siginfo.h>
 #include "core/arch/apic.h"
@@ -129,19 +131,89 @@ static void itimer_fn(struct hrtimer *timer, struct trap_frame *f)
 	itimer_program();
 }
 
+/* ---- kernel timers (timers.h: struct ktimer) ---- */
+
+static void itimers_changed(void);
+
+static struct spinlock ktimer_lock = SPINLOCK_INIT("ktimer");
+static struct list ktimers = LIST_INIT(ktimers);  /* armed, any order */
+static struct hrtimer ktimer_timer;              /* boot CPU only */
+
+/* Boot CPU, interrupts off: arm for the earliest deadline, or disarm. */
+static void ktimer_program(void)
+{
+	uint64_t first = 0;
+	spin_lock(&ktimer_lock);
+	list_for_each(n, &ktimers) {
+		struct ktimer *k = list_entry(n, struct ktimer, node);
+		if (!first || k->deadline_ns < first)
+			first = k->deadline_ns;
+	}
+	spin_unlock(&ktimer_lock);
+	if (first)
+		hrtimer_start(&ktimer_timer, boot_ns_to_tsc(first));
+	else
+		hrtimer_cancel(&ktimer_timer);
+}
+
+static void ktimer_fn(struct hrtimer *timer, struct trap_frame *f)
+{
+	(void)timer, (void)f;
+	uint64_t now = time_since_boot_ns();
+	spin_lock(&ktimer_lock);
+	list_for_each_safe(n, &ktimers) {
+		struct ktimer *k = list_entry(n, struct ktimer, node);
+		if (now < k->deadline_ns)
+			continue;
+		k->deadline_ns = k->fn(k, now);
+		if (!k->deadline_ns)
+			list_remove(n);
+	}
+	spin_unlock(&ktimer_lock);
+	ktimer_program();
+}
+
+void ktimer_init(struct ktimer *k, uint64_t (*fn)(struct ktimer *, uint64_t))
+{
+	k->deadline_ns = 0;
+	k->fn = fn;
+	list_init(&k->node);
+}
+
+void ktimer_arm(struct ktimer *k, uint64_t deadline_ns)
+{
+	uint64_t f = spin_lock_irqsave(&ktimer_lock);
+	list_remove(&k->node);
+	k->deadline_ns = deadline_ns;
+	if (deadline_ns)
+		list_add_tail(&k->node, &ktimers);
+	spin_unlock_irqrestore(&ktimer_lock, f);
+	itimers_changed();
+}
+
+void ktimer_disarm(struct ktimer *k)
+{
+	ktimer_arm(k, 0);
+}
+
 static void itimer_ipi(struct trap_frame *f)
 {
 	(void)f;
 	apic_eoi();
 	itimer_program();
+	ktimer_program();
 }
 
-/* The set of armed timers changed: the boot CPU re-arms. */
+static void ktimer_program(void);
+
+/* The set of armed timers (interval or kernel timers) changed: the boot
+ * CPU re-arms. */
 static void itimers_changed(void)
 {
 	if (this_cpu_id() == 0) {
 		uint64_t f = irq_save();
 		itimer_program();
+		ktimer_program();
 		irq_restore(f);
 	} else {
 		apic_send_ipi(percpu_area[0].apic_id, VEC_IPI_TIMERS);
@@ -187,5 +259,6 @@ void itimer_forget(struct task *leader)
 void timers_init(void)
 {
 	hrtimer_init(&itimer_timer, itimer_fn);
+	hrtimer_init(&ktimer_timer, ktimer_fn);
 	trap_set_handler(VEC_IPI_TIMERS, itimer_ipi);
 }

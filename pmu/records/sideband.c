@@ -95,11 +95,16 @@ static void output_if(struct perf_event *e, void *arg)
 		output_one(e, r);
 }
 
+bool perf_sideband_possible(void)
+{
+	return !list_empty(&current->perf_events) ||
+	       !list_empty(perf_cpu_events(this_cpu_id()));
+}
+
 static void output_all(const struct sb_record *r)
 {
 	struct task *t = current;
-	struct list *cpu_list = perf_cpu_events(this_cpu_id());
-	if (list_empty(&t->perf_events) && list_empty(cpu_list))
+	if (!perf_sideband_possible())
 		return;
 	uint64_t f = spin_lock_irqsave(&perf_lock);
 	perf_sb_iterate(t, output_if, (void *)r);
@@ -212,16 +217,16 @@ static bool wants_mmap2_plain(const struct perf_event *e, const struct sb_record
 	return e->attr.mmap2 && !(e->attr.build_id && r->has_build_id) && wants_kind(e, r);
 }
 
-void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
-			   const char *name, const uint8_t *build_id, unsigned build_id_size)
+void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
+		      const struct perf_mmap_file *mf)
 {
 	struct task *t = current;
 	bool exec = prot & 4; /* PROT_EXEC */
 	uint32_t ids[2] = { (uint32_t)t->tgid, (uint32_t)t->tid };
 	uint64_t where[3] = { addr, len, pgoff };
 	struct sb_record r = { .h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 0 },
-			       .str = name && *name ? name : "//anon", .time_at = -1,
-			       .has_build_id = build_id_size > 0 };
+			       .str = *mf->name ? mf->name : "//anon", .time_at = -1,
+			       .has_build_id = mf->build_id_size > 0 };
 	if (!exec)
 		r.h.misc |= PERF_RECORD_MISC_MMAP_DATA;
 	memcpy(r.body, ids, 8);
@@ -229,28 +234,22 @@ void perf_record_mmap_file(uint64_t addr, uint64_t len, uint64_t pgoff, int prot
 	r.body_len = 32;
 	r.wants = wants_mmap1;
 	output_all(&r);
-	/* MMAP2 adds maj, min, ino, ino_generation (no devices or inodes
-	 * to report: 0), prot, flags (MAP_PRIVATE). */
+	/* MMAP2 adds maj, min, ino, ino_generation (0: baremon's file
+	 * systems keep none), prot, flags (MAP_SHARED or MAP_PRIVATE). */
 	struct { uint32_t maj, min; uint64_t ino, gen; uint32_t prot, flags; } more =
-		{ 0, 0, 0, 0, (uint32_t)prot, 2 };
+		{ mf->maj, mf->min, mf->ino, 0, (uint32_t)prot, mf->shared ? 1 : 2 };
 	r.h.type = PERF_RECORD_MMAP2;
 	memcpy(r.body + 32, &more, sizeof(more));
 	r.body_len = 32 + sizeof(more);
 	r.wants = wants_mmap2_plain;
 	output_all(&r);
-	if (!build_id_size)
+	if (!mf->build_id_size)
 		return;
 	/* ... or, with a build id: size, 3 reserved bytes, 20 bytes. */
-	uint8_t id[24] = { (uint8_t)build_id_size };
-	memcpy(id + 4, build_id, BUILD_ID_MAX);
+	uint8_t id[24] = { (uint8_t)mf->build_id_size };
+	memcpy(id + 4, mf->build_id, BUILD_ID_MAX);
 	memcpy(r.body + 32, id, sizeof(id));
 	r.h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	r.wants = wants_mmap2_id;
 	output_all(&r);
-}
-
-void perf_record_mmap(uint64_t addr, uint64_t len, uint64_t pgoff, int prot,
-		      const char *name)
-{
-	perf_record_mmap_file(addr, len, pgoff, prot, name, NULL, 0);
 }

@@ -131,4 +131,23 @@ static inline uint32_t tp_put_str(void *rec, uint32_t *end, const char *s,
 	return loc;
 }
 
+/* syscalls:sys_enter_<call>: the call's arguments, as many as it has,
+ * each an unsigned long (Linux's struct syscall_trace_enter). */
+struct tp_syscall_enter {
+	struct tp_common c;
+	int32_t nr;                     /* __syscall_nr */
+	uint32_t pad;
+	uint64_t args[6];
+};
+_Static_assert(offsetof(struct tp_syscall_enter, args) == 16, "Linux's layout");
+
+/* syscalls:sys_exit_<call> (struct syscall_trace_exit). */
+struct tp_syscall_exit {
+	struct tp_common c;
+	int32_t nr;
+	uint32_t pad;
+	int64_t ret;
+};
+_Static_assert(offsetof(struct tp_syscall_exit, ret) == 16, "Linux's layout");
+
 #endif

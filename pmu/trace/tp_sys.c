@@ -1,6 +1,7 @@
 /*
  * The records of the kernel-entry tracepoints (tp_records.h):
- * raw_syscalls:sys_enter and sys_exit around every system call, and
+ * raw_syscalls:sys_enter and sys_exit around every system call (and
+ * there the syscalls:* ones, tp_syscalls.c), and
  * irq:irq_handler_entry before a device interrupt's handler.
  */
 #include "core/proc/syscall.h"
@@ -21,6 +22,8 @@ void tp_sys_enter(const struct trap_frame *f)
 	r.args[4] = f->r8;
 	r.args[5] = f->r9;
 	tp_emit(TP_SYS_ENTER, &r, sizeof(r));
+	if (__atomic_load_n(&tp_sc_active[0], __ATOMIC_RELAXED))
+		tp_syscall_enter(f);
 }
 
 void tp_sys_exit(const struct trap_frame *f)
@@ -29,6 +32,8 @@ void tp_sys_exit(const struct trap_frame *f)
 	r.id = f->vector == SYSCALL_VECTOR ? (long)f->error : -1;
 	r.ret = (long)f->rax;
 	tp_emit(TP_SYS_EXIT, &r, sizeof(r));
+	if (__atomic_load_n(&tp_sc_active[1], __ATOMIC_RELAXED))
+		tp_syscall_exit(f);
 }
 
 void tp_irq_handler_entry(int irq, const char *name)

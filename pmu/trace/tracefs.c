@@ -12,6 +12,7 @@
 #include "core/kernel.h"
 #include "pmu/events/event.h"
 #include "tp_events.h"
+#include "trace.h"
 #include "core/fs/vfs.h"
 
 static const char *const roots[] = { "kernel/tracing", "kernel/debug/tracing" };
@@ -50,6 +51,7 @@ static int gen_available(struct seqbuf *out, void *arg)
 {
 	for (unsigned i = 0; i < TP_NR; i++)
 		sb_printf(out, "%s:%s\n", tp_events[i].group, tp_events[i].name);
+	tp_syscalls_available(out);
 	return 0;
 }
 
@@ -68,6 +70,7 @@ void perf_tracefs_init(void)
 	for (unsigned r = 0; r < ARRAY_SIZE(roots); r++) {
 		for (unsigned i = 0; i < TP_NR; i++)
 			event_files(roots[r], &tp_events[i]);
+		tp_syscalls_tracefs(roots[r]);
 		snprintf(path, sizeof(path), "%s/available_events", roots[r]);
 		sysfs_register(path, gen_available, NULL, NULL);
 	}

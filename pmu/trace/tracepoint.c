@@ -42,6 +42,22 @@ static int index_of(const struct perf_event *e)
 	return c >= TP_ID_BASE && c < TP_ID_BASE + TP_NR ? (int)(c - TP_ID_BASE) : -1;
 }
 
+/* The hook's gate an event keeps open while on a counter: its own
+ * tracepoint's, or raw_syscalls' for a syscalls:* one (whose own count
+ * *sc gets, else NULL). */
+static int *gates_of(const struct perf_event *e, int **sc)
+{
+	int i = index_of(e);
+	bool exit;
+	*sc = NULL;
+	if (i >= 0)
+		return &tp_active[i];
+	if (!tp_sc_event(e->attr.config, &exit))
+		return NULL;
+	*sc = &tp_sc_active[exit];
+	return &tp_active[exit ? TP_SYS_EXIT : TP_SYS_ENTER];
+}
+
 /* Linux's perf_trace_event_perm: counting leaks nothing; raw data
  * needs paranoid -1 or root unless the tracepoint is safe for a task's
  * own event. */
@@ -49,7 +65,7 @@ static int raw_perm(const struct perf_event *e, int i)
 {
 	if (!(e->attr.sample_type & PERF_SAMPLE_RAW))
 		return 0;
-	if (e->task && tp_events[i].cap_any)
+	if (e->task && (i < 0 || tp_events[i].cap_any)) /* syscalls:* are CAP_ANY too */
 		return 0;
 	if (sysctl_perf_event_paranoid() > -1 && current->euid != 0)
 		return -EPERM;
@@ -61,7 +77,8 @@ static int tp_init(struct perf_event *e)
 	if (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return -EOPNOTSUPP;
 	int i = index_of(e);
-	if (i < 0)
+	bool exit;
+	if (i < 0 && !tp_sc_event(e->attr.config, &exit))
 		return -EINVAL;
 	return raw_perm(e, i);
 }
@@ -70,14 +87,20 @@ static int tp_add(struct perf_event *e, uint64_t now)
 {
 	(void)now;
 	e->hw.flags = 0;
-	__atomic_add_fetch(&tp_active[index_of(e)], 1, __ATOMIC_RELAXED);
+	int *sc, *gate = gates_of(e, &sc);
+	if (sc)
+		__atomic_add_fetch(sc, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(gate, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
 static void tp_del(struct perf_event *e, uint64_t now)
 {
 	(void)now;
-	__atomic_sub_fetch(&tp_active[index_of(e)], 1, __ATOMIC_RELAXED);
+	int *sc, *gate = gates_of(e, &sc);
+	__atomic_sub_fetch(gate, 1, __ATOMIC_RELAXED);
+	if (sc)
+		__atomic_sub_fetch(sc, 1, __ATOMIC_RELAXED);
 }
 
 static void tp_start(struct perf_event *e, uint64_t now)
@@ -110,16 +133,16 @@ struct pmu perf_tracepoint_pmu = {
 
 /* ---- reporting an occurrence ---- */
 
-static bool wants(const struct perf_event *e, enum tp_index i)
+static bool wants(const struct perf_event *e, uint64_t config)
 {
 	return e->state == EVENT_ACTIVE && e->pmu == &perf_tracepoint_pmu &&
-	       e->attr.config == TP_ID_BASE + (uint64_t)i &&
+	       e->attr.config == config &&
 	       !(e->hw.flags & TP_STOPPED) && !e->attr.exclude_kernel;
 }
 
-/* Every active event of tracepoint i in one context (leaders and their
- * siblings). Under perf_lock. */
-static void hit_in(struct list *ctx, enum tp_index i, const struct perf_hit *hit)
+/* Every active event of tracepoint config in one context (leaders and
+ * their siblings). Under perf_lock. */
+static void hit_in(struct list *ctx, uint64_t i, const struct perf_hit *hit)
 {
 	list_for_each_safe(n, ctx) {
 		struct perf_event *l = list_entry(n, struct perf_event, ctx_node);
@@ -152,15 +175,15 @@ static void caller_regs(struct trap_frame *r, uint64_t ip, uint64_t bp, uint64_t
 				  .ss = KERNEL_DS, .rflags = rflags };
 }
 
-static void fill_common(struct tp_common *c, enum tp_index i, const struct task *t)
+static void fill_common(struct tp_common *c, uint64_t config, const struct task *t)
 {
-	c->common_type = (uint16_t)(TP_ID_BASE + i);
+	c->common_type = (uint16_t)config;
 	c->common_flags |= flags_now();
 	c->common_preempt_count = 1; /* Linux's tracepoints run with preemption off */
 	c->common_pid = t ? t->tid : 0;
 }
 
-void tp_emit(enum tp_index i, void *rec, uint32_t size)
+void tp_emit_config(uint64_t i, void *rec, uint32_t size)
 {
 	struct task *t = current;
 	fill_common(rec, i, t);

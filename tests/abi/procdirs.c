@@ -62,6 +62,22 @@ static void test_fd_dir(void)
 	CHECK(len == 4 && strcmp(link, "/tmp") == 0,
 	      "fd/%d of a directory reads as its path (%s)", fd, len >= 0 ? link : "?");
 	close(fd);
+	/* A regular file reads as its path too, with " (deleted)" once
+	 * it has lost its name (both as Linux's d_path). */
+	char file[64];
+	snprintf(file, sizeof(file), "/tmp/procdirs.%d", getpid());
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	len = syscall(SYS_readlink, path, link, sizeof(link) - 1);
+	link[len > 0 ? len : 0] = 0;
+	CHECK(fd >= 0 && strcmp(link, file) == 0, "fd/%d of a file reads as its path (%s)", fd, link);
+	unlink(file);
+	len = syscall(SYS_readlink, path, link, sizeof(link) - 1);
+	link[len > 0 ? len : 0] = 0;
+	char gone[80];
+	snprintf(gone, sizeof(gone), "%s (deleted)", file);
+	CHECK(strcmp(link, gone) == 0, "and as \"PATH (deleted)\" once unlinked (%s)", link);
+	close(fd);
 	CHECK(count_entries("/proc/self/fd", -1, &seen) == before, "close removes it");
 	CHECK_ERR(syscall(SYS_readlink, path, link, sizeof(link)), ENOENT, "readlink of a closed fd");
 	snprintf(path, sizeof(path), "/proc/%d/fd", getpid());

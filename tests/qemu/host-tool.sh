@@ -267,6 +267,22 @@ expect_rc 0
 check "run: it runs again" in_out '^dyn-tls: 6 passed, 0 failed$'
 check "run: nothing is pushed the second time" bash -c "! grep -q '^baremon: pushed .* files' '$err'"
 echo "# second run of dyn-tls: ${secs}s"
+# The cache holds the mode too: a library whose mode changed goes again
+# (and arrives with it: the run after pushes nothing).
+dyncopy=$logs/dyncopy
+mkdir -p "$dyncopy"
+lib=libdyntls.so
+cp -p "$build/dyn/dyn-tls" "$build/dyn/$lib" "$dyncopy/"
+chmod 0600 "$dyncopy/$lib"
+bm run-dyn3 "${c[@]}" -v run "$dyncopy/dyn-tls"
+expect_rc 0
+check "run: a library whose mode changed ($lib 0600) is pushed again" \
+	in_err '^baremon: pushed 1 of the 3 files .*dyn-tls needs'
+bm run-dyn4 "${c[@]}" -v run "$dyncopy/dyn-tls"
+expect_rc 0
+check "run: it runs with the library so" in_out '^dyn-tls: 6 passed, 0 failed$'
+check "run: and nothing is pushed the time after (the target has its mode now)" \
+	bash -c "! grep -q '^baremon: pushed .* files' '$err'"
 
 bm run-guest "${c[@]}" run cat /proc/version
 expect_rc 0
