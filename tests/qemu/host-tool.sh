@@ -129,6 +129,13 @@ printf 'run true\nfrobnicate now\n' >"$logs/bad.session"
 pre "session: an unknown step" 2 'bad.session:2: cannot understand' session "$logs/bad.session"
 printf 'push /nonexistent/file\n' >"$logs/nofile.session"
 pre "session: a missing file to push" 66 'nofile.session:1.*cannot read' session "$logs/nofile.session"
+pre "session: --junit without a file" 2 'FILE \[--junit OUT\]' session "$logs/bad.session" --junit
+pre "session: --junit into a missing directory" 73 'cannot write /nonexistent/j.xml' \
+	session "$logs/nofile.session" --junit /nonexistent/j.xml
+printf 'intel --cmdline vpmu=intel\n  amd   vpmu=amd\n' >"$logs/bad.targets"
+pre "--targets: a target's options without '-'" 2 "bad.targets:2: a target's options start with '-'" \
+	--targets "$logs/bad.targets" run true
+pre "--targets: no such file" 66 'nonexistent.targets' --targets "$logs/nonexistent.targets" run true
 pre "--smp without its value" 2 'unknown option' --smp
 
 # --- signals to the tool alone: nothing left -------------------------------------
@@ -319,9 +326,25 @@ check "session: every step passed" in_out '^session: 10 passed, 0 failed$'
 check "pull: a /proc file (size 0 in stat) comes whole" grep -q '^processor' "$logs/cpuinfo.txt"
 check "session: the pulled file is intact" cmp -s "$logs/big.bin" "$logs/s.back"
 printf 'run false\nrun echo never\n' >"$logs/f.session"
-bm session-fail "${c[@]}" session "$logs/f.session"
+bm session-fail "${c[@]}" session "$logs/f.session" --junit "$logs/f.xml"
 expect_rc 1
 check "session: stops at the first failure" in_out '^session: 0 passed, 1 failed$'
+# --junit: the steps as JUnit test cases that Python's xml.etree reads:
+# the failed run with its exit status, the step it left unrun skipped.
+junit_cases() {
+	python3 -c 'import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite")
+print(s.get("tests"), s.get("failures"), s.get("skipped"), *[
+    c.get("name") + "=" + ",".join(x.tag + ":" + (x.get("message") or x.text or "").strip() for x in c)
+    for c in s.findall("testcase")], sep="|")' "$1" 2>&1
+}
+check "session --junit: a failed run and the skipped step after it" \
+	[ "$(junit_cases "$logs/f.xml")" = "2|1|1|run false=failure:exit status 1, expected 0|run echo never=skipped:not run: an earlier step failed" ]
+printf 'run echo "<hello> & bye"\nexpect & bye\n' >"$logs/j.session"
+bm session-junit "${c[@]}" session "$logs/j.session" --junit "$logs/j.xml"
+expect_rc 0
+check "session --junit: two passed cases, a run's output (markup escaped) its system-out" \
+	[ "$(junit_cases "$logs/j.xml")" = '2|0|0|run echo "<hello> & bye"=system-out:<hello> & bye|expect & bye=' ]
 
 # --- perf's ways, on the --connect target ---------------------------------------
 signal_tool sigint INT '^started$' "${c[@]}" run "$sleeper"
