@@ -27,6 +27,9 @@ libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 linux-perf:/usr/bin/perf
 clang:/usr/bin/clang
 gnuplot-nox:/usr/bin/gnuplot
+python3-jinja2:/usr/lib/python3/dist-packages/jinja2/__init__.py
+python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
+lava-dispatcher:/usr/bin/lava-run
 "
 
 missing=""
