@@ -8,7 +8,7 @@
 # Ends with "ktap: N passed, N failed".
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
-ktap="python3 $top/tests/ktap.py"
+ktap() { python3 "$top/tests/ktap.py" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -39,26 +39,26 @@ a kernel message in between
 ok 2 second
 K
 check "a nested document with a failure and a skip is well formed" \
-	$ktap check --expect 2 --expect-failed 1 "$tmp/nested"
+	ktap check --expect 2 --expect-failed 1 "$tmp/nested"
 refuse "--expect holds the checker to the number of results" \
-	$ktap check --expect 3 "$tmp/nested"
+	ktap check --expect 3 "$tmp/nested"
 
 printf 'KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..2\nok 1 b\nok 2 c\n' | doc two
-check "two documents in one log: 3 results" $ktap check --expect 3 --expect-failed 0 "$tmp/two"
+check "two documents in one log: 3 results" ktap check --expect 3 --expect-failed 0 "$tmp/two"
 
 printf 'KTAP version 1\n1..2\nok 1 a\nok 3 b\n' | doc numbering
-refuse "a result out of order is refused" $ktap check "$tmp/numbering"
+refuse "a result out of order is refused" ktap check "$tmp/numbering"
 printf 'KTAP version 1\n1..3\nok 1 a\nok 2 b\n' | doc short
-refuse "fewer results than the plan are refused" $ktap check "$tmp/short"
+refuse "fewer results than the plan are refused" ktap check "$tmp/short"
 printf 'KTAP version 1\n1..1\n  KTAP version 1\n  1..1\n  not ok 1 a\nok 1 parent\n' | doc bubble
-refuse "a parent that is ok over a failed subtest is refused" $ktap check "$tmp/bubble"
+refuse "a parent that is ok over a failed subtest is refused" ktap check "$tmp/bubble"
 printf 'KTAP version 1\n1..1\n   ok 1 a\nok 1 b\n' | doc indent
-refuse "a result at the wrong indentation is refused" $ktap check "$tmp/indent"
+refuse "a result at the wrong indentation is refused" ktap check "$tmp/indent"
 printf 'selftest: 3 passed, 0 failed\n' | doc none
-refuse "a log with no KTAP version line is refused" $ktap check "$tmp/none"
+refuse "a log with no KTAP version line is refused" ktap check "$tmp/none"
 
 # JUnit from the nested document: suite "first" with its three cases.
-$ktap junit --name demo "$tmp/nested" > "$tmp/nested.xml"
+ktap junit --name demo "$tmp/nested" > "$tmp/nested.xml"
 cat > "$tmp/junit.py" <<'P'
 import sys
 import xml.etree.ElementTree as ET
@@ -84,7 +84,7 @@ check "run-all.sh fails when a test fails (status $rc)" [ "$rc" != 0 ]
 check "run-all.sh still ends with its summary line, checks counted as before" \
 	[ "$(tail -n 1 "$tmp/run-all")" = "qemu: 3 passed, 2 failed" ]
 check "run-all.sh's output is KTAP: 3 tests, 2 of them failed" \
-	$ktap check --expect 3 --expect-failed 2 "$tmp/run-all"
+	ktap check --expect 3 --expect-failed 2 "$tmp/run-all"
 check "a check's '#' does not become a KTAP directive" \
 	grep -qx '  ok 2 alpha: second check   with a hash' "$tmp/run-all"
 check "a test with no checks gets a failed result of its own" \
@@ -101,7 +101,7 @@ check "JUNIT=FILE: run-all.sh's JUnit loads: 5 cases, 2 failures, a suite per te
 	echo "not ok 1 s"
 } > "$tmp/stream"
 check "a suite streamed without a plan is a KTAP subtest" \
-	$ktap check --expect 1 --expect-failed 1 "$tmp/stream"
+	ktap check --expect 1 --expect-failed 1 "$tmp/stream"
 
 echo "ktap: $passed passed, $failed failed"
 [ "$failed" = 0 ]

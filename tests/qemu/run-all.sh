@@ -83,6 +83,7 @@ running() {
 	echo $((started - $(find "$out" -name '*.rc' | wc -l)))
 }
 
+# shellcheck disable=SC2086 # the names, split on purpose
 set -- $tests
 say "KTAP version 1" "1..$#"
 start=$(date +%s)

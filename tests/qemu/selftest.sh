@@ -7,7 +7,8 @@
 min=${MIN_SELFTESTS:-10}
 result='^(not )?ok [0-9]+ [a-z0-9_]+( # SKIP .*)?$'
 summary='^selftest: [0-9]+ passed, [0-9]+ failed$'
-ktap="python3 $top/tests/ktap.py"
+# shellcheck disable=SC2317 # called by check
+ktap() { python3 "$top/tests/ktap.py" "$@"; }
 
 for n in 1 2; do
 	st_guest selftest-smp$n --smp $n --run selftest
@@ -28,7 +29,7 @@ for n in 1 2; do
 	# The output is KTAP version 1 (Linux's ktap.rst), which a parser
 	# reads: the plan matches the results, numbered 1..N in order.
 	check "the self-tests' output is KTAP version 1 with $ran results" \
-		$ktap check --expect "$ran" --expect-failed 0 "$log"
+		ktap check --expect "$ran" --expect-failed 0 "$log"
 done
 
 # The hrtimer storm tests again under -icount with 2 CPUs (QEMU's
