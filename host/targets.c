@@ -11,10 +11,12 @@
  * noise print them, in the order first seen), and the exit status of
  * each. A target's whole output is shown when it failed or gave no
  * measurement. The status is 0 when every target's was, else the first
- * non-zero one in the file's order.
+ * non-zero one in the file's order. A signal to the tool goes on to the
+ * targets (wait_all).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +256,34 @@ static int exit_status(int wstatus)
 	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : EXIT_SOFTWARE;
 }
 
+/* Wait for every target. A SIGINT, SIGTERM or SIGHUP to the tool
+ * (stop.c records it) goes on to each target's baremon, which stops its
+ * command and its QEMU; once all have ended the tool dies of it too. */
+static void wait_all(const char *dir)
+{
+	bool forwarded = false;
+	for (int i = 0; i < ntargets; i++) {
+		int ws = 0;
+		while (waitpid(targets[i].pid, &ws, 0) < 0) {
+			if (errno != EINTR) {
+				ws = EXIT_SOFTWARE << 8;
+				break;
+			}
+			for (int k = 0; stop_signal && !forwarded && k < ntargets; k++)
+				kill(targets[k].pid, stop_signal);
+			forwarded = forwarded || stop_signal;
+		}
+		targets[i].status = exit_status(ws);
+	}
+	if (!stop_signal)
+		return;
+	for (int i = 0; i < ntargets; i++)
+		unlink(targets[i].out);
+	rmdir(dir);
+	signal(stop_signal, SIG_DFL);
+	raise(stop_signal);
+}
+
 int cmd_targets(const char *file, int argc, char **argv, int cmd)
 {
 	read_targets(file);
@@ -266,12 +296,7 @@ int cmd_targets(const char *file, int argc, char **argv, int cmd)
 	}
 	for (int i = 0; i < ntargets; i++)
 		start(&targets[i], argc, argv, cmd, path);
-	for (int i = 0; i < ntargets; i++) {
-		int ws;
-		while (waitpid(targets[i].pid, &ws, 0) < 0 && errno == EINTR)
-			;
-		targets[i].status = exit_status(ws);
-	}
+	wait_all(path);
 	int status = 0;
 	bool measured[MAX_TARGETS];
 	for (int i = 0; i < ntargets; i++) {

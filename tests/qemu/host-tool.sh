@@ -171,6 +171,30 @@ check "SIGTERM while a command runs: no process, no file left" left_nothing "$si
 signal_tool sighup HUP '' run "$sleeper"
 expect_rc 129
 check "SIGHUP while the machine boots: no process, no file left" left_nothing "$sigtmp"
+# --targets on two agents on the host (exec:, no QEMU): one table with
+# a column each; SIGTERM to the tool alone reaches both targets, whose
+# commands end, and nothing is left.
+printf 'one --connect exec:%s\ntwo --connect exec:%s\n' "$build/apps/agent" "$build/apps/agent" \
+	>"$logs/exec.targets"
+bm targets-exec --targets "$logs/exec.targets" run echo "copies: 42"
+expect_rc 0
+check "--targets: the header names both targets" in_out '^target +one +two$'
+check "--targets: the measurement in both columns" in_out '^copies +42 +42$'
+# (the host's sleep: both agents share this machine's /tmp, so a pushed
+# program would collide)
+signal_tool targets-sigterm TERM '' --targets "$logs/exec.targets" run sleep 4711
+expect_rc 143
+# shellcheck disable=SC2317 # called by check
+no_sleeper() {
+	local i
+	for i in $(seq 50); do
+		pgrep -x -f "sleep 4711" >/dev/null || return 0
+		sleep 0.2
+	done
+	return 1
+}
+check "--targets, SIGTERM: both targets' commands ended" no_sleeper
+check "--targets, SIGTERM: no file left" left_nothing "$sigtmp"
 if [ -e /dev/kvm ]; then
 	bm kvm --kvm run true
 	if [ "$rc" = 0 ]; then
