@@ -28,6 +28,8 @@
 #define MAX_TARGETS 16
 #define MAX_ROWS 256
 #define TARGET_WORDS 32
+/* A target's name: a column's title and its output file's name. */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
 struct one_target {
 	char name[32];
@@ -100,12 +102,13 @@ static void read_targets(const char *file)
 			free(copy);
 			continue;
 		}
+		const char *name = t->words[0];
 		const char *why = ntargets == MAX_TARGETS ? "more than 16 targets" :
-				  strlen(t->words[0]) >= sizeof(t->name) ? "a name longer than 31" :
-				  t->words[0][0] == '-' ? "a line starts with the target's name" : NULL;
-		for (int k = 1; !why && k < t->nwords; k++)
-			if (k == 1 && t->words[k][0] != '-')
-				why = "a target's options start with '-'";
+				  strlen(name) >= sizeof(t->name) ? "a name longer than 31" :
+				  name[0] == '-' ? "a line starts with the target's name" :
+				  name[strspn(name, NAME_CHARS)] ? "a name of letters, digits, '.', '_', '-'" :
+				  t->nwords > 1 && t->words[1][0] != '-' ?
+				  "a target's options start with '-'" : NULL;
 		if (why) {
 			fprintf(stderr, "baremon: --targets: %s:%d: %s\n", file, lineno, why);
 			exit(EXIT_USAGE);
@@ -124,8 +127,12 @@ static void read_targets(const char *file)
  * without --targets FILE), t's options and the command. */
 static void start(struct one_target *t, int argc, char **argv, int cmd, const char *dir)
 {
-	static char *child[2 * 64 + TARGET_WORDS + 512];
-	int n = 0;
+	int max = argc + TARGET_WORDS + 1, n = 0;
+	char **child = calloc((size_t)max, sizeof(*child));
+	if (!child) {
+		perror("baremon: --targets");
+		exit(EXIT_SOFTWARE);
+	}
 	child[n++] = argv[0];
 	for (int i = 1; i < cmd; i++) {
 		if (!strcmp(argv[i], "--targets")) {
@@ -136,7 +143,7 @@ static void start(struct one_target *t, int argc, char **argv, int cmd, const ch
 	}
 	for (int k = 1; k < t->nwords; k++)
 		child[n++] = t->words[k];
-	for (int i = cmd; i < argc && n < (int)(sizeof(child) / sizeof(child[0])) - 1; i++)
+	for (int i = cmd; i < argc; i++)
 		child[n++] = argv[i];
 	child[n] = NULL;
 	snprintf(t->out, sizeof(t->out), "%s/%s.out", dir, t->name);
@@ -146,15 +153,17 @@ static void start(struct one_target *t, int argc, char **argv, int cmd, const ch
 		perror("baremon: fork");
 		exit(EXIT_UNAVAILABLE);
 	}
-	if (t->pid > 0)
+	if (t->pid > 0) {
+		free(child);
 		return;
+	}
 	/* Killed with the tool: then its own handler stops its QEMU. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	int fd = open(t->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(EXIT_CANTCREAT);
 	close(fd);
-	execv("/proc/self/exe", child);
+	execv("/proc/self/exe", child);   /* child is the new image's */
 	perror("baremon: /proc/self/exe");
 	_exit(EXIT_UNAVAILABLE);
 }
