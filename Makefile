@@ -79,7 +79,7 @@ say = @echo "  $(1)	$(2)"
 endif
 
 .PHONY: all boot-big deps kernel loader esp image run test test-loaded unit qemu-test clean musl-tests bench host install \
-	noise-compare fork-bench fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount \
+	lava noise-compare fork-bench fuzz fuzz-build debug-esp selftest-esp selftest-image soak export-bench export-bench-icount \
 	perf-test-linux perf-test-compare
 all: esp host
 
@@ -387,6 +387,12 @@ unit: | $(DEPS_OK)
 
 qemu-test: esp selftest-esp host abi perf-tests musl-tests dyn-tests cpumodel-tests
 	sh tests/qemu/run-all.sh
+
+# The LAVA job (tools/lava/, docs/lava.md) under Debian's lava-run: the
+# templates validated, the QEMU job run, its test cases checked (about a
+# minute; also part of make test, as tests/qemu/lava.sh).
+lava: esp
+	bash tests/qemu/lava.sh
 
 test: esp selftest-esp debug-esp host fuzz-build abi perf-tests musl-tests stat-tests dyn-tests cpumodel-tests
 	sh tests/run-tests.sh

@@ -1,9 +1,13 @@
 /*
  * In-kernel self-tests. A test is a function registered with SELFTEST();
- * it records failures with ST_CHECK / ST_FAIL and keeps going. Results go
- * to the serial console one line per test, parseable by tests/qemu:
- *   selftest: <name>: PASS
- *   selftest: <name>: FAIL (<where>: <what>)
+ * it records failures with ST_CHECK / ST_FAIL and keeps going, or says
+ * with ST_SKIP that this machine gives it nothing to check. Results go
+ * to the serial console in KTAP version 1 (core/selftest.c), parseable
+ * by tests/qemu and tests/ktap.py:
+ *   ok <number> <name>
+ *   ok <number> <name> # SKIP <why>
+ *   # <name>: FAIL (<where>: <what>)
+ *   not ok <number> <name>
  *   selftest: N passed, N failed
  */
 #ifndef BAREMON_SELFTEST_H
@@ -14,6 +18,7 @@
 struct selftest_ctx {
 	const char *name;
 	int failures;
+	char skip[96];      /* ST_SKIP's reason; "" when the test ran */
 };
 
 struct selftest {
@@ -30,6 +35,11 @@ struct selftest {
 
 void selftest_fail(struct selftest_ctx *t, const char *file, int line,
 		   const char *fmt, ...) __printf(4, 5);
+
+/* The test has nothing to check on this machine (its caller returns):
+ * reported as "ok N name # SKIP <why>". */
+void selftest_skip(struct selftest_ctx *t, const char *fmt, ...) __printf(2, 3);
+#define ST_SKIP(t, ...) selftest_skip(t, __VA_ARGS__)
 
 #define ST_FAIL(t, ...) selftest_fail(t, __FILE__, __LINE__, __VA_ARGS__)
 #define ST_CHECK(t, cond)                                                 \

@@ -251,9 +251,23 @@ int cmd_shell(int fd, struct target *t);
 int cmd_poweroff(struct conn *c);
 
 /* session.c */
-int cmd_session(struct conn *c, const char *file);
+/* junit: NULL, or where to write the steps as JUnit XML (junit.c). */
+int cmd_session(struct conn *c, const char *file, const char *junit);
 /* Every step understood, every local file there (exits as check.c). */
 void session_check(const char *file);
+
+/* targets.c: --targets FILE: argv[cmd..] on every target of FILE at
+ * once, then one table with a column per target; the status. */
+int cmd_targets(const char *file, int argc, char **argv, int cmd);
+
+/* junit.c: a JUnit XML file of test cases, written at junit_close
+ * (false, with a message, when it could not be). */
+enum junit_result { JUNIT_PASSED, JUNIT_FAILED, JUNIT_SKIPPED };
+struct junit;
+struct junit *junit_open(const char *path);
+void junit_case(struct junit *j, const char *suite, const char *name, double seconds,
+		enum junit_result result, const char *message, const char *out, size_t out_len);
+bool junit_close(struct junit *j, const char *suite);
 
 /* record.c */
 int cmd_record(struct conn *c, int argc, char **argv);

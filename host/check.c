@@ -70,14 +70,15 @@ void check_readable(const char *cmd, const char *path)
 	close(fd);
 }
 
-/* record -o FILE: its directory must take a new file. */
-static void check_writable(const char *path)
+/* record -o FILE, session --junit FILE: its directory must take a new
+ * file. */
+static void check_writable(const char *cmd, const char *path)
 {
 	char copy[4096];
 	snprintf(copy, sizeof(copy), "%s", path);
 	const char *dir = dirname(copy);
 	if (access(dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, "baremon: record: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "baremon: %s: cannot write %s: %s\n", cmd, path, strerror(errno));
 		exit(EXIT_CANTCREAT);
 	}
 }
@@ -112,7 +113,7 @@ static void check_perf_tool(int argc, char **argv)
 		check_program(argv[0], argv[i]);
 	const char *out = record ? record_output(argv, g.prog) : NULL;
 	if (out && strcmp(out, "-"))
-		check_writable(out);
+		check_writable(argv[0], out);
 }
 
 static bool is_help(const char *a)
@@ -147,8 +148,12 @@ void check_command(int argc, char **argv)
 	} else if (!strcmp(cmd, "stat") || !strcmp(cmd, "record")) {
 		check_perf_tool(argc, argv);
 	} else if (!strcmp(cmd, "session")) {
-		nargs(argc, argv, 1, 1, "FILE");
+		nargs(argc, argv, 1, 3, "FILE [--junit OUT]");
+		if (argc > 2 && (argc != 4 || strcmp(argv[2], "--junit")))
+			usage_error(cmd, "%s", "FILE [--junit OUT]");
 		check_readable(cmd, argv[1]);
+		if (argc == 4)
+			check_writable(cmd, argv[3]);
 		session_check(argv[1]);
 	} else if (!strcmp(cmd, "shell") || !strcmp(cmd, "poweroff") || !strcmp(cmd, "list") ||
 		   !strcmp(cmd, "down") || !strcmp(cmd, "status")) {

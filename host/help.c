@@ -31,13 +31,15 @@ void help_usage(FILE *to)
 "                               the line of the guest's export UART\n"
 "         --sysroot DIR         a dynamic program's interpreter and libraries\n"
 "                               from DIR (default: the host's)\n"
+"         --targets FILE        the command on each target FILE names (a line\n"
+"                               NAME OPTIONS...) at once; one table, a column each\n"
 "COMMAND  run CMD [ARGS]        run, stream output, exit with its status\n"
 "         push FILE [DEST]      copy a file into the target (default /tmp/)\n"
 "         pull PATH [LOCAL]     copy a file out of the target\n"
 "         stat [OPTIONS] CMD    perf stat on the target\n"
 "         record [OPTIONS] [-o FILE] CMD   perf record; FILE is perf.data\n"
 "         list                  the target's PMUs and events (perf list)\n"
-"         session FILE          run a session script (docs/host.md)\n"
+"         session FILE [--junit OUT]  run a session script (docs/host.md)\n"
 "         bench OPTIONS         nanoBench's options, -asm assembled here (docs/bench.md)\n"
 "         shell                 interactive console (^] quits)\n"
 "         poweroff              shut the target down cleanly\n"
@@ -61,9 +63,10 @@ static const struct { const char *cmd, *text; } usages[] = {
 	{ "list", "usage: baremon [TARGET] list\n"
 		  "  the target's events as perf list shows them: hardware, software,\n"
 		  "  hardware cache, each PMU's events in sysfs, tracepoints\n" },
-	{ "session", "usage: baremon [TARGET] session FILE\n"
+	{ "session", "usage: baremon [TARGET] session FILE [--junit OUT]\n"
 		     "  steps: run CMD, stat ARGS, status N, expect TEXT, push, pull,\n"
-		     "  timeout S, poweroff (docs/host.md)\n" },
+		     "  timeout S, poweroff (docs/host.md); --junit OUT: the steps as\n"
+		     "  JUnit XML test cases\n" },
 	{ "shell", "usage: baremon [TARGET] shell\n"
 		   "  the target's console on this terminal; ^] leaves\n" },
 	{ "poweroff", "usage: baremon [TARGET] poweroff\n" },

@@ -24,6 +24,9 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
+/* --targets FILE: the command runs on each of FILE's targets (targets.c). */
+static const char *targets_file;
+
 /* Parse the target options; returns the index of the command. */
 static int parse_target(int argc, char **argv, struct target *t)
 {
@@ -49,6 +52,8 @@ static int parse_target(int argc, char **argv, struct target *t)
 			t->export_line = true;
 		} else if (strcmp(a, "--export-connect") == 0 && has_next) {
 			t->export_device = argv[++i];
+		} else if (strcmp(a, "--targets") == 0 && has_next) {
+			targets_file = argv[++i];
 		} else if (strcmp(a, "--sysroot") == 0 && has_next) {
 			t->sysroot = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has_next) {
@@ -91,7 +96,7 @@ static int dispatch(struct conn *c, int argc, char **argv)
 	if (strcmp(cmd, "record") == 0)
 		return cmd_record(c, argc, argv);
 	if (strcmp(cmd, "session") == 0)
-		return cmd_session(c, argv[1]);
+		return cmd_session(c, argv[1], argc > 3 ? argv[3] : NULL);
 	if (strcmp(cmd, "bench") == 0)
 		return cmd_bench(c);
 	if (strcmp(cmd, "poweroff") == 0)
@@ -107,6 +112,24 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);   /* a closed line is EPIPE: "closed the line" */
 	stop_init();
 	int i = parse_target(argc, argv, &t);
+	if (targets_file) {
+		/* Each target's own baremon takes record's -z; the check sees
+		 * the command as they will, on a copy. */
+		int n = argc - i;
+		char **copy = calloc((size_t)n + 1, sizeof(*copy));
+		if (!copy)
+			return EXIT_SOFTWARE;
+		memcpy(copy, argv + i, (size_t)n * sizeof(*copy));
+		if (n > 0 && strcmp(copy[0], "record") == 0)
+			record_take_compression(&n, copy);
+		check_command(n, copy);
+		free(copy);
+		if (strcmp(argv[i], "shell") == 0) {
+			fprintf(stderr, "baremon: --targets: shell takes one target\n");
+			return EXIT_USAGE;
+		}
+		return cmd_targets(targets_file, argc, argv, i);
+	}
 	argc -= i;
 	argv += i;
 	if (argc > 0 && strcmp(argv[0], "record") == 0)

@@ -11,7 +11,10 @@
  *   timeout S          seconds without progress before giving up
  *   # comment
  * Each step prints "session: ok|FAILED: LINE"; the session stops at the
- * first failure and ends with "session: N passed, N failed". Before
+ * first failure and ends with "session: N passed, N failed". With
+ * --junit OUT the steps are also written as JUnit test cases (junit.c):
+ * a run's output is its case's output, the steps after a failure are
+ * skipped cases. Before
  * anything starts, session_check reads the whole script: a step it does
  * not know is a usage error, a local file to push that is not there an
  * error of its own (check.c's statuses), with the line's number.
@@ -30,6 +33,8 @@ struct session {
 	int want_status;
 	char *output;        /* the last run's stdout and stderr */
 	size_t output_len;
+	bool ran;            /* this step ran a command (its output is new) */
+	char why[160];       /* why this step failed */
 };
 
 /* Words separated by blanks; '...' and "..." keep blanks in a word. */
@@ -88,9 +93,12 @@ static bool step_run(struct session *s, int argc, char **argv, bool all_args)
 	close(fd);
 	fwrite(s->output ? s->output : "", 1, s->output_len, stdout);
 	fflush(stdout);
+	s->ran = true;
 	bool ok = st == s->want_status;
-	if (!ok)
-		fprintf(stderr, "session: exit status %d, expected %d\n", st, s->want_status);
+	if (!ok) {
+		snprintf(s->why, sizeof(s->why), "exit status %d, expected %d", st, s->want_status);
+		fprintf(stderr, "session: %s\n", s->why);
+	}
 	s->want_status = 0;
 	return ok;
 }
@@ -114,6 +122,7 @@ static bool step(struct session *s, char *text)
 	if (strcmp(w[0], "expect") == 0) {
 		const char *want = text + strspn(text, " \t") + 6;
 		want += strspn(want, " \t");
+		snprintf(s->why, sizeof(s->why), "the output lacks '%s'", want);
 		return s->output && strstr(s->output, want);
 	}
 	if (strcmp(w[0], "push") == 0 && n >= 2)
@@ -130,29 +139,55 @@ static bool step(struct session *s, char *text)
 	return false;
 }
 
-int cmd_session(struct conn *c, const char *file)
+/* The step's JUnit case: a run's output goes with it; an expect's
+ * failure shows the output it searched. */
+static void junit_step(struct junit *j, const char *suite, struct session *s,
+		       const char *text, bool ok, double secs)
+{
+	bool show = s->ran || (!ok && !strncmp(text, "expect", 6));
+	junit_case(j, suite, text, secs, ok ? JUNIT_PASSED : JUNIT_FAILED,
+		   s->why[0] ? s->why : "failed", show ? s->output : NULL,
+		   show ? s->output_len : 0);
+}
+
+int cmd_session(struct conn *c, const char *file, const char *junit_path)
 {
 	FILE *f = fopen(file, "r");
 	if (!f) {
 		perror(file);
 		return EXIT_NOINPUT;
 	}
+	struct junit *j = junit_path ? junit_open(junit_path) : NULL;
+	const char *suite = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	struct session s = { .c = c };
 	char line[1024];
 	int passed = 0, failed = 0;
-	while (!failed && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		const char *t = line + strspn(line, " \t");
 		if (*t == 0 || *t == '#')
 			continue;
+		if (failed) {   /* not run: only the JUnit file lists it */
+			if (j)
+				junit_case(j, suite, t, 0, JUNIT_SKIPPED,
+					   "not run: an earlier step failed", NULL, 0);
+			continue;
+		}
+		s.ran = false;
+		s.why[0] = 0;
+		uint64_t start = host_now_ms();
 		bool ok = step(&s, line);
 		printf("session: %s: %s\n", ok ? "ok" : "FAILED", t);
 		fflush(stdout);
 		ok ? passed++ : failed++;
+		if (j)
+			junit_step(j, suite, &s, t, ok, (double)(host_now_ms() - start) / 1000);
 	}
 	fclose(f);
 	free(s.output);
 	printf("session: %d passed, %d failed\n", passed, failed);
+	if (junit_path && (!j || !junit_close(j, suite)))
+		return EXIT_CANTCREAT;
 	return failed ? 1 : 0;
 }
 

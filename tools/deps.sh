@@ -32,6 +32,9 @@ libpfm4-dev:/usr/include/perfmon/pfmlib.h
 libpapi-dev:/usr/include/papi.h
 papi-tools:/usr/bin/papi_avail
 likwid:/usr/bin/likwid-topology
+python3-jinja2:/usr/lib/python3/dist-packages/jinja2/__init__.py
+python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
+lava-dispatcher:/usr/bin/lava-run
 "
 
 missing=""

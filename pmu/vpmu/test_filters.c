@@ -17,7 +17,7 @@
 SELFTEST(vpmu_refuses_filters)
 {
 	if (!pmu_model_in_use() || vpmu_is_amd()) {
-		kprintf("selftest: %s: skipped (no Intel vpmu)\n", t->name);
+		ST_SKIP(t, "no Intel vpmu");
 		return;
 	}
 	ST_CHECK(t, vpmu_event_check(ARCH_INSTRUCTIONS | USER) == 0);

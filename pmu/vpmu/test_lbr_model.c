@@ -23,7 +23,7 @@
 static bool face_is(struct selftest_ctx *t, const char *face)
 {
 	if (!pmu_model_in_use() || strcmp(vpmu_lbr_face_name(), face) != 0) {
-		kprintf("selftest: %s: skipped (no vpmu with %s LBR)\n", t->name, face);
+		ST_SKIP(t, "no vpmu with %s LBR", face);
 		return false;
 	}
 	return true;

@@ -22,7 +22,7 @@
 static bool in_mode(struct selftest_ctx *t, const char *mode)
 {
 	if (!pmu_model_in_use() || strcmp(vpmu_mode_name(), mode) != 0) {
-		kprintf("selftest: %s: skipped (not vpmu=%s)\n", t->name, mode);
+		ST_SKIP(t, "not vpmu=%s", mode);
 		return false;
 	}
 	if (x86_counters_busy()) {

@@ -35,11 +35,11 @@
 static bool usable(struct selftest_ctx *t)
 {
 	if (!pmu_model_in_use()) {
-		kprintf("selftest: %s: skipped (this CPU has a real PMU)\n", t->name);
+		ST_SKIP(t, "this CPU has a real PMU");
 		return false;
 	}
 	if (strcmp(vpmu_mode_name(), "intel") != 0) {
-		kprintf("selftest: %s: skipped (vpmu=%s, not intel)\n", t->name, vpmu_mode_name());
+		ST_SKIP(t, "vpmu=%s, not intel", vpmu_mode_name());
 		return false;
 	}
 	if (x86_counters_busy()) {
@@ -427,8 +427,7 @@ SELFTEST(vpmu_user_kernel_modes)
 	if (!usable(t))
 		return;
 	if (!current->mm) {
-		kprintf("selftest: %s: skipped (needs a user process: run it from the shell)\n",
-			t->name);
+		ST_SKIP(t, "needs a user process: run it from the shell");
 		return;
 	}
 	uint64_t v[3], after_call[3], calls[3];

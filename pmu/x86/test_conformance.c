@@ -126,7 +126,7 @@ static bool fixed_usable(unsigned j)
 static bool usable(struct selftest_ctx *t)
 {
 	if (!intel_caps.registered && !amd_caps.registered) {
-		kprintf("selftest: %s: skipped (no \"cpu\" PMU)\n", t->name);
+		ST_SKIP(t, "no \"cpu\" PMU");
 		return false;
 	}
 	if (x86_counters_busy()) {
@@ -368,7 +368,7 @@ SELFTEST(conformance_write_gp)
 	if (!usable(t))
 		return;
 	if (amd() || !wide_msr(0) || gp_width() >= 64) {
-		kprintf("selftest: %s: skipped (no Intel full-width writes)\n", t->name);
+		ST_SKIP(t, "no Intel full-width writes");
 		return;
 	}
 	uint64_t f = irq_save();

@@ -12,7 +12,7 @@ bool x86_test_usable(struct selftest_ctx *t, bool registered, const char *what,
 		     bool (*busy)(void))
 {
 	if (!registered) {
-		kprintf("selftest: %s: skipped (no %s PMU)\n", t->name, what);
+		ST_SKIP(t, "no %s PMU", what);
 		return false;
 	}
 	if (busy && busy()) {

@@ -256,6 +256,21 @@ start=$SECONDS
 rc=$? secs=$((SECONDS - start)) log=$logs/baremon-bench.out err=$logs/baremon-bench.out
 expect_rc 0
 expect_line '^RDTSC: -?[0-9]+\.[0-9]{2}$' "baremon bench -asm prints RDTSC per copy"
+# --targets: the same bench on two machines at once (the Intel and the
+# AMD vpmu), one table with a column for each. Two boots side by side
+# share the host: each gets four times the silence a lone boot may have
+# (at load 65 a lone one passed 90 s without a byte; together they took
+# 3 minutes).
+printf '# two machines\nintel --cmdline vpmu=intel\namd --cmdline vpmu=amd\n' > "$logs/two.targets"
+name=baremon-targets
+start=$SECONDS
+"$build/baremon" --timeout $((guest_timeout * 4)) --targets "$logs/two.targets" bench -asm 'add rax, rbx' \
+	-unroll_count 10 -n_measurements 3 > "$logs/baremon-targets.out" 2>&1
+rc=$? secs=$((SECONDS - start)) log=$logs/baremon-targets.out err=$logs/baremon-targets.out
+expect_rc 0
+expect_line '^target +intel +amd$' "--targets: one column per target"
+expect_line '^status +0 +0$' "--targets: both targets' bench exited 0"
+expect_line '^RDTSC +-?[0-9]+\.[0-9]{2} +-?[0-9]+\.[0-9]{2}$' "--targets: an RDTSC row with both targets' values"
 "$build/baremon" bench -asm 'mov 1, rax' > "$logs/baremon-bench-bad.out" 2>&1
 rc=$? log=$logs/baremon-bench-bad.out
 expect_rc 2

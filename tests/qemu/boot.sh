@@ -48,7 +48,7 @@ expect_line '^\[ *[0-9.]+\] pmm: (8[0-9]{3}) MiB usable' "8 GiB of RAM found"
 expect_line '^  --- apic-id 7: beyond the cpu limit' "cpus names a CPU beyond maxcpus"
 expect_line '^\[ *[0-9.]+\] percpu: [0-9]+ tables for 6 cpus: [0-9]+ KiB$' \
 	"per-CPU tables sized for the CPUs numbered, not MAX_CPUS"
-expect_line '^selftest: percpu_node_placement: PASS$' "per-CPU memory on its CPU's node"
+expect_line '^ok [0-9]+ percpu_node_placement$' "per-CPU memory on its CPU's node"
 check "cpus lists 6 online CPUs" [ "$(count '^  cpu[0-9]+ apic-id ')" = 6 ]
 # after MARK: the first output line after the session's "echo =MARK"
 # (the prompt's echo of the next command skipped).

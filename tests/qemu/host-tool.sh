@@ -130,6 +130,13 @@ printf 'run true\nfrobnicate now\n' >"$logs/bad.session"
 pre "session: an unknown step" 2 'bad.session:2: cannot understand' session "$logs/bad.session"
 printf 'push /nonexistent/file\n' >"$logs/nofile.session"
 pre "session: a missing file to push" 66 'nofile.session:1.*cannot read' session "$logs/nofile.session"
+pre "session: --junit without a file" 2 'FILE \[--junit OUT\]' session "$logs/bad.session" --junit
+pre "session: --junit into a missing directory" 73 'cannot write /nonexistent/j.xml' \
+	session "$logs/nofile.session" --junit /nonexistent/j.xml
+printf 'intel --cmdline vpmu=intel\n  amd   vpmu=amd\n' >"$logs/bad.targets"
+pre "--targets: a target's options without '-'" 2 "bad.targets:2: a target's options start with '-'" \
+	--targets "$logs/bad.targets" run true
+pre "--targets: no such file" 66 'nonexistent.targets' --targets "$logs/nonexistent.targets" run true
 pre "--smp without its value" 2 'unknown option' --smp
 
 # --- signals to the tool alone: nothing left -------------------------------------
@@ -165,6 +172,30 @@ check "SIGTERM while a command runs: no process, no file left" left_nothing "$si
 signal_tool sighup HUP '' run "$sleeper"
 expect_rc 129
 check "SIGHUP while the machine boots: no process, no file left" left_nothing "$sigtmp"
+# --targets on two agents on the host (exec:, no QEMU): one table with
+# a column each; SIGTERM to the tool alone reaches both targets, whose
+# commands end, and nothing is left.
+printf 'one --connect exec:%s\ntwo --connect exec:%s\n' "$build/apps/agent" "$build/apps/agent" \
+	>"$logs/exec.targets"
+bm targets-exec --targets "$logs/exec.targets" run echo "copies: 42"
+expect_rc 0
+check "--targets: the header names both targets" in_out '^target +one +two$'
+check "--targets: the measurement in both columns" in_out '^copies +42 +42$'
+# (the host's sleep: both agents share this machine's /tmp, so a pushed
+# program would collide)
+signal_tool targets-sigterm TERM '' --targets "$logs/exec.targets" run sleep 4711
+expect_rc 143
+# shellcheck disable=SC2317 # called by check
+no_sleeper() {
+	local i
+	for i in $(seq 50); do
+		pgrep -x -f "sleep 4711" >/dev/null || return 0
+		sleep 0.2
+	done
+	return 1
+}
+check "--targets, SIGTERM: both targets' commands ended" no_sleeper
+check "--targets, SIGTERM: no file left" left_nothing "$sigtmp"
 if [ -e /dev/kvm ]; then
 	bm kvm --kvm run true
 	if [ "$rc" = 0 ]; then
@@ -344,9 +375,25 @@ check "session: every step passed" in_out '^session: 10 passed, 0 failed$'
 check "pull: a /proc file (size 0 in stat) comes whole" grep -q '^processor' "$logs/cpuinfo.txt"
 check "session: the pulled file is intact" cmp -s "$logs/big.bin" "$logs/s.back"
 printf 'run false\nrun echo never\n' >"$logs/f.session"
-bm session-fail "${c[@]}" session "$logs/f.session"
+bm session-fail "${c[@]}" session "$logs/f.session" --junit "$logs/f.xml"
 expect_rc 1
 check "session: stops at the first failure" in_out '^session: 0 passed, 1 failed$'
+# --junit: the steps as JUnit test cases that Python's xml.etree reads:
+# the failed run with its exit status, the step it left unrun skipped.
+junit_cases() {
+	python3 -c 'import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite")
+print(s.get("tests"), s.get("failures"), s.get("skipped"), *[
+    c.get("name") + "=" + ",".join(x.tag + ":" + (x.get("message") or x.text or "").strip() for x in c)
+    for c in s.findall("testcase")], sep="|")' "$1" 2>&1
+}
+check "session --junit: a failed run and the skipped step after it" \
+	[ "$(junit_cases "$logs/f.xml")" = "2|1|1|run false=failure:exit status 1, expected 0|run echo never=skipped:not run: an earlier step failed" ]
+printf 'run echo "<hello> & bye"\nexpect & bye\n' >"$logs/j.session"
+bm session-junit "${c[@]}" session "$logs/j.session" --junit "$logs/j.xml"
+expect_rc 0
+check "session --junit: two passed cases, a run's output (markup escaped) its system-out" \
+	[ "$(junit_cases "$logs/j.xml")" = '2|0|0|run echo "<hello> & bye"=system-out:<hello> & bye|expect & bye=' ]
 
 # --- perf's ways, on the --connect target ---------------------------------------
 signal_tool sigint INT '^started$' "${c[@]}" run "$sleeper"

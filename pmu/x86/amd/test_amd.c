@@ -184,7 +184,7 @@ SELFTEST(amd_pmi_stuck_loop_resets)
 	if (!usable(t, true))
 		return;
 	if (!amd_caps.perfmon_v2) {
-		kprintf("selftest: %s: skipped (no PerfMonV2)\n", t->name);
+		ST_SKIP(t, "no PerfMonV2");
 		return;
 	}
 	struct perf_event *e = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);

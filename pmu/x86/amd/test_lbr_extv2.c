@@ -23,7 +23,7 @@ static int branch_errno(uint64_t bst, uint64_t period)
 SELFTEST(amd_lbr_checks)
 {
 	if (!amd_caps.registered || !amd_lbr_depth()) {
-		kprintf("selftest: %s: skipped (no LbrExtV2)\n", t->name);
+		ST_SKIP(t, "no LbrExtV2");
 		return;
 	}
 	uint64_t user = BR(USER);

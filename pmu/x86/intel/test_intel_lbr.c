@@ -26,7 +26,7 @@ static int branch_errno(uint64_t bst)
 SELFTEST(intel_lbr_checks)
 {
 	if (!intel_caps.registered || !intel_lbr_depth()) {
-		kprintf("selftest: %s: skipped (no Intel LBR)\n", t->name);
+		ST_SKIP(t, "no Intel LBR");
 		return;
 	}
 	if (intel_caps.model) {
@@ -50,7 +50,7 @@ SELFTEST(intel_lbr_checks)
 SELFTEST(intel_lbr_none)
 {
 	if (!intel_caps.registered || !intel_caps.model || strcmp(pmu_model_lbr_face(), "none") != 0) {
-		kprintf("selftest: %s: skipped (not the model without LBR)\n", t->name);
+		ST_SKIP(t, "not the model without LBR");
 		return;
 	}
 	ST_CHECK(t, intel_lbr_depth() == 0);

@@ -39,8 +39,7 @@ static void drop(struct perf_event *e)
 static bool usable(struct selftest_ctx *t, bool nmi)
 {
 	if (!intel_caps.registered || intel_caps.version < 4 || (nmi && !x86_pmi_is_nmi())) {
-		kprintf("selftest: %s: skipped (needs a v4 \"cpu\" PMU%s)\n", t->name,
-			nmi ? " and pmi=nmi" : "");
+		ST_SKIP(t, "needs a v4 \"cpu\" PMU%s", nmi ? " and pmi=nmi" : "");
 		return false;
 	}
 	if (x86_counters_busy()) {
