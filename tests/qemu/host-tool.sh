@@ -331,6 +331,18 @@ expect_rc 0
 check "SIGINT: the guest command ended with the tool" sh -c '! grep -q sleeper "$1"' - "$out"
 check "SIGINT: the next call is not refused as busy" sh -c '! grep -q "already running" "$1"' - "$err"
 check "SIGINT: no file left" left_nothing "$sigtmp"
+# A tool killed outright leaves the agent running its command; the next
+# call types "agent", which the running agent answers with its
+# announcement (no 20 s announcement wait), and its HELLO ends the
+# command the dead tool started.
+signal_tool sigkill KILL '^started$' "${c[@]}" run "$sleeper"
+expect_rc 137
+bm after-sigkill "${c[@]}" -v run ps
+expect_rc 0
+check "SIGKILL: the next call hears the running agent announce itself" \
+	in_err '^baremon: the agent announced itself$'
+check "SIGKILL: the dead tool's command ended with the new session" \
+	sh -c '! grep -q sleeper "$1"' - "$out"
 crash=$build/musl/crash
 bm segv "${c[@]}" run "$crash" null
 expect_rc 139
