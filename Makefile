@@ -96,10 +96,10 @@ MUSL_NAMES := $(basename $(notdir $(wildcard tests/musl/*.c)))
 MUSL_BINS  := $(MUSL_NAMES:%=$(BUILD)/musl/%)
 # The uapi headers (<linux/perf_event.h>) come after musl's own, as for
 # tests/perf (perf.mk).
-$(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) | $(DEPS_OK) $(PERF_UAPI)/.links
+$(BUILD)/musl/%: tests/musl/%.c $(wildcard tests/musl/*.h) $(TESTLIB_MUSL) | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
-	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror $(MUSL_EXTRA) -idirafter $(PERF_UAPI) -o $@ $< -lpthread
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Itests/lib $(MUSL_EXTRA) -idirafter $(PERF_UAPI) -o $@ $< $(TESTLIB_MUSL) -lpthread
 # record's workload keeps frame pointers: call chains walk through it.
 $(BUILD)/musl/recwork: MUSL_EXTRA := -fno-omit-frame-pointer
 # kbench tests /dev/kbench through the kernel's interface header.
@@ -127,10 +127,10 @@ $(BUILD)/fuzz/errnos: $(ERRNOS_SRCS) tests/fuzz/attrgen.h | $(DEPS_OK) $(PERF_UA
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
 	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $(ERRNOS_SRCS)
-$(BUILD)/fuzz/exhaust: tests/fuzz/exhaust.c | $(DEPS_OK) $(PERF_UAPI)/.links
+$(BUILD)/fuzz/exhaust: tests/fuzz/exhaust.c $(TESTLIB_MUSL) | $(DEPS_OK) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call say,MUSL,$<)
-	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -idirafter $(PERF_UAPI) -o $@ $<
+	$(Q)musl-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Itests/lib -idirafter $(PERF_UAPI) -o $@ $< $(TESTLIB_MUSL)
 
 # Instruction counts of basic operations under -icount (DESIGN.md's
 # table), on baremon and on Debian's Linux in the same QEMU settings

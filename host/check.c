@@ -107,7 +107,7 @@ static void check_perf_tool(int argc, char **argv)
 		exit(0);
 	if (r > 0)
 		exit(EXIT_USAGE);
-	if (!events_check(argv[0], g.events, g.nevents, !record))
+	if (!events_check(argv[0], g.events, g.nevents))
 		exit(EXIT_USAGE);
 	for (int i = g.prog; i < argc; i++)
 		check_program(argv[0], argv[i]);

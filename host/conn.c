@@ -402,6 +402,7 @@ void conn_start(struct conn *c, bool type_agent)
 	uint64_t typed_at = UINT64_MAX;   /* console text seen when we typed */
 	c->last_text_ms = host_now_ms();
 	bool announced = false;
+	unsigned hellos = 0;
 	while (!c->link.up) {
 		/* Typed again only at a prompt that came after the last
 		 * typing (the command failed), with an export line: a guest
@@ -445,6 +446,7 @@ void conn_start(struct conn *c, bool type_agent)
 		if (host_now_ms() >= next && (announced || !type_agent || quiet || own_line) &&
 		    line_has_room(c)) {
 			link_hello(&c->link, nonce);
+			hellos++;
 			next = host_now_ms() + HELLO_EVERY_MS;
 		}
 		uint64_t text = c->text_bytes, frames = c->reader.frames;
@@ -455,6 +457,8 @@ void conn_start(struct conn *c, bool type_agent)
 		boot_watch_show(c);
 		if (c->reader.frames != frames && c->q_count == 0) {
 			next = host_now_ms();   /* the announcement, perhaps */
+			if (!announced && !hellos && c->target && c->target->verbose)
+				fprintf(stderr, "baremon: the agent announced itself\n");
 			announced = true;
 		}
 		check_health(c, true);

@@ -26,8 +26,6 @@ static bool known_alias(const char *name)
 	return false;
 }
 
-static bool tracepoints_allowed;
-
 /* One event, without group braces. */
 static bool event_ok(const char *tool, char *ev)
 {
@@ -36,11 +34,6 @@ static bool event_ok(const char *tool, char *ev)
 	char *colon = strrchr(ev, ':');
 	if (colon && colon[1] && strspn(colon + 1, MODIFIERS) == strlen(colon + 1))
 		*colon = 0;
-	if (strchr(ev, ':') && !tracepoints_allowed) {
-		fprintf(stderr, "%s: tracepoint '%s': not supported here: perf.data gets no "
-			"tracing data (their formats) yet; stat counts them\n", tool, ev);
-		return false;
-	}
 	if (strchr(ev, ':'))
 		return true;   /* a tracepoint: the target's tracefs says */
 	struct perf_event_attr a;
@@ -84,8 +77,6 @@ static bool list_ok(const char *tool, const char *list)
 			ok = false;
 		} else if (!event_ok(tool, s)) {
 			ok = false;
-			if (strchr(s, ':'))
-				break;
 			fprintf(stderr, "%s: unknown event '%s'\nRun 'baremon list' for the "
 				"target's events\n", tool, *s ? s : list);
 		}
@@ -95,9 +86,8 @@ static bool list_ok(const char *tool, const char *list)
 	return ok;
 }
 
-bool events_check(const char *tool, char **lists, int n, bool tracepoints)
+bool events_check(const char *tool, char **lists, int n)
 {
-	tracepoints_allowed = tracepoints;
 	for (int i = 0; i < n; i++)
 		if (!list_ok(tool, lists[i]))
 			return false;

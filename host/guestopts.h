@@ -18,9 +18,9 @@ int stat_options(int argc, char **argv, struct guest_args *out);
 void bench_options(int argc, char **argv);
 
 /* evcheck.c: every event of these -e lists could be on the target
- * (tracepoints only when allowed: record cannot give perf their
- * formats yet); false after printing "TOOL: unknown event 'NAME'". */
+ * (a tracepoint's existence is the target's to say); false after
+ * printing "TOOL: unknown event 'NAME'". */
 #include <stdbool.h>
-bool events_check(const char *tool, char **lists, int n, bool tracepoints);
+bool events_check(const char *tool, char **lists, int n);
 
 #endif

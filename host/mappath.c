@@ -68,6 +68,12 @@ int perfdata_map_paths(const char *pipe_file, const struct program *p, int n)
 		size_t size = get_le16(r + 6);
 		err = size < 8 || fread(r + 8, 1, size - 8, in) != size - 8 ||
 		      put_record(out, r, size, p, n) != 0;
+		for (uint32_t left = err ? 0 : pipe_record_trailing(r, size); left && !err;) {
+			uint8_t chunk[4096];
+			size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
+			err = fread(chunk, 1, k, in) != k || fwrite(chunk, 1, k, out) != k;
+			left -= (uint32_t)k;
+		}
 	}
 	if (in)
 		fclose(in);

@@ -8,9 +8,10 @@
  *
  * The pipe's HEADER_ATTR records become the attrs section, its
  * EVENT_UPDATE names the EVENT_DESC feature; every other record is
- * copied into the data section as it is. Features: BUILD_ID, HOSTNAME,
- * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
- * EVENT_DESC.
+ * copied into the data section as it is. Features: TRACING_DATA (the
+ * tracepoints' formats, from the pipe's HEADER_TRACING_DATA record, when
+ * tracepoints were recorded), BUILD_ID, HOSTNAME, OSRELEASE, VERSION,
+ * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC.
  *
  * With -o - the stream stays in pipe format, and the same features go
  * into it as records (perfdata_pipe).
@@ -29,6 +30,7 @@
 enum {
 	REC_USER_FIRST = 64,   /* types below are the kernel's */
 	REC_HEADER_ATTR = 64,
+	REC_HEADER_TRACING_DATA = 66,   /* { header (size 12), u32 size }, then size bytes */
 	REC_HEADER_BUILD_ID = 67,
 	REC_EVENT_UPDATE = 78,
 	REC_HEADER_FEATURE = 80,
@@ -36,6 +38,7 @@ enum {
 };
 #define MISC_BUILD_ID_SIZE (1 << 15)   /* the entry's size byte is valid */
 enum {
+	FEAT_TRACING_DATA = 1,
 	FEAT_BUILD_ID = 2, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION, FEAT_ARCH,
 	FEAT_NRCPUS, FEAT_CPUDESC, FEAT_CPUID, FEAT_TOTAL_MEM, FEAT_CMDLINE,
 	FEAT_EVENT_DESC,
@@ -105,6 +108,7 @@ struct input {
 	struct event ev[MAX_EVENTS];
 	int nev;
 	struct buf data;      /* the records for the data section */
+	struct buf tracing;   /* HEADER_TRACING_DATA's bytes, padded to 8 */
 };
 
 static struct event *event_of_id(struct input *in, uint64_t id)
@@ -150,6 +154,33 @@ static void take_update(struct input *in, const uint8_t *r, size_t size)
 	e->name[n] = 0;
 }
 
+/* The bytes that follow a HEADER_TRACING_DATA record: its u32 says how
+ * many. A stream has one such record at most. */
+static int read_tracing_bytes(FILE *f, const uint8_t *r, size_t size, struct buf *into)
+{
+	if (size < 12)
+		return -1;
+	uint32_t n = pipe_record_trailing(r, size);
+	if (n > (64u << 20))
+		return -1;
+	uint8_t chunk[4096];
+	for (uint32_t done = 0; done < n;) {
+		size_t k = n - done < sizeof(chunk) ? n - done : sizeof(chunk);
+		if (fread(chunk, 1, k, f) != k)
+			return -1;
+		put(into, chunk, k);
+		done += (uint32_t)k;
+	}
+	return 0;
+}
+
+static int take_tracing(struct input *in, const uint8_t *r, size_t size, FILE *f)
+{
+	if (in->tracing.len)
+		return -1;
+	return read_tracing_bytes(f, r, size, &in->tracing);
+}
+
 static int read_pipe(const char *path, struct input *in)
 {
 	FILE *f = fopen(path, "rb");
@@ -172,7 +203,13 @@ static int read_pipe(const char *path, struct input *in)
 			errno = EINVAL;
 			return -1;   /* a truncated record */
 		}
-		if (type == REC_HEADER_ATTR) {
+		if (type == REC_HEADER_TRACING_DATA) {
+			if (take_tracing(in, r, size, f) != 0) {
+				fclose(f);
+				errno = EINVAL;
+				return -1;
+			}
+		} else if (type == REC_HEADER_ATTR) {
 			if (take_attr(in, r, size) != 0) {
 				fclose(f);
 				errno = EINVAL;
@@ -298,6 +335,10 @@ static int build_features(struct buf *feat, int *ids, const struct input *in,
 			  const char *cmdline)
 {
 	int n = 0;
+	if (in->tracing.len) {
+		put(&feat[n], in->tracing.p, in->tracing.len);
+		ids[n++] = FEAT_TRACING_DATA;
+	}
 	for (int f = FEAT_BUILD_ID; f <= FEAT_EVENT_DESC; f++) {
 		struct buf *b = &feat[n];
 		switch (f) {
@@ -335,6 +376,7 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 		fprintf(stderr, "baremon: record: the guest's data is not perf pipe format: %s\n",
 			strerror(errno));
 		free(in.data.p);
+		free(in.tracing.p);
 		return -1;
 	}
 	struct buf feat[FEAT_BITS] = { 0 };
@@ -403,6 +445,7 @@ int perfdata_convert(const char *pipe_file, const char *out_file,
 		free(feat[i].p);
 	}
 	free(in.data.p);
+	free(in.tracing.p);
 
 	FILE *f = fopen(out_file, "wb");
 	int ok = f && fwrite(out.p, 1, out.len, f) == out.len;
@@ -424,6 +467,8 @@ static void write_feature_records(FILE *out, struct buf *feat, const int *ids, i
 {
 	for (int i = 0; i < n; i++) {
 		struct buf *b = &feat[i];
+		if (ids[i] == FEAT_TRACING_DATA)
+			continue;   /* its record stays in the stream */
 		if (ids[i] == FEAT_BUILD_ID) {
 			for (size_t off = 0; off + 8 <= b->len; off += get_le16(b->p + off + 6))
 				put_le32(b->p + off, REC_HEADER_BUILD_ID);
@@ -459,6 +504,13 @@ static int copy_with_features(FILE *in, FILE *out, struct buf *feat, const int *
 			placed = true;
 		}
 		fwrite(r, 1, size, out);
+		if (get_le32(r) == REC_HEADER_TRACING_DATA) {
+			struct buf t = { 0 };
+			if (read_tracing_bytes(in, r, size, &t) != 0)
+				return -1;
+			fwrite(t.p, 1, t.len, out);
+			free(t.p);
+		}
 	}
 	if (!placed)
 		write_feature_records(out, feat, ids, n);
@@ -477,6 +529,7 @@ int perfdata_pipe(const char *pipe_file, FILE *out,
 		fprintf(stderr, "baremon: record: the guest's data is not perf pipe format: %s\n",
 			strerror(errno));
 		free(in.data.p);
+		free(in.tracing.p);
 		return -1;
 	}
 	struct buf feat[FEAT_BITS] = { 0 };
@@ -488,6 +541,7 @@ int perfdata_pipe(const char *pipe_file, FILE *out,
 	for (int i = 0; i < nfeat; i++)
 		free(feat[i].p);
 	free(in.data.p);
+	free(in.tracing.p);
 	if (r != 0)
 		fprintf(stderr, "baremon: record: cannot write the pipe data: %s\n", strerror(errno));
 	return r;

@@ -62,6 +62,15 @@ int perfdata_pipe(const char *pipe_file, FILE *out,
  * program name its local_path instead of its guest_path. 0 or -1. */
 int perfdata_map_paths(const char *pipe_file, const struct program *programs, int nprograms);
 
+/* The bytes a pipe-format record carries after its header.size: a
+ * HEADER_TRACING_DATA record (type 66) is followed by the tracing data
+ * its u32 counts; every other record, none. Readers that walk the
+ * stream (mappath.c, perfdata.c) copy or take them. */
+static inline uint32_t pipe_record_trailing(const uint8_t *r, size_t size)
+{
+	return get_le32(r) == 66 && size >= 12 ? get_le32(r + 8) : 0;
+}
+
 /* Fill m from "hostname\nosrelease\n" + /proc/cpuinfo + /proc/meminfo. */
 void machine_info_parse(struct machine_info *m, const char *text);
 

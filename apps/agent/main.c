@@ -217,6 +217,27 @@ static void new_session(void)
 	}
 }
 
+/*
+ * Text on the console while the agent runs: the host types "agent" when
+ * it takes the line for a shell's (docs/host.md). An agent already
+ * running - its last host killed, say - answers that line with its
+ * announcement, as a starting one would, so the new host says HELLO at
+ * once instead of after its announcement wait. The session is not
+ * reset here: the new host's HELLO does that (new_session).
+ */
+static void console_text(uint8_t b)
+{
+	static char line[8];
+	static unsigned len;
+	if (b == '\n' || b == '\r') {
+		if (len == 5 && !memcmp(line, "agent", 5))
+			link_hello(&link, link.nonce);
+		len = 0;
+	} else if (len < sizeof(line)) {
+		line[len++] = (char)b;
+	}
+}
+
 static void read_console(void)
 {
 	uint8_t buf[4096];
@@ -228,7 +249,10 @@ static void read_console(void)
 	}
 	for (ssize_t i = 0; i < n; i++) {
 		static struct frame f;
-		if (frame_reader_push(&reader, buf[i], &f) != READ_FRAME)
+		enum frame_read r = frame_reader_push(&reader, buf[i], &f);
+		if (r == READ_TEXT)
+			console_text(buf[i]);
+		if (r != READ_FRAME)
 			continue;
 		uint32_t session = link.nonce;
 		bool deliver = link_receive(&link, &f, now_ms());

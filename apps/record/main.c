@@ -87,6 +87,11 @@ static bool run(const struct config *cfg, struct session *s, struct sideband *b,
 	size_t trailer = id_trailer_size(s->ev[0].attr.sample_type);
 	out_pipe_header(o);
 	out_attrs(o, s);
+	if (!out_tracing_data(o, s)) {
+		workload_abort(w);
+		events_close(s);
+		return false;
+	}
 	synth_kernel(o, trailer);
 	if (s->t.per_cpu) {
 		synth_all(o, trailer, w->pid);

@@ -6,6 +6,7 @@
  *   open.c      the events on each CPU, their ids, one buffer per CPU
  *   ring.c      mapping a buffer and taking records out of it
  *   out.c       the output: pipe header, ATTR and FINISHED_ROUND records
+ *   tracing.c   the tracepoints' formats (HEADER_TRACING_DATA)
  *   synth.c     COMM and MMAP2 records made from /proc, as perf makes
  *               them for processes that already run
  *   sideband.c  whether the kernel gave the program's COMM and MMAP
@@ -30,6 +31,7 @@
 /* perf's own record types (tools/perf/util/event.h, tools/lib/perf). */
 enum {
 	PERF_RECORD_HEADER_ATTR = 64,
+	PERF_RECORD_HEADER_TRACING_DATA = 66,
 	PERF_RECORD_FINISHED_ROUND = 68,
 	PERF_RECORD_EVENT_UPDATE = 78,
 };
@@ -130,6 +132,10 @@ void out_pipe_header(struct out *o);
 /* A PERF_RECORD_HEADER_ATTR for each event with its ids, then a
  * PERF_RECORD_EVENT_UPDATE with its name. */
 void out_attrs(struct out *o, const struct session *s);
+/* tracing.c: the formats of the tracepoints among the events (a
+ * HEADER_TRACING_DATA record; nothing without tracepoints); false if
+ * tracefs could not give them. */
+bool out_tracing_data(struct out *o, const struct session *s);
 void out_finished_round(struct out *o);
 
 /* synth.c: records describing process pid as /proc shows it now. */

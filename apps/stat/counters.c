@@ -1,7 +1,9 @@
 /*
  * The events of one run. In task mode each counter is one fd on the
  * program (inherit, enabled at its exec); with -a/-C one fd per CPU
- * (pid -1), enabled and disabled around the program by stat. A group's
+ * (pid -1), enabled and disabled around the program by stat; for threads
+ * that already run (-p, -t), one fd per thread, enabled and disabled by
+ * stat around the run. A group's
  * members open with the leader's fd on the same CPU; only the leader
  * starts disabled, so the members count whenever the leader does.
  * Every fd reads as value, time enabled, time running.
@@ -44,7 +46,7 @@ static void prepare_attr(const struct counter *c, int i, const struct target *t,
 	*a = c[i].attr;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->disabled = leads;
-	a->enable_on_exec = leads && !t->per_cpu;
+	a->enable_on_exec = leads && !t->per_cpu && !t->threads;
 	a->inherit = !t->per_cpu;
 }
 
@@ -67,7 +69,7 @@ static bool open_one(struct counter *c, int i, const struct target *t, int k, pi
 	if (c[i].leader != i && group < 0)
 		return true; /* its leader could not open: neither can it */
 	prepare_attr(c, i, t, &a);
-	pid_t p = t->per_cpu ? -1 : pid;
+	pid_t p = t->threads ? t->tid[k] : t->per_cpu ? -1 : pid;
 	int fd = try_open(&a, p, t->cpu[k], group, verbose);
 	if (fd < 0 && errno == EINVAL && a.exclude_guest) {
 		/* PMUs that filter nothing refuse any exclude bit, as perf finds */
@@ -79,11 +81,14 @@ static bool open_one(struct counter *c, int i, const struct target *t, int k, pi
 		c[i].supported = true;
 		return true;
 	}
-	if (!fatal_errno(errno))
-		return true; /* <not supported> */
+	if (!fatal_errno(errno) || (t->threads && errno == ESRCH))
+		return true; /* <not supported>, or a thread that has gone */
 	if (t->per_cpu)
 		fprintf(stderr, "stat: cannot open '%s' on CPU %d: %s\n", c[i].name, t->cpu[k],
 			strerror(errno));
+	else if (t->threads)
+		fprintf(stderr, "stat: cannot open '%s' on thread %d: %s\n", c[i].name,
+			(int)t->tid[k], strerror(errno));
 	else
 		fprintf(stderr, "stat: cannot open '%s': %s\n", c[i].name, strerror(errno));
 	return false;

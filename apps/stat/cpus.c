@@ -32,6 +32,8 @@ bool target_setup(const struct config *cfg, struct target *t)
 	memset(t, 0, sizeof *t);
 	t->ncpus = 1;
 	t->cpu[0] = -1;
+	if (cfg->pids || cfg->tids || cfg->per_thread)
+		return target_threads(cfg, t);
 	if (!cfg->all_cpus && !cfg->cpu_list)
 		return true;
 	int n = cpus_online(online, MAX_CPUS);
@@ -48,12 +50,12 @@ bool target_setup(const struct config *cfg, struct target *t)
 			return false;
 		}
 		static char label[128];
-		snprintf(label, sizeof label, "CPU(s) %s", cfg->cpu_list);
+		snprintf(label, sizeof label, "'CPU(s) %s'", cfg->cpu_list);
 		t->label = label;
 		return check_online(t, online, n);
 	}
 	memcpy(t->cpu, online, (size_t)n * sizeof *online);
 	t->ncpus = n;
-	t->label = "system wide";
+	t->label = "'system wide'";
 	return true;
 }

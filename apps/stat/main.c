@@ -1,6 +1,7 @@
 /*
  * stat [-e EVENT,...] [-r N] [-C CPUS | -a] [-A] [-I MS] [-x SEP | -j] [-v]
  *      [--] PROG [ARGS...]
+ * stat [-e EVENT,...] (-p PIDS | -t TIDS | -a) [--per-thread] ... [[--] PROG]
  *
  * Runs PROG and counts events for it (and its children: inherit) from
  * its exec to its exit, like perf stat; with -a or -C, everything on
@@ -50,12 +51,13 @@ static bool parse_events(struct config *cfg, struct counter *c, int *n)
 static const char *command(char **argv)
 {
 	static char cmd[256];
-	cmd[0] = 0;
+	strlcpy(cmd, "'", sizeof cmd);
 	for (int k = 0; argv[k]; k++) {
 		if (k)
 			strlcat(cmd, " ", sizeof cmd);
 		strlcat(cmd, argv[k], sizeof cmd);
 	}
+	strlcat(cmd, "'", sizeof cmd);
 	return cmd;
 }
 
@@ -65,14 +67,16 @@ static void summary(const struct config *cfg, struct counter *c, int n, const st
 	struct row *rows = malloc((size_t)(n * target_slots(t)) * sizeof *rows);
 	struct report r = {
 		.how = cfg->how, .sep = cfg->sep, .runs = cfg->repeat,
-		.per_cpu_rows = t->no_aggr, .elapsed_ns = stats_mean(elapsed),
+		.per_cpu_rows = t->no_aggr && !t->threads,
+		.thread_rows = t->no_aggr && t->threads ? t : NULL,
+		.elapsed_ns = stats_mean(elapsed),
 	};
 	if (!rows)
 		return;
 	rows_from_runs(rows, c, n, t);
-	print_header(&r, t->per_cpu ? t->label : command(cfg->argv));
+	print_header(&r, t->per_cpu || t->threads ? t->label : command(cfg->argv));
 	print_rows(&r, rows, n, target_slots(t));
-	print_footer(&r, elapsed, w, !t->per_cpu);
+	print_footer(&r, elapsed, w, !t->per_cpu && !t->threads);
 	free(rows);
 }
 

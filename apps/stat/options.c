@@ -8,6 +8,10 @@
  *   -a, --all-cpus              count on every online CPU
  *   -C, --cpu LIST              count on the listed CPUs
  *   -A, --no-aggr               a row per CPU (with -a or -C)
+ *   -p, --pid PID,...           count these processes' threads (PROG optional:
+ *                               it then only says how long)
+ *   -t, --tid TID,...           count these threads
+ *       --per-thread            a row per thread (with -p, -t or -a)
  *   -v, --verbose               show each perf_event_attr opened
  * An option's argument follows it (-r 3), is attached (-r3, -x,) or
  * after '=' (--repeat=3). Options end at "--" or at the program.
@@ -17,10 +21,13 @@
 #include <string.h>
 #include "stat.h"
 
+enum { PER_THREAD = 1 };   /* options without a letter */
+
 static const struct ptopt opts[] = {
 	{ 'e', "event", true },   { 'x', "field-separator", true }, { 'j', "json-output", false },
 	{ 'r', "repeat", true },  { 'I', "interval-print", true },  { 'a', "all-cpus", false },
 	{ 'C', "cpu", true },     { 'A', "no-aggr", false },        { 'v', "verbose", false },
+	{ 'p', "pid", true },     { 't', "tid", true },             { PER_THREAD, "per-thread", false },
 	{ 'h', "help", false },
 };
 
@@ -28,7 +35,9 @@ static const struct ptopt opts[] = {
 
 static const char usage_text[] =
 	"usage: stat [-e EVENT,...] [-r N] [-C CPUS | -a] [-A] [-I MS] [-x SEP | -j] [-v]\n"
-	"            [--] PROG [ARGS...]\n";
+	"            [--] PROG [ARGS...]\n"
+	"       stat [-e EVENT,...] (-p PIDS | -t TIDS | -a) [--per-thread] [-I MS] [-x SEP | -j]\n"
+	"            [-v] [[--] PROG [ARGS...]]\n";
 
 static int usage(void)
 {
@@ -58,6 +67,9 @@ static int apply(struct config *cfg, char letter, const char *val)
 	case 'C': cfg->cpu_list = val; return 0;
 	case 'A': cfg->no_aggr = true; return 0;
 	case 'v': cfg->verbose = true; return 0;
+	case 'p': cfg->pids = val; return 0;
+	case 't': cfg->tids = val; return 0;
+	case PER_THREAD: cfg->per_thread = true; return 0;
 	case 'h': fputs(usage_text, stdout); return -1;
 	case 'r':
 		if (!number(val, 1, 100000, &v)) {
@@ -79,11 +91,23 @@ static int apply(struct config *cfg, char letter, const char *val)
 static int check(const struct config *cfg)
 {
 	const char *why = NULL;
-	if (!cfg->argv[0])
+	bool existing = cfg->pids || cfg->tids;
+	if (!cfg->argv[0] && !existing)
 		return usage();
-	if (cfg->interval_ms && cfg->repeat > 1)
+	if (cfg->per_thread && !existing && !cfg->all_cpus)
+		why = "The --per-thread option is only available when monitoring via -p -t -a "
+		      "options or only --per-thread.";
+	else if (existing && (cfg->all_cpus || cfg->cpu_list))
+		why = "-p/-t and -a/-C exclude each other";
+	else if (cfg->pids && cfg->tids)
+		why = "-p and -t exclude each other";
+	else if (cfg->per_thread && cfg->cpu_list)
+		why = "--per-thread and -C exclude each other";
+	else if (existing && cfg->repeat > 1)
+		why = "-r repeats a program's run: not with -p or -t";
+	else if (cfg->interval_ms && cfg->repeat > 1)
 		why = "-I and -r cannot be used together";
-	else if (cfg->no_aggr && !cfg->all_cpus && !cfg->cpu_list)
+	else if (cfg->no_aggr && (!(cfg->all_cpus || cfg->cpu_list) || cfg->per_thread))
 		why = "-A needs -a or -C";
 	else if (cfg->how == OUT_CSV && !*cfg->sep)
 		why = "-x needs a separator";

@@ -104,6 +104,9 @@ static void prefix(const struct report *r, const struct row *w, struct line *l)
 			line_add(l, "\"interval\" : %s, ", fmt_fixed(t, sizeof t, r->time_s, 9));
 		if (r->per_cpu_rows)
 			line_add(l, "\"cpu\" : \"%d\", ", w->cpu);
+		if (r->thread_rows)
+			line_add(l, "\"thread\" : \"%s-%d\", ", r->thread_rows->comm[w->slot],
+				 (int)r->thread_rows->tid[w->slot]);
 		return;
 	}
 	const char *s = r->how == OUT_CSV ? r->sep : " ";
@@ -113,6 +116,12 @@ static void prefix(const struct report *r, const struct row *w, struct line *l)
 		line_add(l, "CPU%d%s", w->cpu, s);
 	else if (r->per_cpu_rows)
 		line_add(l, "CPU%-7d ", w->cpu);
+	else if (r->thread_rows && r->how == OUT_CSV)
+		line_add(l, "%s-%d%s", r->thread_rows->comm[w->slot], (int)r->thread_rows->tid[w->slot],
+			 s);
+	else if (r->thread_rows)   /* perf's "%*s-%*d": 16 and -8 */
+		line_add(l, "%16s-%-8d", r->thread_rows->comm[w->slot],
+			 (int)r->thread_rows->tid[w->slot]);
 }
 
 void print_rows(const struct report *r, const struct row *rows, int ncounters, int nslots)
@@ -139,9 +148,9 @@ void print_header(const struct report *r, const char *what)
 	if (r->how != OUT_TEXT)
 		return;
 	if (r->runs > 1)
-		fprintf(stderr, "\n Performance counter stats for '%s' (%d runs):\n\n", what, r->runs);
+		fprintf(stderr, "\n Performance counter stats for %s (%d runs):\n\n", what, r->runs);
 	else
-		fprintf(stderr, "\n Performance counter stats for '%s':\n\n", what);
+		fprintf(stderr, "\n Performance counter stats for %s:\n\n", what);
 }
 
 void print_interval_header(const struct report *r)
@@ -150,6 +159,9 @@ void print_interval_header(const struct report *r)
 		return;
 	if (r->per_cpu_rows)
 		fputs("#           time CPU                    counts unit events\n", stderr);
+	else if (r->thread_rows)
+		fputs("#           time             comm-pid                  counts unit events\n",
+		      stderr);
 	else
 		fputs("#           time             counts unit events\n", stderr);
 }

@@ -32,7 +32,7 @@ static enum row_state state_of(const struct counter *c, double running)
  * one before (delta). */
 static struct row slot_row(const struct counter *c, const struct target *t, int s, bool delta)
 {
-	struct row w = { .c = c, .cpu = t->no_aggr ? t->cpu[s] : -1 };
+	struct row w = { .c = c, .cpu = t->no_aggr ? t->cpu[s] : -1, .slot = s };
 	int first = t->no_aggr ? s : 0, end = t->no_aggr ? s + 1 : t->ncpus;
 	for (int k = first; k < end; k++) {
 		struct reading r = delta ? minus(c->now[k], c->prev[k]) : c->now[k];
@@ -74,6 +74,7 @@ void rows_from_runs(struct row *rows, const struct counter *c, int n, const stru
 			struct row *w = &rows[i * slots + s];
 			w->c = &c[i];
 			w->cpu = t->no_aggr ? t->cpu[s] : -1;
+			w->slot = s;
 			w->value = stats_mean(&a->value);
 			w->enabled = stats_mean(&a->enabled);
 			w->running = stats_mean(&a->running);

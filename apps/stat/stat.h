@@ -2,6 +2,7 @@
  * formats. main.c has the command line; each other file one part:
  *   options.c   the command line into struct config
  *   cpus.c      the target CPUs of -a and -C
+ *   threads.c   the target threads of -p, -t and --per-thread
  *   counters.c  opening, enabling, reading and closing the events
  *   run.c       one run: counters around the workload, -I ticks
  *   rows.c      readings into rows: scaling, sums over CPUs, means
@@ -58,13 +59,21 @@ struct counter {
 	struct acc *acc;             /* per slot: across runs */
 };
 
-/* Where the events count: the program (cpu -1), or every listed CPU. */
+/*
+ * Where the events count, one slot of fds per entry of cpu[] (and
+ * tid[]): the program (one slot, cpu -1, inherited), every listed CPU
+ * (pid -1), or with -p/-t/--per-thread threads that already run (each
+ * its tid on any CPU).
+ */
 struct target {
 	bool per_cpu;                /* -a or -C: pid -1 on each CPU */
-	bool no_aggr;                /* -A: a row per CPU */
-	int ncpus;                   /* 1 in task mode (cpu[0] = -1) */
+	bool threads;                /* -p, -t, -a --per-thread: a slot per thread */
+	bool no_aggr;                /* -A, --per-thread: a row per slot */
+	int ncpus;                   /* slots: 1 in task mode (cpu[0] = -1) */
 	int cpu[MAX_CPUS];
-	const char *label;           /* "system wide", "CPU(s) 0-1" */
+	pid_t tid[MAX_CPUS];         /* threads: each slot's thread */
+	char comm[MAX_CPUS][16];     /* threads: its name when found */
+	const char *label;           /* "'system wide'", "process id '5'" */
 };
 
 static inline int target_slots(const struct target *t)
@@ -80,6 +89,8 @@ struct config {
 	bool all_cpus;               /* -a */
 	const char *cpu_list;        /* -C */
 	bool no_aggr;                /* -A */
+	const char *pids, *tids;     /* -p, -t: lists of existing ones */
+	bool per_thread;             /* --per-thread: a row per thread */
 	bool verbose;                /* -v */
 	char *events[MAX_EVENTS];    /* each -e argument */
 	int nevents;
@@ -90,8 +101,12 @@ struct config {
  * (printed). */
 int parse_options(int argc, char **argv, struct config *cfg);
 
-/* cpus.c: the target for -a / -C; false after printing why. */
+/* cpus.c: the target for -a / -C (and threads.c's for -p, -t,
+ * --per-thread); false after printing why. */
 bool target_setup(const struct config *cfg, struct target *t);
+bool target_threads(const struct config *cfg, struct target *t);
+/* threads.c: whether any target thread still exists. */
+bool threads_alive(const struct target *t);
 
 /* counters.c */
 /* hybrid.c: on a hybrid machine (cpu_core and cpu_atom PMUs), each
@@ -113,6 +128,7 @@ enum row_state { ROW_COUNTED, ROW_NOT_COUNTED, ROW_NOT_SUPPORTED };
 struct row {
 	const struct counter *c;
 	int cpu;                     /* -1: aggregated */
+	int slot;                    /* the target's slot (rows per slot) */
 	enum row_state state;
 	double value;                /* scaled; task-clock in ns */
 	double enabled, running;
@@ -139,6 +155,7 @@ struct report {
 	bool interval;
 	double time_s;               /* interval: the timestamp */
 	bool per_cpu_rows;           /* -A: the CPU column */
+	const struct target *thread_rows; /* --per-thread: the comm-tid column */
 	double elapsed_ns;           /* wall time the counts cover */
 };
 /* rows[i * nslots + s]: counter i on slot s. */

@@ -2,7 +2,10 @@
  * tracefs, as much of it as perf tools read: for each tracepoint,
  * events/<group>/<name>/id (the attr.config PERF_TYPE_TRACEPOINT takes)
  * and events/<group>/<name>/format, in the text Linux prints, plus
- * available_events. Generated files in sysfs under /sys/kernel/tracing,
+ * available_events, and events/header_page and events/header_event (the
+ * ring buffer's page and entry layout, which perf copies into its
+ * tracing data: libtraceevent wants them before any format). Generated
+ * files in sysfs under /sys/kernel/tracing,
  * and again under /sys/kernel/debug/tracing (Linux's older path).
  *
  * Registered once at boot (perf_init), before user space; the files
@@ -47,6 +50,35 @@ static int gen_format(struct seqbuf *out, void *arg)
 	return 0;
 }
 
+/* Linux's ring_buffer_print_page_header for x86-64 and 4 KiB pages:
+ * a u64 time stamp, the long commit count (its low byte the overwrite
+ * flag), then the data. */
+static int gen_header_page(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	sb_printf(out, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		       "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		       "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		       "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n");
+	return 0;
+}
+
+/* Linux's ring_buffer_print_entry_header: the compressed entry header
+ * and its special type_len values. */
+static int gen_header_event(struct seqbuf *out, void *arg)
+{
+	(void)arg;
+	sb_printf(out, "# compressed entry header\n"
+		       "\ttype_len    :    5 bits\n"
+		       "\ttime_delta  :   27 bits\n"
+		       "\tarray       :   32 bits\n\n"
+		       "\tpadding     : type == 29\n"
+		       "\ttime_extend : type == 30\n"
+		       "\ttime_stamp : type == 31\n"
+		       "\tdata max type_len  == 28\n");
+	return 0;
+}
+
 static int gen_available(struct seqbuf *out, void *arg)
 {
 	for (unsigned i = 0; i < TP_NR; i++)
@@ -73,5 +105,9 @@ void perf_tracefs_init(void)
 		tp_syscalls_tracefs(roots[r]);
 		snprintf(path, sizeof(path), "%s/available_events", roots[r]);
 		sysfs_register(path, gen_available, NULL, NULL);
+		snprintf(path, sizeof(path), "%s/events/header_page", roots[r]);
+		sysfs_register(path, gen_header_page, NULL, NULL);
+		snprintf(path, sizeof(path), "%s/events/header_event", roots[r]);
+		sysfs_register(path, gen_header_event, NULL, NULL);
 	}
 }

@@ -17,15 +17,16 @@
 #                   tests/abi/apps-host.sh (the shell and the apps)
 
 include apps/apps.mk   # USER_*; included once however often named
+include tests/lib/lib.mk   # TESTLIB_*: the harness every test links
 ABI_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 ABI_NAMES  := $(basename $(notdir $(wildcard tests/abi/*.c)))
 ABI_WARN   := -Wall -Wextra -Werror -Wno-unused-parameter
-ABI_CFLAGS := -std=gnu11 -O2 -g $(ABI_WARN)
+ABI_CFLAGS := -std=gnu11 -O2 -g $(ABI_WARN) -Itests/lib
 ABI_LITE   := $(ABI_NAMES:%=build/abi/libc-lite/%)
 ABI_MUSL   := $(ABI_NAMES:%=build/abi/musl/%)
 ABI_HOST   := $(ABI_NAMES:%=build/abi/host/%)
-ABI_DEPS   := tests/abi/abi.h tests/abi/bare_syscall.h tests/abi/abi.mk
+ABI_DEPS   := $(TESTLIB_HDRS) tests/abi/bare_syscall.h tests/abi/abi.mk
 # musl-gcc does not see the kernel's uapi headers (<linux/futex.h>):
 # the links tests/perf/perf.mk makes for its own musl builds.
 ABI_UAPI   := build/perf/uapi
@@ -36,21 +37,21 @@ abi: $(ABI_LITE) $(ABI_MUSL) $(ABI_HOST)
 build/abi/libc-lite/%.o: tests/abi/%.c $(ABI_DEPS)
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,CC,$< [libc-lite])
-	$(USER_Q)gcc $(USER_CFLAGS) -c $< -o $@
+	$(USER_Q)gcc $(USER_CFLAGS) -Itests/lib -c $< -o $@
 
-build/abi/libc-lite/%: build/abi/libc-lite/%.o $(USER_CRT0) $(USER_LIB)
+build/abi/libc-lite/%: build/abi/libc-lite/%.o $(TESTLIB_LITE) $(USER_CRT0) $(USER_LIB)
 	$(call USER_SAY,LD,$@)
-	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBS)
+	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(TESTLIB_LITE) $(USER_LIBS)
 
-build/abi/musl/%: tests/abi/%.c $(ABI_DEPS) $(ABI_UAPI)/.links
+build/abi/musl/%: tests/abi/%.c $(ABI_DEPS) $(TESTLIB_MUSL) $(ABI_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,MUSL,$<)
-	$(USER_Q)musl-gcc -static $(ABI_CFLAGS) -idirafter $(ABI_UAPI) $< -o $@
+	$(USER_Q)musl-gcc -static $(ABI_CFLAGS) -idirafter $(ABI_UAPI) $< $(TESTLIB_MUSL) -o $@
 
-build/abi/host/%: tests/abi/%.c $(ABI_DEPS)
+build/abi/host/%: tests/abi/%.c $(ABI_DEPS) $(TESTLIB_HOST)
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,GCC,$< [glibc])
-	$(USER_Q)gcc -static $(ABI_CFLAGS) $< -o $@
+	$(USER_Q)gcc -static $(ABI_CFLAGS) $< $(TESTLIB_HOST) -o $@
 
 abi-host-test: abi apps
 	sh tests/abi/run-host.sh

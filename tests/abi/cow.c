@@ -41,13 +41,6 @@ static int all_are(const char *p, size_t n, char c)
 	return 1;
 }
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && strstr(u.release, "baremon") != NULL;
-}
-
 static long meminfo_kb(const char *key)
 {
 	char buf[4096];
@@ -261,7 +254,7 @@ static void test_big_fork(void)
 	long after = meminfo_kb("MemFree:");
 	long took = before - in_child, kept = before - after;
 	CHECK(all_are(b, BIG, 'b'), "the parent's %ld MiB are unchanged", BIG >> 20);
-	if (is_baremon() && before > 0) {
+	if (abi_on_baremon() && before > 0) {
 		CHECK(took < (BIG >> 10) / 16, "fork took %ld KiB for a %ld KiB area "
 		      "(page tables, not pages)", took, BIG >> 10);
 		CHECK(kept < 512, "after the child: %ld KiB not back (the child's "

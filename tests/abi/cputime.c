@@ -42,13 +42,6 @@ static long long now(clockid_t c)
 	return ns_of(&t);
 }
 
-static int on_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && strstr(u.release, "baremon") != NULL;
-}
-
 /* A timeval's ns (libc-lite's struct rusage has the kernel's timeval). */
 #define TV_NS(tv) ((tv).tv_sec * 1000000000LL + (tv).tv_usec * 1000LL)
 
@@ -271,7 +264,7 @@ static void test_itimer_one(int which, volatile int *hits, const char *name)
 	 * one tick (10 ms). The host Linux, itself a VM on a busy machine,
 	 * fired with 26 ms in rusage (its ticks charged time stolen from the
 	 * vCPU): there only the firing is checked. */
-	if (on_baremon())
+	if (abi_on_baremon())
 		CHECK(used >= 30 * MS, "not before the time was used (%lld ms of 40)",
 		      used / MS);
 	CHECK(getitimer(which, &cur) == 0 && cur.it_value.tv_sec == 0 &&

@@ -160,7 +160,7 @@ static void test_segv_handler(void)
 }
 
 /* Run fn in a child; return its wait status. */
-static int in_child(void (*fn)(char *), char *arg)
+static int child_status(void (*fn)(char *), char *arg)
 {
 	int status = -1;
 	pid_t pid = fork();
@@ -181,21 +181,21 @@ static void test_fork_memory(void)
 	char *p = map(page), *s;
 	int st;
 
-	st = in_child(touch, p);
+	st = child_status(touch, p);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a child writes a page");
 	munmap(p, page);
-	st = in_child(touch, p);
+	st = child_status(touch, p);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
 	      "a child touching an unmapped page dies of SIGSEGV (status %#x)",
 	      st);
 	p = map(page);
 	mprotect(p, page, PROT_READ);
-	st = in_child(touch, p);
+	st = child_status(touch, p);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
 	      "a child writing a read-only page dies of SIGSEGV");
 	mprotect(p, page, RW);
 	memset(p, 'p', page);
-	st = in_child(scribble, p);
+	st = child_status(scribble, p);
 	CHECK(WIFEXITED(st) && p[0] == 'p' && p[page - 1] == 'p',
 	      "a private page the child wrote is unchanged in the parent");
 	munmap(p, page);
@@ -203,7 +203,7 @@ static void test_fork_memory(void)
 	s = mmap(NULL, page, RW, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(s != MAP_FAILED, "mmap MAP_SHARED|MAP_ANONYMOUS");
 	if (s != MAP_FAILED) {
-		st = in_child(scribble, s);
+		st = child_status(scribble, s);
 		CHECK(WIFEXITED(st) && s[0] == 'c' && s[page - 1] == 'c',
 		      "a shared page the child wrote changed in the parent");
 		munmap(s, page);
@@ -243,7 +243,7 @@ static void write_first(char *p) { *(volatile char *)p = 'w'; }
 /* Does a child writing at p die of SIGSEGV? */
 static int write_faults(char *p)
 {
-	int st = in_child(write_first, p);
+	int st = child_status(write_first, p);
 
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
 }
@@ -296,16 +296,16 @@ static void test_mremap_keeps(void)
 		return;
 	p[0] = 's';
 	moved_to = p + page;              /* the free page after it */
-	st = in_child(move_and_write, p);
+	st = child_status(move_and_write, p);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && p[1] == 'm',
 	      "a shared page a child moved is still shared: its write "
 	      "reaches the parent (status %#x, got '%c')", st, p[1] ? p[1] : '0');
 	q = mremap(p, page, 2 * page, 0);
 	CHECK(q == p, "mremap grows the shared page in place");
 	if (q == p) {
-		st = in_child(scribble, q);
+		st = child_status(scribble, q);
 		CHECK(WIFEXITED(st) && q[0] == 'c', "the grown mapping is still shared");
-		st = in_child(scribble, q + page);
+		st = child_status(scribble, q + page);
 		CHECK(WIFEXITED(st) && q[page] == 'c', "its new page is shared too");
 	}
 	munmap(p, 2 * page);
@@ -313,7 +313,7 @@ static void test_mremap_keeps(void)
 	p = mmap(NULL, page, RW, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	q = p != MAP_FAILED ? mremap(p, page, 2 * page, MREMAP_MAYMOVE) : MAP_FAILED;
 	if (CHECK(q != MAP_FAILED, "mremap grows a one-page shared mapping")) {
-		st = in_child(touch, q + page);
+		st = child_status(touch, q + page);
 		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS,
 		      "past the end of its one-page object: SIGBUS (status %#x)", st);
 		munmap(q, 2 * page);
@@ -343,13 +343,6 @@ static long meminfo_kb(const char *key)
 	buf[n] = 0;
 	at = strstr(buf, key);
 	return at ? strtol(at + strlen(key), NULL, 10) : -1;
-}
-
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && strstr(u.release, "baremon") != NULL;
 }
 
 #define ZOMBIES 32
@@ -403,7 +396,7 @@ static void test_zombie_memory(void)
 	long per = n ? (before - after) * 1024 / n : -1;
 
 	CHECK(n == ZOMBIES && before > 0, "%d children exited, not reaped", n);
-	if (is_baremon())
+	if (abi_on_baremon())
 		CHECK(per <= 8192, "a zombie holds at most 8 KiB of free memory "
 		      "(%ld bytes each; heap %+ld bytes each)", per,
 		      n ? (slab_after - slab) * 1024 / n : 0);

@@ -282,6 +282,46 @@ cat >"$tmp/want" <<'E'
 E
 check "metrics: GHz, insn per cycle, % of branches and cache refs, M/sec" cmp -s "$tmp/want" "$out"
 
+# ---- existing processes: -p, -t, --per-thread ------------------------------
+# A busy shell started first; stat attaches to it, for as long as its own
+# program runs (sleep) or, without one, until the target exits.
+sh -c 'while :; do :; done' &
+spin=$!
+run "$stat" -e task-clock -p "$spin" -- sleep 0.3
+status 0 "-p: the program's status"
+expect "^ Performance counter stats for process id '$spin':\$" "-p: the header names the process"
+check "-p: the busy process's task-clock is counted" \
+	awk '/ task-clock / { found = 1; ok = $1 + 0 > 0 } END { exit !(found && ok) }' "$out"
+expect_no 'seconds user' "-p: no user and sys times (they are the program's)"
+run "$stat" -e task-clock,context-switches --per-thread -p "$spin" -- sleep 0.2
+status 0 "--per-thread -p"
+check "--per-thread: a row per thread, perf's comm-tid column ($(ls /proc/$spin/task | wc -l) threads)" \
+	[ "$(count "^ +sh-$spin +[0-9.]+ msec task-clock")" = "$(ls /proc/$spin/task | wc -l)" ]
+expect "^ +sh-$spin +[0-9]+ +context-switches" "--per-thread: each event has its thread's row"
+run "$stat" -x, -e task-clock --per-thread -t "$spin" -- sleep 0.1
+status 0 "--per-thread -t, CSV"
+expect "^sh-$spin,[0-9.]+,msec,task-clock," "--per-thread CSV: comm-tid is the first field"
+run "$stat" -j -e task-clock --per-thread -t "$spin" -- sleep 0.1
+expect "^\{\"thread\" : \"sh-$spin\", \"counter-value\" : " "--per-thread JSON: a thread member first"
+kill "$spin"
+wait "$spin" 2>/dev/null
+# (It sleeps first, so that stat has found it before it works and ends.)
+sh -c 'sleep 2; i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' &
+short=$!
+run "$stat" -e task-clock -p "$short"
+status 0 "-p without a program: it ends with the target"
+check "-p without a program: the target's run was counted" \
+	awk '/ task-clock / { found = 1; ok = $1 + 0 > 0 } END { exit !(found && ok) }' "$out"
+run "$stat" --per-thread -e task-clock -- true
+status 2 "--per-thread with only a program"
+expect '^stat: The --per-thread option is only available when monitoring via -p -t -a options' \
+	"--per-thread with only a program: perf's message"
+run "$stat" -p 999999999 -- true
+status 2 "-p of no process"
+expect '^stat: no process 999999999$' "-p of no process: says which"
+run "$stat" -p 1 -a -- true
+status 2 "-p with -a"
+
 # ---- errors ----------------------------------------------------------------
 run "$stat" -e no-such-event -- true
 status 2 "unknown event"

@@ -9,7 +9,7 @@
 
 DYN_DIR    := $(BUILD)/dyn
 DYN_WARN   := -Wall -Wextra -Werror -Wno-unused-parameter
-DYN_CFLAGS := -O2 -g $(DYN_WARN) -Itests/abi
+DYN_CFLAGS := -O2 -g $(DYN_WARN) -Itests/lib
 DYN_LIBS   := $(DYN_DIR)/libdyntls.so $(DYN_DIR)/libdynplug.so $(DYN_DIR)/libdynthrow.so
 DYN_PROGS  := $(addprefix $(DYN_DIR)/dyn-,hello hello-nopie threads tls dlopen cxx vdso execerr aslr)
 DYN_RPATH  := -Wl,-rpath,'$$ORIGIN'
@@ -25,23 +25,23 @@ $(DYN_DIR)/lib%.so: tests/dyn/lib%.cc | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,SO,$<)
 	$(Q)g++ -shared -fPIC $(DYN_CFLAGS) -o $@ $<
-$(DYN_DIR)/dyn-hello: tests/dyn/hello.c tests/abi/abi.h | $(DEPS_OK)
+$(DYN_DIR)/dyn-hello: tests/dyn/hello.c $(TESTLIB_HOST) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,GCC,$< [dynamic PIE])
-	$(Q)gcc -pie -fPIE -DPIE=1 $(DYN_CFLAGS) -o $@ $<
-$(DYN_DIR)/dyn-hello-nopie: tests/dyn/hello.c tests/abi/abi.h | $(DEPS_OK)
+	$(Q)gcc -pie -fPIE -DPIE=1 $(DYN_CFLAGS) -o $@ $< $(TESTLIB_HOST)
+$(DYN_DIR)/dyn-hello-nopie: tests/dyn/hello.c $(TESTLIB_HOST) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,GCC,$< [dynamic, not PIE])
-	$(Q)gcc -no-pie -fno-PIE -DPIE=0 $(DYN_CFLAGS) -o $@ $<
-$(DYN_DIR)/dyn-tls: tests/dyn/tls.c $(DYN_DIR)/libdyntls.so tests/abi/abi.h
+	$(Q)gcc -no-pie -fno-PIE -DPIE=0 $(DYN_CFLAGS) -o $@ $< $(TESTLIB_HOST)
+$(DYN_DIR)/dyn-tls: tests/dyn/tls.c $(DYN_DIR)/libdyntls.so $(TESTLIB_HOST)
 	$(call say,GCC,$< [dynamic])
-	$(Q)gcc $(DYN_CFLAGS) -pthread -o $@ $< -L$(DYN_DIR) -ldyntls $(DYN_RPATH)
-$(DYN_DIR)/dyn-cxx: tests/dyn/cxx.cc $(DYN_DIR)/libdynthrow.so tests/abi/abi.h
+	$(Q)gcc $(DYN_CFLAGS) -pthread -o $@ $< $(TESTLIB_HOST) -L$(DYN_DIR) -ldyntls $(DYN_RPATH)
+$(DYN_DIR)/dyn-cxx: tests/dyn/cxx.cc $(DYN_DIR)/libdynthrow.so $(TESTLIB_HOST)
 	$(call say,G++,$< [dynamic])
-	$(Q)g++ $(DYN_CFLAGS) -pthread -o $@ $< -L$(DYN_DIR) -ldynthrow $(DYN_RPATH)
+	$(Q)g++ $(DYN_CFLAGS) -pthread -o $@ $< $(TESTLIB_HOST) -L$(DYN_DIR) -ldynthrow $(DYN_RPATH)
 # dlopen's library is beside it, not a dependency of the link.
 $(DYN_DIR)/dyn-dlopen: $(DYN_DIR)/libdynplug.so
-$(DYN_DIR)/dyn-%: tests/dyn/%.c tests/abi/abi.h | $(DEPS_OK)
+$(DYN_DIR)/dyn-%: tests/dyn/%.c $(TESTLIB_HOST) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(call say,GCC,$< [dynamic])
-	$(Q)gcc $(DYN_CFLAGS) -pthread -o $@ $<
+	$(Q)gcc $(DYN_CFLAGS) -pthread -o $@ $< $(TESTLIB_HOST)

@@ -34,38 +34,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include "perf.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...) check(!!(cond), __VA_ARGS__)
-static int check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	ok ? passed++ : failed++;
-	return ok;
-}
-
+/* A page-fault sampler on this task, disabled, user mode only. */
 static int open_event(void)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	a.sample_period = 1000;
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	return (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	return perf_open(&a, 0, -1, -1, 0);
 }
 
 /* A count from /proc/baremon/objects, or -1 (not baremon). */
@@ -315,6 +296,5 @@ int main(int argc, char **argv)
 		memory();
 		processes();
 	}
-	printf("exhaust: %d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return abi_done("exhaust");
 }

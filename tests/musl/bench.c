@@ -48,6 +48,7 @@
 #include <x86intrin.h>
 #include <linux/perf_event.h>
 #include "interrupts.h"
+#include "rdpmc.h"
 
 #define RUNS 201
 #define SWITCHES 1000
@@ -170,29 +171,6 @@ static void bench_exec(void)
 	       (unsigned long long)e[EXEC_RUNS / 2]);
 }
 
-/* The count of a user-only event read through its mmap control page: the
- * seqlock loop of <linux/perf_event.h>'s comment with RDPMC. Inlined, as
- * a program measuring itself would. */
-static inline __attribute__((always_inline)) uint64_t
-self_read(volatile struct perf_event_mmap_page *pc)
-{
-	uint32_t seq, idx;
-	uint64_t count;
-	do {
-		seq = pc->lock;
-		__asm__ volatile("" ::: "memory");
-		idx = pc->index;
-		count = pc->offset;
-		if (idx) {
-			uint64_t raw = __rdpmc(idx - 1);
-			int shift = 64 - pc->pmc_width;
-			count += (int64_t)(raw << shift) >> shift;
-		}
-		__asm__ volatile("" ::: "memory");
-	} while (pc->lock != seq);
-	return count;
-}
-
 /*
  * A self-monitoring read of a user-only instructions counter. Under TCG
  * the vpmu emulates RDPMC (a trap per read), so the time per read is the
@@ -228,15 +206,15 @@ static void bench_rdpmc(void)
 	volatile uint64_t sink = 0;
 	for (int i = 0; i < RUNS; i++) {
 		uint64_t a0 = __rdtsc();
-		sink += self_read(pc);
+		sink += perf_self_read(pc, NULL);
 		t[i] = __rdtsc() - a0;
 	}
 	sort();
 	printf("rdpmc self-monitoring read (control page, emulated under TCG): %llu\n",
 	       (unsigned long long)t[RUNS / 2]);
 	for (int i = 0; i < RUNS; i++) {
-		uint64_t c0 = self_read(pc);
-		uint64_t c1 = self_read(pc);
+		uint64_t c0 = perf_self_read(pc, NULL);
+		uint64_t c1 = perf_self_read(pc, NULL);
 		t[i] = c1 - c0;
 	}
 	sort();

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <asm/perf_regs.h>
-#include "../abi/abi.h"
+#include "abi.h"
 
 #define RING_PAGES 256
 #define MAX_SYMS 16384

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include "../abi/abi.h"
+#include "abi.h"
 
 static int perf_open(struct perf_event_attr *a, int group_fd)
 {

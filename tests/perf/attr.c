@@ -21,17 +21,6 @@ static union {
 	unsigned char bytes[8192];
 } big;
 
-/* fd must be a new descriptor (then closed); else say why. */
-static void check_opens(int fd, const char *what)
-{
-	int e = errno;
-
-	if (!CHECK(fd >= 0, "%s opens", what))
-		printf("#   got %d, errno %d (%s)\n", fd, e, strerror(e));
-	if (fd >= 0)
-		close(fd);
-}
-
 /* A task-clock attr for the calling task in big, with the given size. */
 static struct perf_event_attr *big_attr(uint32_t size)
 {

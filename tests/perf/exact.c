@@ -98,14 +98,6 @@ static inline uint64_t tsc_now(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 /* The core PMU (cpu/, or a hybrid CPU's cpu_core/) says it is the vpmu. */
 static int is_vpmu(void)
 {
@@ -371,7 +363,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (fd < 0) {
-		CHECK(!is_baremon(), "baremon counts instructions:u (%s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "baremon counts instructions:u (%s)", strerror(errno));
 		abi_note("no instructions:u (%s): exact counts not checked", strerror(errno));
 		return abi_done("exact");
 	}

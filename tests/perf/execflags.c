@@ -47,17 +47,6 @@ static void exec_self(char *arg1, char *arg2, char *arg3)
 	execv(self, argv);
 }
 
-/* Opens (and is closed), or say why not. */
-static void check_opens(int fd, const char *what)
-{
-	int e = errno;
-
-	if (!CHECK(fd >= 0, "%s opens", what))
-		printf("#   got %d, errno %d (%s)\n", fd, e, strerror(e));
-	if (fd >= 0)
-		close(fd);
-}
-
 static void test_validation(void)
 {
 	struct perf_event_attr a;

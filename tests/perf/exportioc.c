@@ -168,7 +168,7 @@ int main(void)
 	long page = sysconf(_SC_PAGESIZE);
 
 	test_fds();
-	if (!perf_on_baremon()) {
+	if (!abi_on_baremon()) {
 		test_linux(page);
 	} else {
 		test_refusals(page);

@@ -78,35 +78,6 @@ static ssize_t get(int fd, uint64_t *buf, size_t words)
 	return read(fd, buf, words * 8);
 }
 
-/* Opens (and is closed), or say why not. */
-static void check_opens(int fd, const char *what)
-{
-	int e = errno;
-
-	if (!CHECK(fd >= 0, "%s opens", what))
-		printf("#   got %d, errno %d (%s)\n", fd, e, strerror(e));
-	if (fd >= 0)
-		close(fd);
-}
-
-/* A child that waits until fd[1] is closed. */
-static pid_t waiting_child(int fd[2])
-{
-	pid_t pid;
-	char c;
-
-	if (pipe(fd) != 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(fd[1]);
-		read(fd[0], &c, 1);
-		_exit(0);
-	}
-	close(fd[0]);
-	return pid;
-}
-
 static void test_leader_only(void)
 {
 	struct perf_event_attr a;

@@ -64,14 +64,6 @@ static inline uint64_t tsc_now(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 static int cycles_sampler(uint64_t period, int freq, int exclude_kernel)
 {
 	struct perf_event_attr a;
@@ -436,7 +428,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	fd = cycles_sampler(1000000, 0, 1);
 	if (fd < 0) {
-		CHECK(!is_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
 		abi_note("no cpu PMU (cycles: %s): hardware sampling not checked",
 		         strerror(errno));
 		test_precise(0);

@@ -35,6 +35,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "perf.h"
+#include "rdpmc.h"
 
 #define DEV "/sys/bus/event_source/devices/"
 #define WORK_NS 20000000ULL
@@ -246,38 +247,6 @@ static void test_rdpmc_files(void)
 	write_text(DEV "cpu_core/rdpmc", core == 2 ? "2" : core == 1 ? "1" : "0");
 }
 
-static uint64_t rdpmc(uint32_t counter)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* The man page's self-monitoring loop; *used: RDPMC was executed. */
-static uint64_t self_read(volatile struct perf_event_mmap_page *pc, int *used)
-{
-	uint32_t seq, idx;
-	uint64_t count;
-
-	do {
-		seq = pc->lock;
-		__asm__ volatile("" ::: "memory");
-		idx = pc->index;
-		count = pc->offset;
-		*used = pc->cap_user_rdpmc && idx;
-		if (*used) {
-			int64_t pmc = (int64_t)rdpmc(idx - 1);
-
-			pmc <<= 64 - pc->pmc_width;
-			pmc >>= 64 - pc->pmc_width;
-			count += (uint64_t)pmc;
-		}
-		__asm__ volatile("" ::: "memory");
-	} while (pc->lock != seq);
-	return count;
-}
-
 static void test_rdpmc_atom(int cpu, long atom)
 {
 	int fd = open_cycles(atom, 0, -1, -1), used = 0;
@@ -290,7 +259,7 @@ static void test_rdpmc_atom(int cpu, long atom)
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		spin_ns(WORK_NS / 4);
 		before = take(fd).value;
-		self = self_read(page, &used);
+		self = perf_self_read(page, &used);
 		after = take(fd).value;
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 		munmap(page, (size_t)sysconf(_SC_PAGESIZE));

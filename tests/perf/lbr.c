@@ -503,7 +503,7 @@ int main(void)
 	test_errnos();
 	int r = sample_loop(PERF_SAMPLE_BRANCH_ANY | user | PERF_SAMPLE_BRANCH_TYPE_SAVE, -1, &st);
 	if (r < 0) {
-		CHECK(!perf_on_baremon(), "baremon samples user branch stacks (%s)", strerror(-r));
+		CHECK(!abi_on_baremon(), "baremon samples user branch stacks (%s)", strerror(-r));
 		CHECK(r == -ENOENT || r == -EOPNOTSUPP, "without LBR: ENOENT or EOPNOTSUPP (%s)",
 		      strerror(-r));
 		abi_note("no branch stacks here (%s): the stacks are not checked", strerror(-r));

@@ -51,14 +51,6 @@ struct reading {
 
 static int avail;   /* counters free for cycles: C, less the watchdog's */
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 /* A cycles event on this task, disabled; -1 with errno. */
 static int cycles(int group_fd, int pinned, int exclusive)
 {
@@ -424,7 +416,7 @@ int main(void)
 	fd = cycles(-1, 0, 0);
 	if (fd < 0) {
 		abi_note("skipped: no cpu PMU (cycles: %s)%s", strerror(errno),
-		         is_baremon() ? "" : "; multiplexing needs hardware "
+		         abi_on_baremon() ? "" : "; multiplexing needs hardware "
 		         "counters, which this Linux host lacks");
 		return abi_done("multiplex");
 	}

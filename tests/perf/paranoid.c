@@ -45,14 +45,6 @@
 static int on_baremon;
 static int debian_level3;   /* this Linux refuses everything at level 3 */
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 /* Write s to path in one write(): its result, errno set on -1. */
 static ssize_t put(const char *path, const char *s)
 {
@@ -106,31 +98,6 @@ static void expect(int level, const char *what, int got, int want)
 	      (int)geteuid(), what, err_name(want), err_name(got));
 }
 
-/* A child that waits until its parent writes to (or closes) fd[1]. */
-static pid_t waiting_child(int fd[2])
-{
-	pid_t pid;
-	char c;
-
-	if (pipe(fd) != 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(fd[1]);
-		read(fd[0], &c, 1);
-		_exit(0);
-	}
-	close(fd[0]);
-	return pid;
-}
-
-static void release(pid_t pid, int fd[2])
-{
-	close(fd[1]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-}
-
 /* In a child of the root test process: become nobody and try each open. */
 static void unprivileged(long level)
 {
@@ -167,14 +134,14 @@ static void unprivileged(long level)
 	c = waiting_child(fd);
 	expect(lvl, "own child, not dumpable, user only", try_open(c, -1, 1),
 	       EACCES);
-	release(c, fd);
+	release_child(c, fd);
 	CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) == 0,
 	      "level %d: prctl(PR_SET_DUMPABLE, 1)", lvl);
 	c = waiting_child(fd);
 	expect(lvl, "own dumpable child, user only", try_open(c, -1, 1), own);
 	expect(lvl, "own dumpable child, kernel included", try_open(c, -1, 0),
 	       kern);
-	release(c, fd);
+	release_child(c, fd);
 
 	/* The file: readable by anyone, writable by root only. */
 	now = file_long(PARANOID, LONG_MIN);
@@ -200,7 +167,7 @@ static void privileged(int level)
 	       try_open(-1, 0, 0), 0);
 	expect(level, "own task, kernel included", try_open(0, -1, 0), 0);
 	expect(level, "a child's task, kernel included", try_open(c, -1, 0), 0);
-	release(c, fd);
+	release_child(c, fd);
 }
 
 static void set_level(int level)
@@ -282,7 +249,7 @@ int main(void)
 	int fd;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	on_baremon = is_baremon();
+	on_baremon = abi_on_baremon();
 	saved = file_long(PARANOID, LONG_MIN);
 	if (!CHECK(saved != LONG_MIN, "read %s (%ld)", PARANOID, saved))
 		return abi_done("paranoid");

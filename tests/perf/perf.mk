@@ -22,15 +22,16 @@
 #                    "perf-host: N passed, N failed"
 
 include apps/apps.mk   # USER_*; included once however often named
+include tests/lib/lib.mk   # TESTLIB_*: the helpers every test links
 PERF_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 PERF_NAMES  := $(basename $(notdir $(wildcard tests/perf/*.c)))
 PERF_WARN   := -Wall -Wextra -Werror -Wno-unused-parameter
-PERF_CFLAGS := -std=gnu11 -O2 -g $(PERF_WARN)
+PERF_CFLAGS := -std=gnu11 -O2 -g $(PERF_WARN) -Itests/lib
 PERF_LITE   := $(PERF_NAMES:%=build/perf/libc-lite/%)
 PERF_MUSL   := $(PERF_NAMES:%=build/perf/musl/%)
 PERF_HOST   := $(PERF_NAMES:%=build/perf/host/%)
-PERF_DEPS   := tests/perf/perf.h tests/abi/abi.h tests/abi/bare_syscall.h tests/perf/perf.mk
+PERF_DEPS   := $(TESTLIB_HDRS) tests/abi/bare_syscall.h tests/perf/perf.mk
 PERF_UAPI   := build/perf/uapi
 PERF_ARCH   := /usr/include/$(shell gcc -print-multiarch)
 
@@ -47,21 +48,21 @@ $(PERF_UAPI)/.links:
 build/perf/libc-lite/%.o: tests/perf/%.c $(PERF_DEPS)
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,CC,$< [libc-lite])
-	$(USER_Q)gcc $(USER_CFLAGS) -c $< -o $@
+	$(USER_Q)gcc $(USER_CFLAGS) -Itests/lib -c $< -o $@
 
-build/perf/libc-lite/%: build/perf/libc-lite/%.o $(USER_CRT0) $(USER_LIB)
+build/perf/libc-lite/%: build/perf/libc-lite/%.o $(TESTLIB_LITE) $(USER_CRT0) $(USER_LIB)
 	$(call USER_SAY,LD,$@)
-	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBS)
+	$(USER_Q)ld $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(TESTLIB_LITE) $(USER_LIBS)
 
-build/perf/musl/%: tests/perf/%.c $(PERF_DEPS) $(PERF_UAPI)/.links
+build/perf/musl/%: tests/perf/%.c $(PERF_DEPS) $(TESTLIB_MUSL) $(PERF_UAPI)/.links
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,MUSL,$<)
-	$(USER_Q)musl-gcc -static $(PERF_CFLAGS) -idirafter $(PERF_UAPI) $< -o $@
+	$(USER_Q)musl-gcc -static $(PERF_CFLAGS) -idirafter $(PERF_UAPI) $< $(TESTLIB_MUSL) -o $@
 
-build/perf/host/%: tests/perf/%.c $(PERF_DEPS)
+build/perf/host/%: tests/perf/%.c $(PERF_DEPS) $(TESTLIB_HOST)
 	@mkdir -p $(dir $@)
 	$(call USER_SAY,GCC,$< [glibc])
-	$(USER_Q)gcc -static $(PERF_CFLAGS) $< -o $@
+	$(USER_Q)gcc -static $(PERF_CFLAGS) $< $(TESTLIB_HOST) -o $@
 
 perf-host-test: perf-tests
 	sh tests/perf/run-host.sh

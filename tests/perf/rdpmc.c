@@ -38,15 +38,8 @@
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include "perf.h"
+#include "rdpmc.h"
 
-
-static inline uint64_t rdpmc(uint32_t counter)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return (uint64_t)hi << 32 | lo;
-}
 
 static inline uint64_t tsc_now(void)
 {
@@ -54,40 +47,6 @@ static inline uint64_t tsc_now(void)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
-}
-
-/* The man page's loop. *used: whether RDPMC was executed. */
-static uint64_t self_read(volatile struct perf_event_mmap_page *pc, int *used)
-{
-	uint32_t seq, idx;
-	uint64_t count;
-
-	do {
-		seq = pc->lock;
-		__asm__ volatile("" ::: "memory");
-		idx = pc->index;
-		count = pc->offset;
-		*used = 0;
-		if (pc->cap_user_rdpmc && idx) {
-			unsigned width = pc->pmc_width;
-			int64_t pmc = (int64_t)rdpmc(idx - 1);
-
-			pmc <<= 64 - width;
-			pmc >>= 64 - width;
-			count += pmc;
-			*used = 1;
-		}
-		__asm__ volatile("" ::: "memory");
-	} while (pc->lock != seq);
-	return count;
-}
-
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
 }
 
 static int open_user(uint64_t config)
@@ -155,14 +114,14 @@ static void check_event(const char *name, uint64_t config, int fixed)
 	CHECK(pc->pmc_width >= 32 && pc->pmc_width <= 64, "%s: pmc_width %u", name,
 	      pc->pmc_width);
 	CHECK((pc->lock & 1) == 0, "%s: the lock is even outside an update", name);
-	a = self_read(pc, &used);
+	a = perf_self_read(pc, &used);
 	b = perf_value(fd);
-	c = self_read(pc, &used);
+	c = perf_self_read(pc, &used);
 	CHECK(used, "%s: the read loop used RDPMC", name);
 	CHECK(a > 0 && a <= b && b <= c, "%s: RDPMC agrees with read(): %llu <= %llu <= %llu",
 	      name, (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	a = self_read(pc, &used);
+	a = perf_self_read(pc, &used);
 	b = perf_value(fd);
 	CHECK(pc->index == 0 && !used && a == b,
 	      "%s disabled: index 0, offset = read() (%llu, %llu)", name,
@@ -325,7 +284,7 @@ static void check_mode_zero(void)
 	pc = fd >= 0 ? map_page(fd) : NULL;
 	if (CHECK(pc != NULL, "rdpmc=0: cycles:u opens and maps")) {
 		CHECK(pc->index == 0 && !pc->cap_user_rdpmc, "rdpmc=0: index 0, no cap_user_rdpmc");
-		a = self_read(pc, &used);
+		a = perf_self_read(pc, &used);
 		b = perf_value(fd);
 		CHECK(!used && a <= b, "rdpmc=0: the read loop takes the offset alone (%llu <= %llu)",
 		      (unsigned long long)a, (unsigned long long)b);
@@ -337,7 +296,7 @@ static void check_mode_zero(void)
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		CHECK(pc->cap_user_rdpmc && pc->index != 0, "rdpmc=1: index back (%#x)", pc->index);
-		a = self_read(pc, &used);
+		a = perf_self_read(pc, &used);
 		CHECK(used && a > 0, "rdpmc=1: the mapping process reads with RDPMC again");
 		/* the buffer is not mapped in a forked child (Linux's
 		 * VM_DONTCOPY): RDPMC is not its to use */
@@ -360,13 +319,13 @@ static void report_cost(int icount, unsigned shift)
 
 	if (!CHECK(pc != NULL, "instructions:u maps for the cost figure"))
 		return;
-	a = self_read(pc, &used);
-	b = self_read(pc, &used);
+	a = perf_self_read(pc, &used);
+	b = perf_self_read(pc, &used);
 	abi_note("cost: one self-monitoring read is %llu user instructions",
 	         (unsigned long long)(b - a));
 	if (icount) {
 		t0 = tsc_now();
-		self_read(pc, &used);
+		perf_self_read(pc, &used);
 		t1 = tsc_now();
 		abi_note("cost: one self-monitoring read takes %llu instructions in all "
 		         "(RDPMC emulated from #UD)", (unsigned long long)((t1 - t0) >> shift));
@@ -382,7 +341,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (fd < 0) {
-		CHECK(!is_baremon(), "baremon has a cpu PMU (cycles:u: %s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "baremon has a cpu PMU (cycles:u: %s)", strerror(errno));
 		abi_note("no cpu PMU (cycles:u: %s): RDPMC not checked", strerror(errno));
 		return abi_done("rdpmc");
 	}

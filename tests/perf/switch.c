@@ -189,7 +189,7 @@ static void cpu_wide(int cpu)
 	 * machine) does not always: once in 43 pairs an OUT (A -> B) was
 	 * followed by A's own IN from B, B's IN and OUT never written. A
 	 * guarantee Linux does not keep is not asserted there. */
-	if (perf_on_baremon())
+	if (abi_on_baremon())
 		CHECK(pairs >= 5 && broken == 0, "each OUT (A -> B) is followed by "
 		      "B's IN naming A (%d pairs, %d broken)", pairs, broken);
 	else

@@ -123,7 +123,7 @@ static void child(int in, int out)
 static void check_one(const char *who, const struct seen *s)
 {
 	const struct times *t = s->t;
-	int exact = perf_on_baremon();
+	int exact = abi_on_baremon();
 
 	CHECK(t[SWITCHES].value >= ROUNDS && t[SWITCHES].value != PERF_BAD_VALUE,
 	      "%s: context-switches %llu, at least one a round (%d)", who,

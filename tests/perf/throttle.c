@@ -51,14 +51,6 @@ struct result {
 	uint64_t rounds;     /* calls of the work function */
 };
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 static int write_int(const char *path, int v)
 {
 	char buf[32];
@@ -261,7 +253,7 @@ int main(int argc, char **argv)
 	                 open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 10000, 0));
 	fd = open_sampler(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 20000, 1);
 	if (fd < 0) {
-		CHECK(!is_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
 		abi_note("no cpu PMU (cycles: %s): hardware throttling not checked",
 		         strerror(errno));
 	} else {

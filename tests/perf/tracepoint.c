@@ -67,14 +67,6 @@ static struct event events[NEVENTS] = {
 	{ "irq", "irq_handler_entry", -1 },
 };
 
-static int is_baremon(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && (strstr(u.nodename, "baremon") ||
-	                          strstr(u.release, "baremon"));
-}
-
 /* The whole file (at most max - 1 bytes, NUL-terminated), or -1. */
 static ssize_t slurp(const char *path, char *buf, size_t max)
 {
@@ -868,7 +860,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--exit"))
 		return 0;
 	self = argv[0];
-	on_baremon = is_baremon();
+	on_baremon = abi_on_baremon();
 	if (!find_ids())
 		return abi_done("tracepoint");
 	test_formats();

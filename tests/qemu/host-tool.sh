@@ -31,14 +31,17 @@
 #   while a write to an unread export line waits (the -icount stall).
 # - before anything starts (no QEMU, no file left): help, --version,
 #   CMD -h, usage errors (status 2), local files (66, 73), event names,
-#   record's --call-graph and tracepoints, bench's own option checks,
+#   record's --call-graph, bench's own option checks,
 #   session steps;
 # - signals to the tool's pid alone: SIGTERM while a command runs and
 #   SIGHUP while the machine boots (default target) leave no process and
 #   no file; SIGINT against --connect ends the guest command, and the
-#   next call runs at once; --kvm where KVM refuses names QEMU's reason;
+#   next call runs at once; after SIGKILL of the tool the running agent
+#   announces itself to the next call; --kvm where KVM refuses names
+#   QEMU's reason;
 # - perf's ways: a program killed by a signal ("Segmentation fault",
-#   139), list, stat -e sched:sched_switch, a session's stat step pushing
+#   139), list, stat -e sched:sched_switch, record -e sched:sched_switch
+#   decoded by perf script (file and pipe), a session's stat step pushing
 #   ./prog, perf annotate of a recorded local program with no flags,
 #   record --call-graph dwarf (user registers and stack perf reads),
 #   perf.data.old, an event the target lacks (2, no pull message), no
@@ -115,7 +118,6 @@ pre "an unknown command" 2 "'frob' is not a baremon command" frob
 pre "record -e bogus" 2 "unknown event 'bogus'" record -e bogus true
 pre "record -e in a group" 2 "unknown event 'bogus'" record -e '{cycles,bogus}:u' true
 pre "record --call-graph dwarf,12" 2 'dwarf,SIZE: a multiple of 8' record --call-graph dwarf,12 true
-pre "record -e a tracepoint" 2 "tracepoint 'sched:sched_switch': not supported" record -e sched:sched_switch true
 pre "record --per-thread -a" 2 'per-thread and -a/-C exclude' record --per-thread -a true
 pre "record -o into no directory" 73 'cannot write /nonexistent/' record -o /nonexistent/d/p.data true
 pre "stat: an unknown option" 2 "unknown option" stat --bogus true
@@ -403,6 +405,18 @@ expect_rc 0
 check "SIGINT: the guest command ended with the tool" sh -c '! grep -q sleeper "$1"' - "$out"
 check "SIGINT: the next call is not refused as busy" sh -c '! grep -q "already running" "$1"' - "$err"
 check "SIGINT: no file left" left_nothing "$sigtmp"
+# A tool killed outright leaves the agent running its command; the next
+# call types "agent", which the running agent answers with its
+# announcement (no 20 s announcement wait), and its HELLO ends the
+# command the dead tool started.
+signal_tool sigkill KILL '^started$' "${c[@]}" run "$sleeper"
+expect_rc 137
+bm after-sigkill "${c[@]}" -v run ps
+expect_rc 0
+check "SIGKILL: the next call hears the running agent announce itself" \
+	in_err '^baremon: the agent announced itself$'
+check "SIGKILL: the dead tool's command ended with the new session" \
+	sh -c '! grep -q sleeper "$1"' - "$out"
 crash=$build/musl/crash
 bm segv "${c[@]}" run "$crash" null
 expect_rc 139
@@ -416,6 +430,18 @@ check "list: tracepoints" in_out '^  sched:sched_switch +\[Tracepoint event\]$'
 bm stat-tp "${c[@]}" stat -e sched:sched_switch -- "$work" 5
 expect_rc 0
 check "stat -e sched:sched_switch: the tracepoint by name" in_err '[0-9]+ +sched:sched_switch'
+# Tracepoint samples: record carries their formats (HEADER_TRACING_DATA),
+# so the host's perf decodes each sample's fields, from the seekable
+# file (the TRACING_DATA feature) and from the pipe stream alike.
+tp_fields='sched:sched_switch: +prev_comm=[^ ]+ prev_pid=[0-9]+ .*==> next_comm=[^ ]+ next_pid=[0-9]+'
+bm record-tp "${c[@]}" record -e sched:sched_switch -o "$logs/tp.data" -- "$work" 5
+expect_rc 0
+check "record -e sched:sched_switch: perf script decodes the fields of perf.data's samples" \
+	sh -c 'perf script -i "$1" 2>/dev/null | grep -Eq "$2"' - "$logs/tp.data" "$tp_fields"
+bm record-tp-pipe "${c[@]}" record -e sched:sched_switch -o - -- "$work" 5
+expect_rc 0
+check "record -e sched:sched_switch -o -: perf script decodes the pipe's samples" \
+	sh -c 'perf script -i - <"$1" 2>/dev/null | grep -Eq "$2"' - "$out" "$tp_fields"
 bm record-noevent "${c[@]}" record -e cpu/bogus/ -o "$logs/none.data" -- "$work" 5
 expect_rc 2
 check "record of an event the target lacks: record's reason" in_err "unknown event 'cpu/bogus/'"

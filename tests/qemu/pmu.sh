@@ -165,6 +165,7 @@ mode_session=$logs/modes.session
 	echo "ls $dev/events"
 	echo "ls $dev/caps"
 	echo "cat $dev/caps/branches"
+	echo 'list'
 	echo 'echo end'
 } > "$mode_session"
 mode_adds=(--add "$build/abi/musl/vendor" --add "$build/perf/musl/lbr" --add "$build/musl/twofunc")
@@ -245,8 +246,14 @@ for mode in intel-v2 intel-v5 hybrid amd; do
 	expect_line '^PMI: .* [1-9][0-9]* +Performance monitoring interrupts$' \
 		"vpmu=$mode: /proc/interrupts' PMI row counts the driver's PMIs"
 	expect_no_line '^PANIC' "vpmu=$mode: no panic"
+	[ "$mode" = amd ] || expect_no_line '\[Hardware cache event\]$' \
+		"vpmu=$mode: list shows no cache events (architectural perfmon has no table)"
 done
 # The last run was amd: the AMD driver as Linux shows it.
+expect_line '^  branch-loads +\[Hardware cache event\]$' \
+	"vpmu=amd: list shows the cache event that opens (BPU reads: retired branches)"
+expect_no_line '^  L1-dcache-loads +\[Hardware cache event\]$' \
+	"vpmu=amd: list leaves out the cache events the model refuses, as perf list does"
 expect_line '^\[ *[0-9.]+\] pmu: cpu: amd family [0-9a-f]+h model [0-9a-f]+h: vpmu, a software model of perfctr-core, 6 counters x 48 bits, perfmon-v2$' \
 	"vpmu=amd: the AMD driver names family and model, perfctr-core and perfmon-v2"
 expect_line '^ok - a cpu PMU without pmu_name \(AMD.s driver\) on an AMD CPU \(AuthenticAMD\)$' \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # stat.sh: the stat tool's perf stat features on baremon, at the session
 # prompt of a two-CPU guest: -r with the variance in all three formats,
-# -a, -C and -A counting per CPU (CPUs that stay idle included), -I
+# -a, -C and -A counting per CPU (CPUs that stay idle included), -p and
+# --per-thread on a running process (the shell), -I
 # intervals, :u/:k, groups, pmu/.../ through the real /sys and through a
 # fixture tree (BAREMON_SYSFS) put in the initrd, and errors.
 # tests/apps/stat-host.sh checks the same on the host Linux.
@@ -59,6 +60,11 @@ echo "== fakesw"
 env BAREMON_SYSFS=/fx stat -x, -e task-clock,fakesw/faults-alias/,faults-alias -- true
 echo "== fxonline"
 env BAREMON_SYSFS=/fx stat -a -A -x, -e task-clock -- true
+echo "== pid1"
+stat --per-thread -e task-clock,context-switches -p 1 -- sleep 0.2
+echo "== perthread"
+stat --per-thread -e task-clock -- true
+echo "status $?"
 echo "== errors"
 stat -- false
 echo "status $?"
@@ -135,6 +141,10 @@ has_in pmu '^0,,cpu/event=0xc2,umask=0x01,inv,cmask=2/u,[0-9]+,100\.00,,$' "pmu:
 has_in fakesw '^[0-9]+,,fakesw/faults-alias/,[0-9]+,100\.00,' "pmu: a fixture PMU of software type counts"
 check "fixture online CPUs: -a counts CPU 0 only" [ "$(count_in fxonline '^CPU')" = 1 ]
 
+has_in pid1 "^ Performance counter stats for process id '1':\$" "-p 1: the header names the process"
+has_in pid1 '^ +sh-1 +[0-9.]+ msec task-clock' "--per-thread -p 1: the shell's row (perf's comm-tid column)"
+has_in pid1 '^ +sh-1 +[1-9][0-9]* +context-switches' "--per-thread -p 1: the waiting shell's switches counted"
+has_in perthread '^status 2$' "--per-thread with only a program: a usage error"
 has_in errors '^status 1$' "the program's exit status (false)"
 has_in errors "^stat: unknown event 'no-such-event'\$" "unknown event"
 has_in errors "^stat: unknown event 'nopmu/event=1/': no PMU 'nopmu' in /sys/bus/event_source/devices\$" "unknown PMU"

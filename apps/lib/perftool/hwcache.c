@@ -6,6 +6,7 @@
  * written); those names are not events, as in perf.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include "perftool.h"
 
@@ -105,4 +106,29 @@ bool event_hwcache(const char *name, struct perf_event_attr *attr)
 	attr->type = PERF_TYPE_HW_CACHE;
 	attr->config = (uint64_t)cache | (uint64_t)op << 8 | (uint64_t)result << 16;
 	return true;
+}
+
+/* perf's own spelling of each valid cache event, as perf list prints
+ * it: CACHE-OPs for accesses ("L1-dcache-loads"), CACHE-OP-misses for
+ * misses. */
+bool hwcache_name(int i, char *buf, size_t n, struct perf_event_attr *attr)
+{
+	for (int cache = 0; cache < (int)COUNT(caches); cache++)
+		for (int op = 0; op < (int)COUNT(ops); op++)
+			for (int result = 0; result < (int)COUNT(results); result++) {
+				if (!(valid_ops[caches[cache].id] & (1u << ops[op].id)) || i--)
+					continue;
+				if (results[result].id == C(RESULT_ACCESS))
+					snprintf(buf, n, "%s-%s", caches[cache].alias[0],
+						 ops[op].alias[1]);
+				else
+					snprintf(buf, n, "%s-%s-%s", caches[cache].alias[0],
+						 ops[op].alias[0], results[result].alias[0]);
+				attr->type = PERF_TYPE_HW_CACHE;
+				attr->config = (uint64_t)caches[cache].id |
+					       (uint64_t)ops[op].id << 8 |
+					       (uint64_t)results[result].id << 16;
+				return true;
+			}
+	return false;
 }

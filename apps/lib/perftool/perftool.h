@@ -39,6 +39,9 @@ bool evlist_parse(const char *list, struct evspec *e, int *n, int max, char *err
 bool event_symbolic(const char *name, struct perf_event_attr *attr);
 /* hwcache.c: a HW_CACHE name (L1-dcache-load-misses...) into attr. */
 bool event_hwcache(const char *name, struct perf_event_attr *attr);
+/* The i-th valid HW_CACHE event (0, 1, ...): perf's name for it in buf
+ * and its type and config in attr; false past the last. */
+bool hwcache_name(int i, char *buf, size_t n, struct perf_event_attr *attr);
 
 /* pmu.c: "pmu/terms/" (pmu and terms given apart) or an alias found in
  * some PMU's events/. 1 resolved, 0 no such PMU or alias, -1 error
