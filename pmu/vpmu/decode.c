@@ -90,20 +90,3 @@ bool vpmu_decode_rep_string(const uint8_t *b, unsigned len)
 	uint8_t op = b[i];
 	return (op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) || (op >= 0x6c && op <= 0x6f);
 }
-
-/* Is b a REP/REPE/REPNE string instruction (MOVS, CMPS, STOS, LODS,
- * SCAS, INS, OUTS with an F2 or F3 prefix)? The CPU single-steps each
- * of its iterations, but retires it once, as the last ends. */
-bool vpmu_decode_rep_string(const uint8_t *b, unsigned len)
-{
-	unsigned i = 0;
-	bool rep = false;
-	while (i < len && is_legacy_prefix(b[i]))
-		rep |= b[i] == 0xf2 || b[i] == 0xf3, i++;
-	if (i < len && (b[i] & 0xf0) == 0x40)
-		i++; /* REX */
-	if (!rep || i >= len)
-		return false;
-	uint8_t op = b[i];
-	return (op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) || (op >= 0x6c && op <= 0x6f);
-}

@@ -151,17 +151,6 @@ void vpmu_tsc_trap_set(bool on);
 void vpmu_tsc_sched_in(const struct task *next);
 unsigned vpmu_tsc_insn(const struct trap_frame *f);
 uint64_t vpmu_tsc_user_now(void);
-bool vpmu_step_retired(const struct trap_frame *f);
-
-/* The TSC a task the model has taken time from reads (vtsc.c): its
- * RDTSC/RDTSCP trap (CR4.TSD) and get the TSC less vpmu_tsc_hidden.
- * vpmu_tsc_user_now (vpmu.c): that TSC at the current kernel entry. */
-struct task;
-void vpmu_tsc_init(void);
-void vpmu_tsc_trap_set(bool on);
-void vpmu_tsc_sched_in(const struct task *next);
-unsigned vpmu_tsc_insn(const struct trap_frame *f);
-uint64_t vpmu_tsc_user_now(void);
 void vpmu_steps_sched_in(void);
 bool vpmu_step_retired(const struct trap_frame *f);
 

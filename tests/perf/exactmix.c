@@ -240,23 +240,23 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (open_group(&g, 1u << INSNS_U) < 0) {
-		CHECK(!perf_on_baremon(), "baremon counts instructions:u (%s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "baremon counts instructions:u (%s)", strerror(errno));
 		abi_note("no instructions:u (%s): nothing to check", strerror(errno));
 		close_group(&g);
 		return abi_done("exactmix");
 	}
 	close_group(&g);
-	if (perf_on_baremon() && icount)
+	if (abi_on_baremon() && icount)
 		want |= 1u << INSNS_K;
 	if (open_group(&g, want) < 0) {
-		CHECK(!perf_on_baremon(), "the mixed group opens on baremon (%s)", strerror(errno));
+		CHECK(!abi_on_baremon(), "the mixed group opens on baremon (%s)", strerror(errno));
 		close_group(&g);
 		return abi_done("exactmix");
 	}
 	measure(&g, mix_jcc_loop, N, &user);
 	check_exact(&user, INSNS_U, 2 * N, "dec;jnz");
 	check_exact(&user, BRANCHES_U, N, "dec;jnz");
-	if (perf_on_baremon()) {
+	if (abi_on_baremon()) {
 		/* The model's cycles: exact there, not on hardware. */
 		check_cycles(&user, CYCLES_U, shift);
 		check_cycles(&user, REF_U, shift);

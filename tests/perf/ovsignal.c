@@ -358,7 +358,7 @@ int main(void)
 		int fd = open_sampler(ev->period, 1);
 
 		if (fd < 0 && ev->type == PERF_TYPE_HARDWARE) {
-			CHECK(!perf_on_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
+			CHECK(!abi_on_baremon(), "baremon has a cpu PMU (cycles: %s)", strerror(errno));
 			abi_note("no cpu PMU (cycles: %s): hardware overflow signals not checked",
 			         strerror(errno));
 			continue;

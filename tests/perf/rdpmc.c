@@ -184,13 +184,13 @@ static void check_other_cpu(void)
 	           "instructions:u on this task, CPU 1 only: opens and maps"))
 		return;
 	user_loop(LOOP_N);
-	uint64_t a = self_read(pc, &used), b = perf_value(fd);
+	uint64_t a = perf_self_read(pc, &used), b = perf_value(fd);
 	CHECK(pc->index == 0 && !used && a == b && b == 0,
 	      "bound to CPU 1, read on CPU 0: index 0, no RDPMC, nothing counted (index %u, "
 	      "self %llu, read() %llu)", pc->index, (unsigned long long)a, (unsigned long long)b);
 	if (CHECK(pin(1) == 0, "moves to CPU 1")) {
 		user_loop(LOOP_N);
-		a = self_read(pc, &used);
+		a = perf_self_read(pc, &used);
 		b = perf_value(fd);
 		CHECK(pc->index != 0 && used && a > 0 && a <= b,
 		      "on CPU 1: index %u, RDPMC %llu <= read() %llu", pc->index,
@@ -225,9 +225,9 @@ static void check_cpu_group(void)
 		pin(0);
 		return;
 	}
-	uint64_t c0 = self_read(pl, &used), i0 = self_read(ps, &used2), r0 = perf_value(sib);
+	uint64_t c0 = perf_self_read(pl, &used), i0 = perf_self_read(ps, &used2), r0 = perf_value(sib);
 	user_loop(LOOP_N);
-	uint64_t i1 = self_read(ps, &used2), c1 = self_read(pl, &used), r1 = perf_value(sib);
+	uint64_t i1 = perf_self_read(ps, &used2), c1 = perf_self_read(pl, &used), r1 = perf_value(sib);
 	uint64_t d = i1 - i0;
 	abi_note("CPU-wide group: instructions:u %llu by RDPMC, %llu by read(), cycles:u %llu",
 	         (unsigned long long)d, (unsigned long long)(r1 - r0),

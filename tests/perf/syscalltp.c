@@ -181,7 +181,7 @@ int main(void)
 		syscall(SYS_mount, "nodev", TRACING, "tracefs", 0, NULL);
 	long enter = event_id("sys_enter_getsid"), exit = event_id("sys_exit_getsid");
 	long ppid_enter = event_id("sys_enter_getppid");
-	if (enter < 0 && !perf_on_baremon()) {
+	if (enter < 0 && !abi_on_baremon()) {
 		abi_note("no syscalls tracepoints in tracefs here: skipped");
 		return abi_done("syscalltp");
 	}
