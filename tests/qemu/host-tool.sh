@@ -40,7 +40,8 @@
 #   announces itself to the next call; --kvm where KVM refuses names
 #   QEMU's reason;
 # - perf's ways: a program killed by a signal ("Segmentation fault",
-#   139), list, stat -e sched:sched_switch, record -e sched:sched_switch
+#   139), list, stat -e sched:sched_switch, stat --per-thread -p 1,
+#   record -e sched:sched_switch
 #   decoded by perf script (file and pipe), a session's stat step pushing
 #   ./prog, perf annotate of a recorded local program with no flags,
 #   record --call-graph dwarf (user registers and stack perf reads),
@@ -121,6 +122,9 @@ pre "record --call-graph dwarf,12" 2 'dwarf,SIZE: a multiple of 8' record --call
 pre "record --per-thread -a" 2 'per-thread and -a/-C exclude' record --per-thread -a true
 pre "record -o into no directory" 73 'cannot write /nonexistent/' record -o /nonexistent/d/p.data true
 pre "stat: an unknown option" 2 "unknown option" stat --bogus true
+pre "stat --per-thread with only a program" 2 'per-thread option is only available when monitoring via -p -t -a' \
+	stat --per-thread true
+pre "stat -p with -a" 2 '-p/-t and -a/-C exclude each other' stat -p 1 -a true
 pre "stat ./nonexistent" 66 '\./nonexistent: No such file' stat ./nonexistent
 pre "run ./nonexistent" 66 '\./nonexistent: No such file' run ./nonexistent
 pre "push /nonexistent/file" 66 'cannot read /nonexistent/file' push /nonexistent/file
@@ -427,6 +431,11 @@ check "list: perf list's heading" in_out '^List of pre-defined events \(to be us
 check "list: software events" in_out '^  cpu-clock +\[Software event\]$'
 check "list: PMU events" in_out '^  msr/tsc/ +\[Kernel PMU event\]$'
 check "list: tracepoints" in_out '^  sched:sched_switch +\[Tracepoint event\]$'
+bm stat-per-thread "${c[@]}" stat --per-thread -e task-clock,context-switches -p 1 -- sleep 0.2
+expect_rc 0
+check "stat --per-thread -p 1: perf's header for a process" in_err "^ Performance counter stats for process id '1':\$"
+check "stat --per-thread -p 1: the shell's row in perf's COMM-TID column" \
+	in_err '^ +sh-1 +[0-9]+ +context-switches'
 bm stat-tp "${c[@]}" stat -e sched:sched_switch -- "$work" 5
 expect_rc 0
 check "stat -e sched:sched_switch: the tracepoint by name" in_err '[0-9]+ +sched:sched_switch'
