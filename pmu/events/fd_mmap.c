@@ -42,7 +42,6 @@ static int get_buffer(struct perf_event *e, struct mm *mm, uint64_t nr_pages,
 		else if (!rb && fresh && (r = rb_charge(fresh, mm, 1 + nr_pages)) == 0) {
 			e->rb = rb = fresh; /* the event's reference */
 			fresh = NULL;
-			perf_record_kernel_ksymbol(e); /* attr.ksymbol (records/ksymbol.c) */
 		}
 		if (!r && rb) {
 			rb_get_mapping(rb);

@@ -64,8 +64,4 @@ void perf_record_throttle(struct perf_event *e, bool unthrottle);
  * (attr.inherit_stat) into its original's buffer, as c leaves its task. */
 void perf_record_read(struct perf_event *c);
 
-/* ksymbol.c: KSYMBOL for the kernel's text into e's new buffer
- * (attr.ksymbol; a baremon addition). */
-void perf_record_kernel_ksymbol(struct perf_event *e);
-
 #endif
