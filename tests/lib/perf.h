@@ -16,6 +16,7 @@
  *             touch_pages(n)                   n fresh page faults
  *   sysfs.c   file_long(path, fail)            the integer in a small file
  *             core_pmu_dir(), core_pmu_file()  cpu/, cpu_core/ or cpu_atom/
+ *             core_pmu_is_vpmu()               it is baremon's model
  *             cpu_list(path, set, max)         parse a sysfs CPU list
  *   bp.c      bp_hits_checked()                breakpoint hits can be
  *                                              asserted here (a probe)
@@ -96,6 +97,9 @@ const char *core_pmu_dir(void);
 /* path = the core PMU's file `name` ("caps/pmu_name"); 0, or -1 with
  * no core PMU. */
 int core_pmu_file(char *path, size_t size, const char *name);
+/* The core PMU says it is baremon's software model (caps/pmu_name
+ * "vpmu"). */
+int core_pmu_is_vpmu(void);
 /* The CPUs in a sysfs CPU list ("0-3,6"): set[i] = 1 for each listed
  * i < max. One more than the highest CPU listed, or -1 if unreadable.
  * (musl and libc-lite's sysconf count the CPUs the task may run on.) */

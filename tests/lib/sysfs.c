@@ -44,6 +44,19 @@ int core_pmu_file(char *path, size_t size, const char *name)
 	return 0;
 }
 
+int core_pmu_is_vpmu(void)
+{
+	char name[32] = "", path[96];
+	int fd = core_pmu_file(path, sizeof(path), "caps/pmu_name") ? -1 : open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	return n > 0 && strncmp(name, "vpmu\n", 5) == 0;
+}
+
 int cpu_list(const char *path, unsigned char *set, int max)
 {
 	char buf[256], *p = buf, *end;

@@ -98,20 +98,6 @@ static inline uint64_t tsc_now(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* The core PMU (cpu/, or a hybrid CPU's cpu_core/) says it is the vpmu. */
-static int is_vpmu(void)
-{
-	char name[32] = "", path[96];
-	int fd = core_pmu_file(path, sizeof(path), "caps/pmu_name") ? -1 : open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, name, sizeof(name) - 1);
-	close(fd);
-	return n > 0 && strncmp(name, "vpmu\n", 5) == 0;
-}
-
 static int open_user(const struct counter *c)
 {
 	struct perf_event_attr a;
@@ -371,8 +357,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
 		test_counter(&generic[i]);
 	test_sampling();
-	test_rep(icount && is_vpmu());
-	if (is_vpmu()) {
+	test_rep(icount && core_pmu_is_vpmu());
+	if (core_pmu_is_vpmu()) {
 		for (size_t i = 0; i < sizeof(umasks) / sizeof(umasks[0]); i++)
 			test_counter(&umasks[i]);
 		test_kernel_mode(icount);

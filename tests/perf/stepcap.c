@@ -44,19 +44,6 @@ static int put_percent(long v)
 	return n == (ssize_t)strlen(s) && file_long(PERCENT, -1) == v ? 0 : -1;
 }
 
-static int is_vpmu(void)
-{
-	char name[32] = "", path[96];
-	int fd = core_pmu_file(path, sizeof(path), "caps/pmu_name") ? -1 : open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, name, sizeof(name) - 1);
-	close(fd);
-	return n > 0 && strncmp(name, "vpmu\n", 5) == 0;
-}
-
 /* Branches:u on CPU 0, all tasks, around the loop (this task on CPU 0). */
 static uint64_t cpu_branches_around_loop(void)
 {
@@ -104,7 +91,7 @@ int main(void)
 	      (unsigned long long)free_run, N);
 	CHECK(put_percent(1) == 0, "perf_cpu_time_max_percent 1");
 	capped = cpu_branches_around_loop();
-	if (is_vpmu())
+	if (core_pmu_is_vpmu())
 		CHECK(capped < N, "cap 1%%: stepping for it is throttled, it misses part of the "
 		      "loop (%llu < %lu)", (unsigned long long)capped, N);
 	else
