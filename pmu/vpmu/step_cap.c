@@ -7,14 +7,17 @@
  * so their system calls crawl. Each CPU keeps the model's own stepping
  * time (what vpmu.c's hide() takes from the stepped tasks, the lean
  * steps included) over windows of 100 ms of TSC time; once it passes
- * perf_cpu_time_max_percent of the window, counters of CPU-wide events
- * no longer make the CPU step until the window ends: user code runs at
- * full speed and those counters miss its instructions and branches
- * (the boot log says so, once). A task's own events are never capped:
- * its owner asked for the cost. 0 or 100 turns the cap off, as in Linux.
+ * perf_cpu_time_max_percent of the window, counters of CPU-wide
+ * sampling events no longer make the CPU step until the window ends:
+ * user code runs at full speed and those samplers miss its
+ * instructions and branches, so they sample less, as Linux's throttling
+ * thins samples (the boot log says so, once). A counting event is never
+ * capped (its count must stay exact: tests/perf/rdpmc's CPU-wide group),
+ * nor a task's own events: its owner asked for the cost. 0 or 100 turns
+ * the cap off, as in Linux.
  *
- * Which counters are CPU-wide the driver says as it places an event
- * (x86_pmu_add, through pmu_model_counter_owner).
+ * Which counters hold CPU-wide samplers the driver says as it places an
+ * event (x86_pmu_add, through pmu_model_counter_owner).
  *
  * Locking: caps[c] belongs to CPU c, touched there with interrupts off.
  */

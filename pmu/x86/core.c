@@ -102,7 +102,9 @@ int x86_pmu_add(struct perf_event *e, uint64_t now)
 	if (idx < 0)
 		return -EAGAIN;
 	x86_claim(k, e, idx);
-	pmu_model_counter_owner(idx, e->task == NULL);
+	/* The stepping cap may only thin a CPU-wide sampler's samples, as
+	 * Linux's throttling does; a count stays exact. */
+	pmu_model_counter_owner(idx, e->task == NULL && e->attr.sample_period != 0);
 	set_period(e);
 	x86_pmu->lbr_add(e);
 	enable(k, e);
