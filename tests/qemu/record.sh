@@ -60,7 +60,7 @@ expect_line '^== end$' "the session ran to its end"
 expect_no_line '^PANIC' "no panic"
 
 text=$(readelf -lW "$build/apps/cat" | awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $2 }')
-expect_line "^0*401000-[0-9a-f]+ r-xp 0*${text#0x} 00:00 0 +/bin/cat\$" \
+expect_line "^0*401000-[0-9a-f]+ r-xp 0*${text#0x} [0-9a-f]{2}:[0-9a-f]{2} [1-9][0-9]* +/bin/cat\$" \
 	"/proc/self/maps: the text segment at its file offset ($text)"
 
 symfs=$logs/symfs
