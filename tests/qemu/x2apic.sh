@@ -22,7 +22,9 @@ fi
 
 # Two sockets of 256 cores: APIC IDs are [socket:1][core:8], so the CPU
 # cold-plugged at socket 1, core 0 has APIC ID 256.
-high_cpu=(--qemu "$qemu10" --smp 2,sockets=2,cores=256,maxcpus=512
+# The cold-plugged CPU's type must be the machine's: -cpu max (the
+# default CPU model of a vpmu mode is another, tcg_cpu_model in run-qemu.sh).
+high_cpu=(--qemu "$qemu10" --cpu max,vendor=GenuineIntel --smp 2,sockets=2,cores=256,maxcpus=512
 	--qemu-arg -device
 	--qemu-arg max-x86_64-cpu,vendor=GenuineIntel,socket-id=1,core-id=0,thread-id=0)
 
